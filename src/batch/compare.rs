@@ -1,0 +1,228 @@
+//! `warpscope compare`: one workload on several variants of a machine (`--vary key=a,b,c`,
+//! several `--vary` make their cross product), run in parallel, one column per variant.
+
+use super::metrics::{SUMMARY, format, keys, value};
+use super::run::{RunOptions, simulate};
+use super::table;
+use crate::config::{Config, ConfigError, Origin};
+use crate::sim::stats::report::Report;
+use crate::workload::Workload;
+use anyhow::{Result, bail};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// One machine variant: a name and its `--set` assignments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    pub sets: Vec<String>,
+}
+
+/// Splits `a,b,c` at top-level commas (RON values may contain commas inside brackets).
+pub fn split_values(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '"' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => depth += 1,
+            ')' | ']' | '}' if !in_str => depth -= 1,
+            ',' if depth == 0 && !in_str => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+/// The cross product of `--vary key=v1,v2` arguments.
+pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
+    let mut out = vec![Variant {
+        name: String::new(),
+        sets: Vec::new(),
+    }];
+    for arg in varies {
+        let Some((key, values)) = arg.split_once('=') else {
+            return Err(ConfigError {
+                origin: Origin::Override(arg.clone()),
+                position: None,
+                key: String::new(),
+                message: "--vary expects key.path=value1,value2,...".into(),
+            });
+        };
+        let values = split_values(values);
+        if values.iter().any(|v| v.is_empty()) {
+            return Err(ConfigError {
+                origin: Origin::Override(arg.clone()),
+                position: None,
+                key: key.into(),
+                message: "empty value in the list".into(),
+            });
+        }
+        let single = varies.len() == 1;
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                values.iter().map(move |val| {
+                    let mut sets = v.sets.clone();
+                    sets.push(format!("{key}={val}"));
+                    let part = if single {
+                        val.clone()
+                    } else {
+                        format!("{key}={val}")
+                    };
+                    let name = if v.name.is_empty() {
+                        part
+                    } else {
+                        format!("{} {part}", v.name)
+                    };
+                    Variant { name, sets }
+                })
+            })
+            .collect();
+    }
+    Ok(out)
+}
+
+/// Results of a comparison.
+pub struct Comparison {
+    pub variants: Vec<Variant>,
+    pub reports: Vec<Report>,
+}
+
+/// Builds every variant's config (reporting the first bad one), then runs them in parallel.
+pub fn compare(
+    base: &Config,
+    workload: Arc<Workload>,
+    variants: Vec<Variant>,
+    opts: &RunOptions,
+) -> Result<Comparison> {
+    let configs: Vec<Config> = variants
+        .iter()
+        .map(|v| {
+            let mut c = base.with_sets(&v.sets)?;
+            c.name = format!("{} [{}]", base.name, v.name);
+            Ok(c)
+        })
+        .collect::<Result<_, ConfigError>>()?;
+    let reports: Vec<Report> = configs
+        .par_iter()
+        .map(|c| simulate(c, Arc::clone(&workload), opts).map(|(_, r)| r))
+        .collect::<Result<_>>()?;
+    Ok(Comparison { variants, reports })
+}
+
+impl Comparison {
+    /// Checks that every requested metric exists.
+    pub fn check_metrics(&self, metrics: &[String]) -> Result<()> {
+        let Some(r) = self.reports.first() else {
+            return Ok(());
+        };
+        let known = keys(r);
+        for m in metrics {
+            if !known.contains(m) {
+                bail!("unknown metric `{m}`; valid metrics: {}", known.join(", "));
+            }
+        }
+        Ok(())
+    }
+
+    fn rows(&self, metrics: &[String], human: bool) -> Vec<Vec<String>> {
+        metrics
+            .iter()
+            .map(|m| {
+                let mut row = vec![m.clone()];
+                for r in &self.reports {
+                    let v = value(r, m).unwrap_or(serde_json::Value::Null);
+                    row.push(if human { format(m, &v) } else { v.to_string() });
+                }
+                row
+            })
+            .collect()
+    }
+
+    fn header(&self) -> Vec<String> {
+        std::iter::once("metric".to_string())
+            .chain(self.variants.iter().map(|v| v.name.clone()))
+            .collect()
+    }
+
+    /// The text table.
+    pub fn table(&self, metrics: &[String]) -> String {
+        table::render(&self.header(), &self.rows(metrics, true))
+    }
+
+    /// CSV: a row per metric, a column per variant.
+    pub fn csv(&self, metrics: &[String]) -> String {
+        let quote = |s: &str| {
+            if s.contains([',', '"', ' ']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_string()
+            }
+        };
+        let mut out = self
+            .header()
+            .iter()
+            .map(|h| quote(h))
+            .collect::<Vec<_>>()
+            .join(",");
+        out.push('\n');
+        for row in self.rows(metrics, false) {
+            out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// JSON: an array of `{variant, sets, report}`.
+    pub fn json(&self) -> String {
+        let items: Vec<serde_json::Value> = self
+            .variants
+            .iter()
+            .zip(&self.reports)
+            .map(|(v, r)| serde_json::json!({ "variant": v.name, "sets": v.sets, "report": r }))
+            .collect();
+        serde_json::to_string_pretty(&items).expect("reports serialize") + "\n"
+    }
+}
+
+/// The default metric rows.
+pub fn default_metrics() -> Vec<String> {
+    SUMMARY.iter().map(|s| s.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_at_top_level_commas() {
+        assert_eq!(split_values("a, b,c"), vec!["a", "b", "c"]);
+        assert_eq!(
+            split_values("Some((x: 1, y: 2)),None"),
+            vec!["Some((x: 1, y: 2))", "None"]
+        );
+        assert_eq!(split_values("\"a,b\",c"), vec!["\"a,b\"", "c"]);
+    }
+
+    #[test]
+    fn cross_product_names_variants() {
+        let v = variants(&["dram.scheduler=fcfs,frfcfs".into()]).unwrap();
+        assert_eq!(
+            v.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
+            vec!["fcfs", "frfcfs"]
+        );
+        let v = variants(&["a=1,2".into(), "b=x,y".into()]).unwrap();
+        assert_eq!(v.len(), 4);
+        assert_eq!(v[1].name, "a=1 b=y");
+        assert_eq!(v[1].sets, vec!["a=1", "b=y"]);
+        assert!(variants(&["nokey".into()]).is_err());
+    }
+}

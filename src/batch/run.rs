@@ -1,0 +1,107 @@
+//! `warpscope run`: one machine × one workload to completion, a human summary, a JSON report,
+//! and optionally the DRAM command trace.
+
+use super::metrics::{SUMMARY, format, value};
+use super::output::Output;
+use super::table;
+use crate::config::Config;
+use crate::sim::stats::report::Report;
+use crate::sim::{EventKind, Gpu, Status};
+use crate::workload::Workload;
+use anyhow::{Result, anyhow};
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Options of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Stop after this many core cycles (0 = the config's `sim.max_cycles`, 0 there = no limit).
+    pub max_cycles: u64,
+    /// Write every DRAM command here.
+    pub dram_trace: Option<String>,
+}
+
+/// Builds the machine and runs it; returns the final machine and its report.
+pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> Result<(Gpu, Report)> {
+    let mut gpu = Gpu::new(Arc::new(config.clone()), workload).map_err(|e| anyhow!(e))?;
+    let max = if opts.max_cycles > 0 {
+        opts.max_cycles
+    } else {
+        config.sim.max_cycles
+    };
+    let start = Instant::now();
+    match &opts.dram_trace {
+        None => gpu.run(max),
+        Some(path) => run_with_trace(&mut gpu, max, path)?,
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let report = Report::new(&gpu, wall);
+    Ok((gpu, report))
+}
+
+/// Runs while writing `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>` lines.
+fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
+    gpu.events.set(EventKind::DramCommand, true);
+    let groups = gpu.config.dram.bank_groups as u8;
+    let mut out = Output::open(path)?;
+    let flush = |gpu: &mut Gpu, out: &mut Output| -> Result<()> {
+        for (_, e) in gpu.events.drain() {
+            if let crate::sim::Event::DramCommand {
+                channel,
+                dram_cycle,
+                cmd,
+            } = e
+            {
+                writeln!(
+                    out,
+                    "{dram_cycle} {channel} {} {} {} {} {}",
+                    cmd.bank % groups,
+                    cmd.bank,
+                    cmd.kind,
+                    cmd.row,
+                    cmd.col
+                )?;
+            }
+        }
+        Ok(())
+    };
+    while gpu.is_running() && (max == 0 || gpu.cycle < max) {
+        gpu.step();
+        if gpu.cycle.is_multiple_of(256) {
+            flush(gpu, &mut out)?;
+        }
+    }
+    flush(gpu, &mut out)?;
+    out.finish()
+}
+
+/// Exit code for a finished run: 0 done (or stopped at the cycle limit), 1 stuck.
+pub fn exit_code(status: &Status) -> i32 {
+    match status {
+        Status::Stuck(_) => 1,
+        _ => 0,
+    }
+}
+
+/// The human summary: a headline and the default metrics.
+pub fn summary(report: &Report) -> String {
+    let mut s = format!(
+        "{} × {}: {} after {} cycles ({:.2} s, {} cycles/s)\n\n",
+        report.config,
+        report.workload,
+        report.status,
+        format("cycles", &serde_json::json!(report.cycles)),
+        report.sim.wall_seconds,
+        format(
+            "sim.cycles_per_second",
+            &serde_json::json!(report.sim.cycles_per_second)
+        ),
+    );
+    let rows: Vec<Vec<String>> = SUMMARY
+        .iter()
+        .filter_map(|k| value(report, k).map(|v| vec![k.to_string(), format(k, &v)]))
+        .collect();
+    s.push_str(&table::render(&["metric".into(), "value".into()], &rows));
+    s
+}

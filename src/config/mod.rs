@@ -1,0 +1,553 @@
+//! The machine description: serde structs for the RON config files in `sample-configs/`.
+//!
+//! Every knob of MECHANISMS.md §1, §2 and §5 is a key here. Defaults are the seed-000 machine
+//! (Chatterjee et al., SC'14, Table II), which is also the embedded built-in config
+//! (`sample-configs/gtx480-sc14.ron`; a test asserts the two agree).
+//!
+//! Loading goes file text → serde (syntax, unknown keys, wrong types; with line:column and key
+//! path) → `--set` overrides (see [`overrides`]) → semantic validation (see [`validate`]), and
+//! every failure is a [`ConfigError`] naming the file, position, key and what would be valid.
+
+mod error;
+pub mod locate;
+pub mod names;
+pub mod overrides;
+mod validate;
+
+pub use error::{ConfigError, Origin, error_at_path};
+pub use names::{
+    AllocPolicy, DramSchedulerName, IndexName, MappingScheme, ReplacementName, WarpSchedulerName,
+};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The built-in machine (seed 000, Table II), embedded in the binary.
+pub const BUILTIN_CONFIG: &str = include_str!("../../sample-configs/gtx480-sc14.ron");
+/// The file name shown for errors in the built-in config.
+pub const BUILTIN_CONFIG_NAME: &str = "sample-configs/gtx480-sc14.ron (built-in)";
+
+/// A whole machine.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Short name shown in reports.
+    pub name: String,
+    pub clocks: Clocks,
+    pub core: CoreConfig,
+    pub l1: L1Config,
+    pub icnt: IcntConfig,
+    pub l2: L2Config,
+    pub dram: DramConfig,
+    pub sim: SimConfig,
+}
+
+/// Clock domains (MECHANISMS §1). The debugger's "cycle" is a core cycle; the other domains
+/// tick on their own edges, computed exactly from these frequencies.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Clocks {
+    /// SM clock (MHz).
+    pub core_mhz: f64,
+    /// Interconnect and L2 clock (MHz).
+    pub icnt_mhz: f64,
+    /// DRAM command clock (MHz); tCK = 1000 / dram_mhz ns.
+    pub dram_mhz: f64,
+}
+
+/// Streaming multiprocessors (MECHANISMS §1).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoreConfig {
+    /// Number of SMs.
+    pub count: u32,
+    /// Maximum resident threads per SM (warps = threads / 32, at most 64).
+    pub max_threads: u32,
+    /// Maximum resident CTAs per SM.
+    pub max_ctas: u32,
+    /// Warp schedulers per SM; warps are split between them by warp slot (even/odd for 2).
+    pub warp_schedulers: u32,
+    /// Warp scheduling policy.
+    pub warp_scheduler: WarpSchedulerName,
+    /// Cycles until an ALU result can be consumed by a dependent instruction.
+    pub alu_latency: u32,
+    /// SIMD lanes per ALU; a warp instruction occupies the ALU for 32 / simd_width cycles.
+    pub simd_width: u32,
+    /// Memory instructions that can wait in front of the LD/ST unit (seed 002 "memory pipeline
+    /// width").
+    pub mem_pipeline_width: u32,
+    /// Loads a warp may have outstanding before it stalls.
+    pub max_loads_per_warp: u32,
+    /// Reply packets from the interconnect buffered at the SM before the L1 fills them.
+    pub reply_queue: u32,
+    /// Latency of a shared-memory access (cycles).
+    pub shared_latency: u32,
+}
+
+/// Per-SM L1 data cache (MECHANISMS §1).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct L1Config {
+    pub sets: u32,
+    pub ways: u32,
+    pub line_bytes: u32,
+    /// MSHR entries (distinct missing lines in flight).
+    pub mshr_entries: u32,
+    /// Requests that can merge into one MSHR entry.
+    pub mshr_merge: u32,
+    /// Misses waiting to enter the interconnect.
+    pub miss_queue: u32,
+    /// Hit latency (core cycles).
+    pub hit_latency: u32,
+    pub allocate: AllocPolicy,
+    pub index: IndexName,
+    pub replacement: ReplacementName,
+}
+
+/// Crossbar between SMs and memory partitions (MECHANISMS §1, seed 002 Table III).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IcntConfig {
+    /// Flit width of the request network (SM → L2), bytes.
+    pub request_flit_bytes: u32,
+    /// Flit width of the reply network (L2 → SM), bytes.
+    pub reply_flit_bytes: u32,
+    /// Pipeline latency of a traversal (interconnect cycles), added to the flit serialization.
+    pub latency: u32,
+    /// Header bytes of every packet (a read request is only a header).
+    pub header_bytes: u32,
+}
+
+/// L2 slices, one or more per memory channel (MECHANISMS §1, seed 002 Table III).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct L2Config {
+    /// L2 slices (banks) per memory channel.
+    pub slices_per_channel: u32,
+    /// Sets per slice.
+    pub sets: u32,
+    pub ways: u32,
+    pub line_bytes: u32,
+    pub mshr_entries: u32,
+    pub mshr_merge: u32,
+    /// Requests from the interconnect waiting for a tag lookup.
+    pub access_queue: u32,
+    /// Misses and write-backs waiting to enter the memory controller.
+    pub miss_queue: u32,
+    /// Replies waiting to enter the reply network.
+    pub response_queue: u32,
+    /// Bytes the data array moves per L2 cycle.
+    pub data_port_bytes: u32,
+    /// Tag + data pipeline latency (L2 cycles).
+    pub latency: u32,
+    pub index: IndexName,
+    pub replacement: ReplacementName,
+}
+
+/// GDDR5 channels and their memory controllers (MECHANISMS §2).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DramConfig {
+    pub channels: u32,
+    /// Banks per channel (one rank).
+    pub banks: u32,
+    /// Bank groups; bank b is in group b mod bank_groups.
+    pub bank_groups: u32,
+    /// Data bus width of the channel (bits), all chips of the rank together.
+    pub bus_bits: u32,
+    /// Beats per burst; bytes per column access = bus_bits / 8 · burst_length.
+    pub burst_length: u32,
+    /// Row (page) size across the rank, bytes.
+    pub row_bytes: u32,
+    /// Rows per bank.
+    pub rows: u32,
+    pub timing: DramTiming,
+    pub read_queue: u32,
+    pub write_queue: u32,
+    /// Start draining writes above this write-queue occupancy...
+    pub write_high_watermark: u32,
+    /// ...and stop at this one.
+    pub write_low_watermark: u32,
+    pub scheduler: DramSchedulerName,
+    pub mapping: MappingConfig,
+    /// All-bank refresh; `None` disables refresh (the seeds do not model it).
+    pub refresh: Option<Refresh>,
+}
+
+/// A DRAM timing value, in nanoseconds or in command-clock cycles (tCK).
+/// Converted once to cycles, rounding up.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Time {
+    Ns(f64),
+    Ck(u32),
+}
+
+impl Time {
+    /// Cycles of a clock with period `tck_ns`, rounded up.
+    pub fn cycles(self, tck_ns: f64) -> u32 {
+        match self {
+            Time::Ck(c) => c,
+            // The epsilon keeps 12 ns at tCK = 0.6667 ns (17.99...) from becoming 19 by
+            // floating-point noise while still rounding 17.4 up to 18.
+            Time::Ns(ns) => ((ns / tck_ns) - 1e-6).ceil().max(0.0) as u32,
+        }
+    }
+}
+
+/// GDDR5 timing constraints (MECHANISMS §2; seed 000 Table II).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DramTiming {
+    /// ACT → ACT, same bank.
+    pub t_rc: Time,
+    /// ACT → RD/WR, same bank.
+    pub t_rcd: Time,
+    /// PRE → ACT, same bank.
+    pub t_rp: Time,
+    /// RD → first data beat (CL).
+    pub t_cas: Time,
+    /// ACT → PRE, same bank.
+    pub t_ras: Time,
+    /// ACT → ACT, different banks.
+    pub t_rrd: Time,
+    /// End of write data → RD.
+    pub t_wtr: Time,
+    /// Window holding at most four ACTs.
+    pub t_faw: Time,
+    /// WR → first data beat.
+    pub t_wl: Time,
+    /// RD → PRE, same bank.
+    pub t_rtp: Time,
+    /// Data-bus time of one burst.
+    pub t_burst: Time,
+    /// Bus turnaround (read → write data).
+    pub t_rtrs: Time,
+    /// CAS → CAS, same bank group.
+    pub t_ccdl: Time,
+    /// CAS → CAS, different bank groups.
+    pub t_ccds: Time,
+    /// End of write data → PRE (write recovery).
+    pub t_wr: Time,
+}
+
+/// All-bank refresh parameters.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Refresh {
+    /// Average interval between REF commands.
+    pub t_refi: Time,
+    /// REF → next ACT.
+    pub t_rfc: Time,
+}
+
+impl Default for Refresh {
+    fn default() -> Self {
+        Refresh {
+            t_refi: Time::Ns(3900.0),
+            t_rfc: Time::Ns(110.0),
+        }
+    }
+}
+
+/// Physical address → (channel, bank, row, column) (seed 000 §II-C).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MappingConfig {
+    pub scheme: MappingScheme,
+    /// Bytes of consecutive addresses kept in one channel before moving to the next.
+    pub interleave_bytes: u32,
+    /// For `custom`: one letter per address bit, most significant first: `R` row, `B` bank,
+    /// `C` column, `H` channel, `S` byte within a burst, `0` ignored; `.` and `_` are spacers.
+    pub custom: String,
+}
+
+/// Simulation control.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SimConfig {
+    /// Seed mixed into every workload random choice.
+    pub seed: u64,
+    /// Stop with a diagnosis when nothing moves for this many core cycles.
+    pub watchdog_cycles: u64,
+    /// Stop after this many core cycles (0 = run to completion).
+    pub max_cycles: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            name: "gtx480-sc14".into(),
+            clocks: Clocks::default(),
+            core: CoreConfig::default(),
+            l1: L1Config::default(),
+            icnt: IcntConfig::default(),
+            l2: L2Config::default(),
+            dram: DramConfig::default(),
+            sim: SimConfig::default(),
+        }
+    }
+}
+
+impl Default for Clocks {
+    fn default() -> Self {
+        Clocks {
+            core_mhz: 1400.0,
+            icnt_mhz: 700.0,
+            dram_mhz: 1500.0,
+        }
+    }
+}
+
+impl Default for CoreConfig {
+    fn default() -> Self {
+        CoreConfig {
+            count: 30,
+            max_threads: 1024,
+            max_ctas: 8,
+            warp_schedulers: 2,
+            warp_scheduler: WarpSchedulerName::Gto,
+            alu_latency: 8,
+            simd_width: 32,
+            mem_pipeline_width: 2,
+            max_loads_per_warp: 4,
+            reply_queue: 8,
+            shared_latency: 24,
+        }
+    }
+}
+
+impl Default for L1Config {
+    fn default() -> Self {
+        L1Config {
+            sets: 32,
+            ways: 8,
+            line_bytes: 128,
+            mshr_entries: 32,
+            mshr_merge: 8,
+            miss_queue: 8,
+            hit_latency: 20,
+            allocate: AllocPolicy::OnMiss,
+            index: IndexName::Conv,
+            replacement: ReplacementName::Lru,
+        }
+    }
+}
+
+impl Default for IcntConfig {
+    fn default() -> Self {
+        IcntConfig {
+            request_flit_bytes: 32,
+            reply_flit_bytes: 32,
+            latency: 8,
+            header_bytes: 8,
+        }
+    }
+}
+
+impl Default for L2Config {
+    fn default() -> Self {
+        L2Config {
+            slices_per_channel: 2,
+            sets: 32,
+            ways: 16,
+            line_bytes: 128,
+            mshr_entries: 32,
+            mshr_merge: 8,
+            access_queue: 8,
+            miss_queue: 8,
+            response_queue: 8,
+            data_port_bytes: 32,
+            latency: 30,
+            index: IndexName::Conv,
+            replacement: ReplacementName::Lru,
+        }
+    }
+}
+
+impl Default for DramConfig {
+    fn default() -> Self {
+        DramConfig {
+            channels: 6,
+            banks: 16,
+            bank_groups: 4,
+            bus_bits: 64,
+            burst_length: 8,
+            row_bytes: 4096,
+            rows: 8192,
+            timing: DramTiming::default(),
+            read_queue: 64,
+            write_queue: 64,
+            write_high_watermark: 32,
+            write_low_watermark: 16,
+            scheduler: DramSchedulerName::FrFcfs,
+            mapping: MappingConfig::default(),
+            refresh: None,
+        }
+    }
+}
+
+impl Default for DramTiming {
+    /// Seed 000 Table II (Hynix H5GQ1H24AFR GDDR5). tWR is not in the table; 12 ns is the
+    /// part's write recovery and the value seeds 002/004 use.
+    fn default() -> Self {
+        DramTiming {
+            t_rc: Time::Ns(40.0),
+            t_rcd: Time::Ns(12.0),
+            t_rp: Time::Ns(12.0),
+            t_cas: Time::Ns(12.0),
+            t_ras: Time::Ns(28.0),
+            t_rrd: Time::Ns(5.5),
+            t_wtr: Time::Ns(5.0),
+            t_faw: Time::Ns(23.0),
+            t_wl: Time::Ck(4),
+            t_rtp: Time::Ns(2.0),
+            t_burst: Time::Ck(2),
+            t_rtrs: Time::Ck(1),
+            t_ccdl: Time::Ck(3),
+            t_ccds: Time::Ck(2),
+            t_wr: Time::Ns(12.0),
+        }
+    }
+}
+
+impl Default for MappingConfig {
+    fn default() -> Self {
+        MappingConfig {
+            scheme: MappingScheme::Xor,
+            interleave_bytes: 256,
+            custom: String::new(),
+        }
+    }
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            seed: 1,
+            watchdog_cycles: 200_000,
+            max_cycles: 0,
+        }
+    }
+}
+
+impl Config {
+    /// The embedded default machine.
+    pub fn builtin() -> Config {
+        // The built-in text is checked by a unit test; failing here is a build defect.
+        parse_ron(BUILTIN_CONFIG, &Origin::File(BUILTIN_CONFIG_NAME.into())).expect("built-in config parses")
+    }
+
+    /// Reads, overrides and validates a config file.
+    pub fn load(path: &Path, sets: &[String]) -> Result<Config, ConfigError> {
+        let origin = Origin::File(path.display().to_string());
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            origin: origin.clone(),
+            position: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+        })?;
+        Config::from_text(&text, origin, sets)
+    }
+
+    /// Parses, overrides and validates config text.
+    pub fn from_text(text: &str, origin: Origin, sets: &[String]) -> Result<Config, ConfigError> {
+        let config: Config = parse_ron(text, &origin)?;
+        let config = overrides::apply(&config, sets)?;
+        if let Some(issue) = validate::first_issue(&config) {
+            return Err(ConfigError::at_key(text, &origin, sets, issue));
+        }
+        Ok(config)
+    }
+
+    /// This config with `--set` assignments applied and validated; problems are reported
+    /// against the assignment that caused them.
+    pub fn with_sets(&self, sets: &[String]) -> Result<Config, ConfigError> {
+        let c = overrides::apply(self, sets)?;
+        if let Some(issue) = validate::first_issue(&c) {
+            return Err(ConfigError::at_key(
+                "",
+                &Origin::Override(sets.join(" ")),
+                sets,
+                issue,
+            ));
+        }
+        Ok(c)
+    }
+
+    /// Loads `path`, or the built-in machine when `None`.
+    pub fn load_or_builtin(path: Option<&Path>, sets: &[String]) -> Result<Config, ConfigError> {
+        match path {
+            Some(p) => Config::load(p, sets),
+            None => Config::from_text(BUILTIN_CONFIG, Origin::File(BUILTIN_CONFIG_NAME.into()), sets),
+        }
+    }
+
+    /// Warps resident per SM.
+    pub fn warps_per_sm(&self) -> usize {
+        (self.core.max_threads / 32) as usize
+    }
+
+    /// L2 slices in the whole machine.
+    pub fn l2_slices(&self) -> usize {
+        (self.dram.channels * self.l2.slices_per_channel) as usize
+    }
+
+    /// Bytes moved by one DRAM column access (burst).
+    pub fn dram_burst_bytes(&self) -> u32 {
+        self.dram.bus_bits / 8 * self.dram.burst_length
+    }
+
+    /// DRAM clock period in ns.
+    pub fn tck_ns(&self) -> f64 {
+        1000.0 / self.clocks.dram_mhz
+    }
+}
+
+/// Deserializes RON text, reporting the key path and line:column of any error.
+pub fn parse_ron<T: DeserializeOwned>(text: &str, origin: &Origin) -> Result<T, ConfigError> {
+    let mut de = ron::de::Deserializer::from_str(text).map_err(|e| ConfigError {
+        origin: origin.clone(),
+        position: Some((e.span.start.line, e.span.start.col)),
+        key: String::new(),
+        message: e.code.to_string(),
+    })?;
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let key = e.path().to_string();
+        let key = if key == "." { String::new() } else { key };
+        let spanned = de.span_error(e.inner().clone());
+        ConfigError::from_serde(origin, key, spanned)
+    })?;
+    de.end().map_err(|e| {
+        let spanned = de.span_error(e);
+        ConfigError {
+            origin: origin.clone(),
+            position: Some((spanned.span.start.line, spanned.span.start.col)),
+            key: String::new(),
+            message: spanned.code.to_string(),
+        }
+    })?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_config_is_the_default_machine() {
+        assert_eq!(Config::builtin(), Config::default());
+    }
+
+    #[test]
+    fn timing_converts_rounding_up() {
+        let tck = 1000.0 / 1500.0;
+        assert_eq!(Time::Ns(12.0).cycles(tck), 18);
+        assert_eq!(Time::Ns(40.0).cycles(tck), 60);
+        assert_eq!(Time::Ns(5.5).cycles(tck), 9);
+        assert_eq!(Time::Ns(23.0).cycles(tck), 35);
+        assert_eq!(Time::Ns(2.0).cycles(tck), 3);
+        assert_eq!(Time::Ns(28.0).cycles(tck), 42);
+        assert_eq!(Time::Ck(4).cycles(tck), 4);
+    }
+}

@@ -1,0 +1,138 @@
+//! Policy choices written as plain strings in the config (`scheduler: "frfcfs"`).
+//!
+//! Every selectable policy is a unit enum declared with [`policy_names!`], which gives it
+//! `FromStr`/`Display` and serde support through its kebab-case name, and an error listing
+//! every valid name when the config names one that does not exist.
+
+use std::fmt;
+
+/// Declares a policy enum whose config spelling is the given string.
+macro_rules! policy_names {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vmeta])* $variant),+ }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The config spelling of each variant.
+            pub const NAMES: &'static [&'static str] = &[$($text),+];
+
+            pub fn name(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = $crate::config::names::UnknownName;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err($crate::config::names::UnknownName {
+                        found: s.to_string(),
+                        valid: Self::NAMES,
+                    }),
+                }
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                s.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+/// A policy name that is not one of the valid spellings.
+#[derive(Debug, Clone)]
+pub struct UnknownName {
+    pub found: String,
+    pub valid: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown name \"{}\"; valid: {}",
+            self.found,
+            self.valid.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+policy_names! {
+    /// DRAM transaction/command scheduler of a memory controller.
+    DramSchedulerName {
+        /// First-come first-served: strictly the oldest request of the active queue.
+        Fcfs => "fcfs",
+        /// First-ready FCFS: oldest row hit first, then the oldest request (seed 001 baseline).
+        FrFcfs => "frfcfs",
+    }
+}
+
+policy_names! {
+    /// Warp scheduler inside an SM.
+    WarpSchedulerName {
+        /// Loose round-robin among ready warps.
+        Lrr => "lrr",
+        /// Greedy-then-oldest (seeds 002, 004 baseline).
+        Gto => "gto",
+    }
+}
+
+policy_names! {
+    /// Cache set-index function (seed 004 ch. 3).
+    IndexName {
+        /// Conventional modulo indexing: (addr / line) mod sets.
+        Conv => "conv",
+    }
+}
+
+policy_names! {
+    /// Cache replacement policy (seed 004 ch. 4).
+    ReplacementName {
+        /// Least recently used.
+        Lru => "lru",
+    }
+}
+
+policy_names! {
+    /// When a missing line gets its place in the cache.
+    AllocPolicy {
+        /// Reserve the victim at miss time (GPGPU-Sim default; seed 002 "line alloc" stalls).
+        OnMiss => "on-miss",
+        /// Choose the victim when the data arrives (seed 004 §5.5.2).
+        OnFill => "on-fill",
+    }
+}
+
+policy_names! {
+    /// Physical address to DRAM location mapping (seed 000 §II-C).
+    MappingScheme {
+        /// Column bits lowest, then channel (interleave-sized chunks, modulo), bank, row.
+        Linear => "linear",
+        /// Seed 000: channel = {addr[47:11] : addr[10:8] ^ addr[13:11]} mod channels, bank bits
+        /// XOR-ed with the low row bits (permutation-based interleaving).
+        Xor => "xor",
+        /// Bit fields given by `dram.mapping.custom` (MSB first).
+        Custom => "custom",
+    }
+}

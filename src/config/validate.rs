@@ -1,0 +1,296 @@
+//! Semantic checks: values that parse but describe an impossible machine.
+//! Each rule names the key and says what would be valid.
+
+use super::error::Issue;
+use super::{Config, MappingScheme, Time};
+
+/// The widest MSHR id the L1 and L2 carry in a request (8 bits).
+pub const MAX_MSHR_ENTRIES: u32 = 256;
+/// Warp slots per SM are tracked in 64-bit masks.
+pub const MAX_WARPS_PER_SM: u32 = 64;
+/// LRU chains are stored as byte-sized way numbers.
+pub const MAX_WAYS: u32 = 64;
+
+/// The first problem found, in key order.
+pub fn first_issue(c: &Config) -> Option<Issue> {
+    issues(c).into_iter().next()
+}
+
+struct Checker {
+    out: Vec<Issue>,
+}
+
+impl Checker {
+    fn fail(&mut self, key: &str, message: impl Into<String>) {
+        self.out.push(Issue {
+            key: key.into(),
+            message: message.into(),
+        });
+    }
+
+    fn at_least(&mut self, key: &str, v: u32, min: u32) {
+        if v < min {
+            self.fail(key, format!("= {v}: must be at least {min}"));
+        }
+    }
+
+    fn range(&mut self, key: &str, v: u32, min: u32, max: u32) {
+        if v < min || v > max {
+            self.fail(key, format!("= {v}: must be between {min} and {max}"));
+        }
+    }
+
+    fn pow2(&mut self, key: &str, v: u32, min: u32) {
+        if v < min || !v.is_power_of_two() {
+            self.fail(
+                key,
+                format!(
+                    "= {v}: must be a power of two ≥ {min} (e.g. {}, {})",
+                    min.max(1) * 32,
+                    min.max(1) * 64
+                ),
+            );
+        }
+    }
+
+    fn positive(&mut self, key: &str, v: f64) {
+        if !(v.is_finite() && v > 0.0) {
+            self.fail(key, format!("= {v}: must be a positive frequency in MHz"));
+        }
+    }
+}
+
+/// Every problem, in key order.
+pub fn issues(c: &Config) -> Vec<Issue> {
+    let mut k = Checker { out: Vec::new() };
+    k.positive("clocks.core_mhz", c.clocks.core_mhz);
+    k.positive("clocks.icnt_mhz", c.clocks.icnt_mhz);
+    k.positive("clocks.dram_mhz", c.clocks.dram_mhz);
+
+    let core = &c.core;
+    k.range("core.count", core.count, 1, 1024);
+    if !core.max_threads.is_multiple_of(32)
+        || core.max_threads == 0
+        || core.max_threads > 32 * MAX_WARPS_PER_SM
+    {
+        k.fail(
+            "core.max_threads",
+            format!(
+                "= {}: must be a multiple of 32 between 32 and {} ({} warps per SM at most)",
+                core.max_threads,
+                32 * MAX_WARPS_PER_SM,
+                MAX_WARPS_PER_SM
+            ),
+        );
+    }
+    k.at_least("core.max_ctas", core.max_ctas, 1);
+    k.range("core.warp_schedulers", core.warp_schedulers, 1, 4);
+    k.at_least("core.alu_latency", core.alu_latency, 1);
+    if !matches!(core.simd_width, 1 | 2 | 4 | 8 | 16 | 32) {
+        k.fail(
+            "core.simd_width",
+            format!(
+                "= {}: must divide the warp size: 1, 2, 4, 8, 16 or 32",
+                core.simd_width
+            ),
+        );
+    }
+    k.at_least("core.mem_pipeline_width", core.mem_pipeline_width, 1);
+    k.range("core.max_loads_per_warp", core.max_loads_per_warp, 1, 16);
+    k.at_least("core.reply_queue", core.reply_queue, 1);
+    k.at_least("core.shared_latency", core.shared_latency, 1);
+
+    let l1 = &c.l1;
+    k.pow2("l1.sets", l1.sets, 1);
+    k.range("l1.ways", l1.ways, 1, MAX_WAYS);
+    k.pow2("l1.line_bytes", l1.line_bytes, 32);
+    if l1.mshr_entries == 0 || l1.mshr_entries > MAX_MSHR_ENTRIES {
+        k.fail(
+            "l1.mshr_entries",
+            format!(
+                "= {}: must be between 1 and {MAX_MSHR_ENTRIES} (MSHR ids are 8-bit)",
+                l1.mshr_entries
+            ),
+        );
+    }
+    k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
+    k.at_least("l1.miss_queue", l1.miss_queue, 1);
+    k.at_least("l1.hit_latency", l1.hit_latency, 1);
+
+    let ic = &c.icnt;
+    k.at_least("icnt.request_flit_bytes", ic.request_flit_bytes, 1);
+    k.at_least("icnt.reply_flit_bytes", ic.reply_flit_bytes, 1);
+    k.at_least("icnt.latency", ic.latency, 1);
+    k.at_least("icnt.header_bytes", ic.header_bytes, 1);
+
+    let l2 = &c.l2;
+    k.range("l2.slices_per_channel", l2.slices_per_channel, 1, 16);
+    k.pow2("l2.sets", l2.sets, 1);
+    k.range("l2.ways", l2.ways, 1, MAX_WAYS);
+    if l2.line_bytes != l1.line_bytes {
+        k.fail(
+            "l2.line_bytes",
+            format!(
+                "= {}: must equal l1.line_bytes ({})",
+                l2.line_bytes, l1.line_bytes
+            ),
+        );
+    }
+    if l2.mshr_entries == 0 || l2.mshr_entries > 4096 {
+        k.fail(
+            "l2.mshr_entries",
+            format!("= {}: must be between 1 and 4096", l2.mshr_entries),
+        );
+    }
+    k.range("l2.mshr_merge", l2.mshr_merge, 1, 64);
+    k.at_least("l2.access_queue", l2.access_queue, 1);
+    k.at_least("l2.miss_queue", l2.miss_queue, 1);
+    k.at_least("l2.response_queue", l2.response_queue, 1);
+    k.at_least("l2.data_port_bytes", l2.data_port_bytes, 1);
+    k.at_least("l2.latency", l2.latency, 1);
+
+    dram(&mut k, c);
+
+    if c.sim.watchdog_cycles < 1000 {
+        k.fail(
+            "sim.watchdog_cycles",
+            format!("= {}: must be at least 1000", c.sim.watchdog_cycles),
+        );
+    }
+    k.out
+}
+
+fn dram(k: &mut Checker, c: &Config) {
+    let d = &c.dram;
+    k.range("dram.channels", d.channels, 1, 256);
+    k.pow2("dram.banks", d.banks, 1);
+    if d.banks > 64 {
+        k.fail(
+            "dram.banks",
+            format!("= {}: at most 64 banks per channel", d.banks),
+        );
+    }
+    if d.bank_groups == 0 || !d.banks.is_multiple_of(d.bank_groups) {
+        k.fail(
+            "dram.bank_groups",
+            format!(
+                "= {}: must be ≥ 1 and divide dram.banks ({})",
+                d.bank_groups, d.banks
+            ),
+        );
+    }
+    if d.bus_bits == 0 || !d.bus_bits.is_multiple_of(8) {
+        k.fail(
+            "dram.bus_bits",
+            format!("= {}: must be a positive multiple of 8", d.bus_bits),
+        );
+    }
+    k.at_least("dram.burst_length", d.burst_length, 1);
+    let burst = c.dram_burst_bytes();
+    if !burst.is_power_of_two() {
+        k.fail(
+            "dram.burst_length",
+            format!(
+                "= {}: bytes per burst (bus_bits / 8 × burst_length = {burst}) must be a power of two",
+                d.burst_length
+            ),
+        );
+    }
+    if !d.row_bytes.is_power_of_two() || d.row_bytes < c.l2.line_bytes.max(burst) {
+        k.fail(
+            "dram.row_bytes",
+            format!(
+                "= {}: must be a power of two ≥ the line size ({})",
+                d.row_bytes, c.l2.line_bytes
+            ),
+        );
+    }
+    k.pow2("dram.rows", d.rows, 1);
+    k.at_least("dram.read_queue", d.read_queue, 1);
+    k.at_least("dram.write_queue", d.write_queue, 1);
+    if d.write_high_watermark > d.write_queue || d.write_high_watermark == 0 {
+        k.fail(
+            "dram.write_high_watermark",
+            format!(
+                "= {}: must be between 1 and dram.write_queue ({})",
+                d.write_high_watermark, d.write_queue
+            ),
+        );
+    }
+    if d.write_low_watermark >= d.write_high_watermark {
+        k.fail(
+            "dram.write_low_watermark",
+            format!(
+                "= {}: must be below dram.write_high_watermark ({})",
+                d.write_low_watermark, d.write_high_watermark
+            ),
+        );
+    }
+    let t = &d.timing;
+    let tck = c.tck_ns();
+    for (name, v) in [
+        ("t_rc", t.t_rc),
+        ("t_rcd", t.t_rcd),
+        ("t_rp", t.t_rp),
+        ("t_cas", t.t_cas),
+        ("t_ras", t.t_ras),
+        ("t_rrd", t.t_rrd),
+        ("t_wtr", t.t_wtr),
+        ("t_faw", t.t_faw),
+        ("t_wl", t.t_wl),
+        ("t_rtp", t.t_rtp),
+        ("t_burst", t.t_burst),
+        ("t_rtrs", t.t_rtrs),
+        ("t_ccdl", t.t_ccdl),
+        ("t_ccds", t.t_ccds),
+        ("t_wr", t.t_wr),
+    ] {
+        let bad = match v {
+            Time::Ns(ns) => !ns.is_finite() || ns < 0.0,
+            Time::Ck(_) => false,
+        };
+        if bad {
+            k.fail(
+                &format!("dram.timing.{name}"),
+                "must be Ns(x) with x ≥ 0, or Ck(n)",
+            );
+        }
+    }
+    for (name, v) in [("t_burst", t.t_burst), ("t_ccds", t.t_ccds), ("t_ccdl", t.t_ccdl)] {
+        if v.cycles(tck) == 0 {
+            k.fail(&format!("dram.timing.{name}"), "must be at least one DRAM cycle");
+        }
+    }
+    if let Some(r) = &d.refresh
+        && r.t_refi.cycles(tck) <= r.t_rfc.cycles(tck)
+    {
+        k.fail("dram.refresh.t_refi", "must be longer than t_rfc");
+    }
+    let m = &d.mapping;
+    if !m.interleave_bytes.is_power_of_two() || m.interleave_bytes < c.l2.line_bytes {
+        k.fail(
+            "dram.mapping.interleave_bytes",
+            format!(
+                "= {}: must be a power of two ≥ the line size ({})",
+                m.interleave_bytes, c.l2.line_bytes
+            ),
+        );
+    }
+    if m.scheme == MappingScheme::Custom {
+        if let Err(msg) = crate::sim::dram::mapping::CustomFields::parse(&m.custom, c) {
+            k.fail("dram.mapping.custom", msg);
+        }
+    } else if m.scheme == MappingScheme::Xor && m.interleave_bytes > 256 * 1024 {
+        k.fail("dram.mapping.interleave_bytes", "must be at most 256 KiB");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_machine_is_valid() {
+        assert_eq!(issues(&Config::default()), vec![]);
+    }
+}

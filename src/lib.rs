@@ -1,0 +1,9 @@
+//! warpscope: a cycle-level GPU memory-system simulator you can debug.
+//!
+//! Layers, each using only those below it (see `DESIGN.md` of the project):
+//! `batch` (run / compare / bench) → `sim` (the machine) → `config` and `workload`.
+
+pub mod batch;
+pub mod config;
+pub mod sim;
+pub mod workload;

@@ -1,0 +1,226 @@
+//! The `warpscope` command line: parse, load, dispatch. Nothing else lives here.
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::sync::Arc;
+use warpscope::batch::{compare, output, run};
+use warpscope::config::{Config, ConfigError};
+use warpscope::workload::Workload;
+
+#[derive(Parser)]
+#[command(
+    name = "warpscope",
+    version,
+    about = "A cycle-level GPU memory-system simulator you can debug",
+    long_about = "A cycle-level GPU memory-system simulator you can debug.\n\nWithout a command, runs the built-in machine (seed 000's GTX 480-like GPU) on the built-in irregular workload (BFS-like) and prints its report."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one machine × workload to completion and print a summary.
+    Run(RunArgs),
+    /// Run a workload on variants of a machine (in parallel) and tabulate them.
+    Compare(CompareArgs),
+    /// Measure simulation speed (core cycles/s) and peak memory.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Clone)]
+struct Machine {
+    /// Machine config (RON); the built-in gtx480-sc14 when omitted.
+    #[arg(short, long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+    /// Workload (RON); the built-in BFS-like kernel when omitted.
+    #[arg(short, long, value_name = "WORKLOAD")]
+    workload: Option<PathBuf>,
+    /// Override a config key, e.g. --set dram.scheduler=fcfs (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// Stop after this many core cycles.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_cycles: u64,
+    /// Write the JSON report to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    json: Option<String>,
+    /// Write every DRAM command to PATH: `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>`.
+    #[arg(long, value_name = "PATH|-")]
+    dram_trace: Option<String>,
+    /// Do not print the summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// A key and its values, e.g. --vary dram.scheduler=fcfs,frfcfs (repeat for a cross product).
+    #[arg(long, value_name = "KEY=V1,V2,...", required = true)]
+    vary: Vec<String>,
+    /// Rows to show (comma-separated dotted report keys); the summary metrics by default.
+    #[arg(long, value_name = "KEYS")]
+    metrics: Option<String>,
+    /// Also write the table as CSV to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    csv: Option<String>,
+    /// Also write every variant's full report as JSON to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    json: Option<String>,
+    /// Stop each run after this many core cycles.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_cycles: u64,
+    /// Parallel runs (default: all cores).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// Stop after this many core cycles (0 = run to completion).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_cycles: u64,
+}
+
+/// Exit code for bad input (configs, workloads, arguments).
+const EXIT_INPUT: i32 = 2;
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match dispatch(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            if let Some(ce) = e.downcast_ref::<ConfigError>() {
+                eprintln!("error: {ce}");
+                EXIT_INPUT
+            } else {
+                eprintln!("error: {e:#}");
+                1
+            }
+        }
+    };
+    std::process::exit(code);
+}
+
+fn dispatch(cli: Cli) -> Result<i32> {
+    match cli.command {
+        None => run_cmd(RunArgs {
+            machine: Machine {
+                config: None,
+                workload: None,
+                sets: Vec::new(),
+            },
+            max_cycles: 0,
+            json: None,
+            dram_trace: None,
+            quiet: false,
+        }),
+        Some(Command::Run(a)) => run_cmd(a),
+        Some(Command::Compare(a)) => compare_cmd(a),
+        Some(Command::Bench(a)) => bench_cmd(a),
+    }
+}
+
+fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
+    let config = Config::load_or_builtin(m.config.as_deref(), &m.sets)?;
+    let workload = Workload::load_or_builtin(m.workload.as_deref(), config.sim.seed)?;
+    Ok((config, Arc::new(workload)))
+}
+
+fn run_cmd(a: RunArgs) -> Result<i32> {
+    let (config, workload) = load(&a.machine)?;
+    let opts = run::RunOptions {
+        max_cycles: a.max_cycles,
+        dram_trace: a.dram_trace.clone(),
+    };
+    let (gpu, report) = run::simulate(&config, workload, &opts)?;
+    if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
+        print!("{}", run::summary(&report));
+    }
+    if let Some(path) = &a.json {
+        output::write_atomic(path, &(serde_json::to_string_pretty(&report)? + "\n"))?;
+    }
+    if let warpscope::sim::Status::Stuck(why) = &gpu.status {
+        eprintln!("error: the machine is stuck: {why}");
+    }
+    Ok(run::exit_code(&gpu.status))
+}
+
+fn compare_cmd(a: CompareArgs) -> Result<i32> {
+    let (config, workload) = load(&a.machine)?;
+    let variants = compare::variants(&a.vary)?;
+    if let Some(j) = a.jobs {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(j.max(1))
+            .build_global()?;
+    }
+    let metrics = match &a.metrics {
+        Some(m) => m
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => compare::default_metrics(),
+    };
+    let opts = run::RunOptions {
+        max_cycles: a.max_cycles,
+        dram_trace: None,
+    };
+    let result = compare::compare(&config, workload, variants, &opts)?;
+    result.check_metrics(&metrics)?;
+    let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
+    if !to_stdout {
+        print!("{}", result.table(&metrics));
+    }
+    if let Some(p) = &a.csv {
+        output::write_atomic(p, &result.csv(&metrics))?;
+    }
+    if let Some(p) = &a.json {
+        output::write_atomic(p, &result.json())?;
+    }
+    let stuck = result.reports.iter().any(|r| r.status == "stuck");
+    Ok(if stuck { 1 } else { 0 })
+}
+
+fn bench_cmd(a: BenchArgs) -> Result<i32> {
+    let (config, workload) = load(&a.machine)?;
+    let opts = run::RunOptions {
+        max_cycles: a.max_cycles,
+        dram_trace: None,
+    };
+    let (gpu, report) = run::simulate(&config, workload, &opts)?;
+    println!("machine          {} × {}", report.config, report.workload);
+    println!("status           {}", report.status);
+    println!("core cycles      {}", report.cycles);
+    println!("wall seconds     {:.3}", report.sim.wall_seconds);
+    println!("cycles/s         {:.0}", report.sim.cycles_per_second);
+    println!(
+        "requests/s       {:.0}",
+        gpu.created as f64 / report.sim.wall_seconds.max(1e-9)
+    );
+    match peak_rss_mb() {
+        Some(mb) => println!("peak memory      {mb:.1} MB"),
+        None => println!("peak memory      unavailable (no /proc/self/status)"),
+    }
+    Ok(run::exit_code(&gpu.status))
+}
+
+/// Peak resident set size of this process (Linux `VmHWM`).
+fn peak_rss_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}

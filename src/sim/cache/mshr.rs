@@ -1,0 +1,148 @@
+//! Miss-status holding registers: one entry per missing line in flight; later misses to the
+//! same line merge into the entry instead of going below (MECHANISMS §1).
+//!
+//! Storage is fixed at construction: `capacity` entries, each able to hold `merge - 1` merged
+//! requests besides the one that went below.
+
+use crate::sim::request::MemRequest;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MshrEntry {
+    pub key: u64,
+    pub valid: bool,
+    /// Cycle the entry was allocated.
+    pub since: u64,
+    /// The request that went below for this line.
+    pub primary: u64,
+    /// Requests waiting for the same line.
+    pub merged: Vec<MemRequest>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mshr {
+    entries: Vec<MshrEntry>,
+    used: usize,
+    merge: usize,
+}
+
+impl Mshr {
+    pub fn new(capacity: usize, merge: usize) -> Mshr {
+        Mshr {
+            entries: (0..capacity)
+                .map(|_| MshrEntry {
+                    key: 0,
+                    valid: false,
+                    since: 0,
+                    primary: 0,
+                    merged: Vec::with_capacity(merge.saturating_sub(1)),
+                })
+                .collect(),
+            used: 0,
+            merge,
+        }
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    pub fn free(&self) -> usize {
+        self.entries.len() - self.used
+    }
+
+    /// The entry waiting for `key`.
+    #[inline]
+    pub fn find(&self, key: u64) -> Option<usize> {
+        if self.used == 0 {
+            return None;
+        }
+        self.entries.iter().position(|e| e.valid && e.key == key)
+    }
+
+    /// Whether another request can merge into entry `i`.
+    pub fn can_merge(&self, i: usize) -> bool {
+        1 + self.entries[i].merged.len() < self.merge
+    }
+
+    /// Requests merged into entry `i`.
+    pub fn merged_count(&self, i: usize) -> usize {
+        self.entries[i].merged.len()
+    }
+
+    pub fn merge(&mut self, i: usize, req: MemRequest) {
+        debug_assert!(self.can_merge(i));
+        self.entries[i].merged.push(req);
+    }
+
+    /// Allocates an entry for `key` (the caller checked [`Mshr::free`]).
+    pub fn allocate(&mut self, key: u64, primary: u64, now: u64) -> usize {
+        let i = self
+            .entries
+            .iter()
+            .position(|e| !e.valid)
+            .expect("a free MSHR entry");
+        let e = &mut self.entries[i];
+        e.key = key;
+        e.valid = true;
+        e.since = now;
+        e.primary = primary;
+        self.used += 1;
+        i
+    }
+
+    /// Frees the entry for `key`, moving its merged requests to `out`.
+    pub fn release(&mut self, key: u64, out: &mut Vec<MemRequest>) -> bool {
+        let Some(i) = self.find(key) else { return false };
+        let e = &mut self.entries[i];
+        e.valid = false;
+        out.append(&mut e.merged);
+        self.used -= 1;
+        true
+    }
+
+    /// Valid entries, for views.
+    pub fn entries(&self) -> impl Iterator<Item = &MshrEntry> {
+        self.entries.iter().filter(|e| e.valid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::request::{AccessKind, MemRequest};
+
+    fn req(id: u64) -> MemRequest {
+        MemRequest {
+            id,
+            kind: AccessKind::Load,
+            addr: 0,
+            bytes: 128,
+            lanes: 1,
+            origin: Default::default(),
+            loc: Default::default(),
+            trace: Default::default(),
+        }
+    }
+
+    #[test]
+    fn merges_up_to_the_limit_and_releases_all() {
+        let mut m = Mshr::new(2, 3);
+        let i = m.allocate(0x40, 1, 5);
+        assert_eq!((m.used(), m.free()), (1, 1));
+        assert_eq!(m.find(0x40), Some(i));
+        assert!(m.can_merge(i));
+        m.merge(i, req(2));
+        assert!(m.can_merge(i));
+        m.merge(i, req(3));
+        assert!(!m.can_merge(i), "primary + 2 merged = 3");
+        let mut out = Vec::new();
+        assert!(m.release(0x40, &mut out));
+        assert_eq!(out.iter().map(|r| r.id).collect::<Vec<_>>(), vec![2, 3]);
+        assert_eq!(m.find(0x40), None);
+        assert_eq!(m.free(), 2);
+    }
+}

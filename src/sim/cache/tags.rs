@@ -1,0 +1,168 @@
+//! The tag array: sets × ways of lines, a set-index function and a replacement policy.
+//!
+//! Lines are keyed by line number (the L1 uses address / line size, an L2 slice its
+//! slice-local line number). A line is *reserved* from the miss that allocated it until its
+//! fill arrives (allocate-on-miss); reserved lines cannot be victims.
+
+use super::index::IndexFn;
+use super::replace::{Replacement, ReplacementKind};
+use crate::config::{IndexName, ReplacementName};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LineState {
+    #[default]
+    Invalid,
+    /// Allocated for a miss whose data has not arrived.
+    Reserved,
+    Valid,
+}
+
+/// One cache line's tag state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Line {
+    pub key: u64,
+    /// Byte address of the line (to write it back).
+    pub addr: u64,
+    pub state: LineState,
+    pub dirty: bool,
+    /// Warp slot (L1) or SM (L2) that brought the line in.
+    pub owner: u16,
+    /// PC of the load that brought it in.
+    pub pc: u32,
+}
+
+/// Result of looking a key up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    Hit(usize),
+    /// The line is reserved for a fill in flight.
+    Pending(usize),
+    Miss,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagArray {
+    pub sets: usize,
+    pub ways: usize,
+    lines: Vec<Line>,
+    pub index: IndexFn,
+    pub replacement: ReplacementKind,
+}
+
+impl TagArray {
+    pub fn new(sets: usize, ways: usize, index: IndexName, replacement: ReplacementName) -> TagArray {
+        TagArray {
+            sets,
+            ways,
+            lines: vec![Line::default(); sets * ways],
+            index: IndexFn::new(index, sets),
+            replacement: ReplacementKind::new(replacement, sets, ways),
+        }
+    }
+
+    #[inline]
+    pub fn set_of(&self, key: u64) -> usize {
+        self.index.set(key)
+    }
+
+    #[inline]
+    pub fn line(&self, set: usize, way: usize) -> &Line {
+        &self.lines[set * self.ways + way]
+    }
+
+    #[inline]
+    pub fn line_mut(&mut self, set: usize, way: usize) -> &mut Line {
+        &mut self.lines[set * self.ways + way]
+    }
+
+    /// Looks a key up without changing any state.
+    #[inline]
+    pub fn probe(&self, key: u64) -> (usize, Probe) {
+        let set = self.set_of(key);
+        let base = set * self.ways;
+        for (way, l) in self.lines[base..base + self.ways].iter().enumerate() {
+            if l.key == key {
+                match l.state {
+                    LineState::Valid => return (set, Probe::Hit(way)),
+                    LineState::Reserved => return (set, Probe::Pending(way)),
+                    LineState::Invalid => {}
+                }
+            }
+        }
+        (set, Probe::Miss)
+    }
+
+    /// Records a hit for the replacement policy.
+    pub fn touch(&mut self, set: usize, way: usize) {
+        self.replacement.touch(set, way);
+    }
+
+    /// The way a new line would take: an invalid way, else the policy's victim among lines
+    /// that are not reserved. `None` when every way is reserved.
+    pub fn victim(&self, set: usize) -> Option<usize> {
+        let base = set * self.ways;
+        let lines = &self.lines[base..base + self.ways];
+        if let Some(w) = lines.iter().position(|l| l.state == LineState::Invalid) {
+            return Some(w);
+        }
+        self.replacement
+            .victim(set, &|w| lines[w].state == LineState::Valid)
+    }
+
+    /// Places `key` in `way`, returning the valid line it displaced.
+    pub fn install(&mut self, set: usize, way: usize, new: Line) -> Option<Line> {
+        let slot = self.line_mut(set, way);
+        let old = *slot;
+        *slot = new;
+        self.replacement.insert(set, way);
+        (old.state == LineState::Valid).then_some(old)
+    }
+
+    /// Drops a valid line (write-evict). Returns whether it was present.
+    pub fn invalidate(&mut self, key: u64) -> bool {
+        if let (set, Probe::Hit(way)) = self.probe(key) {
+            self.line_mut(set, way).state = LineState::Invalid;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Lines currently reserved for fills.
+    pub fn reserved(&self) -> usize {
+        self.lines
+            .iter()
+            .filter(|l| l.state == LineState::Reserved)
+            .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(key: u64, state: LineState) -> Line {
+        Line {
+            key,
+            state,
+            ..Line::default()
+        }
+    }
+
+    #[test]
+    fn reserved_lines_are_never_victims() {
+        let mut t = TagArray::new(1, 2, IndexName::Conv, ReplacementName::Lru);
+        assert_eq!(t.victim(0), Some(0));
+        t.install(0, 0, line(10, LineState::Reserved));
+        assert_eq!(t.victim(0), Some(1));
+        t.install(0, 1, line(11, LineState::Reserved));
+        assert_eq!(t.victim(0), None, "all ways reserved");
+        assert_eq!(t.probe(10), (0, Probe::Pending(0)));
+        t.line_mut(0, 0).state = LineState::Valid;
+        assert_eq!(t.probe(10), (0, Probe::Hit(0)));
+        assert_eq!(t.victim(0), Some(0));
+        let evicted = t.install(0, 0, line(12, LineState::Valid));
+        assert_eq!(evicted.map(|l| l.key), Some(10));
+        assert_eq!(t.probe(10).1, Probe::Miss);
+    }
+}

@@ -1,0 +1,95 @@
+//! The coalescer: merges the lane addresses of a warp's memory instruction into as few
+//! line-sized requests as possible (MECHANISMS §1). Requests keep the order in which their
+//! first lane appears; each carries the mask of lanes it serves.
+
+use crate::workload::instr::LaneAddrs;
+use crate::workload::synth::lanes;
+
+/// The coalesced requests of one instruction (at most one per lane, two if an access
+/// straddles a line boundary).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coalesced {
+    pub lines: [u64; 64],
+    pub lanes: [u32; 64],
+    pub n: usize,
+}
+
+impl Default for Coalesced {
+    fn default() -> Self {
+        Coalesced {
+            lines: [0; 64],
+            lanes: [0; 64],
+            n: 0,
+        }
+    }
+}
+
+impl Coalesced {
+    fn add(&mut self, line: u64, lane: u32) {
+        for k in 0..self.n {
+            if self.lines[k] == line {
+                self.lanes[k] |= 1 << lane;
+                return;
+            }
+        }
+        self.lines[self.n] = line;
+        self.lanes[self.n] = 1 << lane;
+        self.n += 1;
+    }
+
+    /// Coalesces the active lanes' `width`-byte accesses into `line_bytes` lines.
+    pub fn build(&mut self, addrs: &LaneAddrs, mask: u32, width: u32, line_bytes: u64) {
+        self.n = 0;
+        let line_mask = !(line_bytes - 1);
+        for lane in lanes(mask) {
+            let a = addrs[lane as usize];
+            self.add(a & line_mask, lane);
+            let last = (a + u64::from(width.max(1)) - 1) & line_mask;
+            if last != a & line_mask {
+                self.add(last, lane);
+            }
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        (0..self.n).map(|k| (self.lines[k], self.lanes[k]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coalesce(f: impl Fn(u64) -> u64, mask: u32, width: u32) -> Coalesced {
+        let mut a = [0u64; 32];
+        for (l, x) in a.iter_mut().enumerate() {
+            *x = f(l as u64);
+        }
+        let mut c = Coalesced::default();
+        c.build(&a, mask, width, 128);
+        c
+    }
+
+    #[test]
+    fn unit_stride_is_one_line_and_column_stride_is_32() {
+        let c = coalesce(|l| 0x1000 + 4 * l, u32::MAX, 4);
+        assert_eq!((c.n, c.lines[0], c.lanes[0]), (1, 0x1000, u32::MAX));
+        let c = coalesce(|l| 0x1000 + 4096 * l, u32::MAX, 4);
+        assert_eq!(c.n, 32);
+        assert_eq!(c.lanes[5], 1 << 5);
+    }
+
+    #[test]
+    fn masks_misalignment_and_wide_accesses() {
+        let c = coalesce(|l| 0x1000 + 4 * l, 0xffff_0000, 4);
+        assert_eq!((c.n, c.lanes[0]), (1, 0xffff_0000));
+        // 16-byte accesses of 32 lanes span 512 bytes: 4 lines.
+        let c = coalesce(|l| 0x1000 + 16 * l, u32::MAX, 16);
+        assert_eq!(c.n, 4);
+        assert_eq!(c.lanes[1], 0xff00);
+        // An 8-byte access at 0x107c straddles two lines.
+        let c = coalesce(|_| 0x107c, 1, 8);
+        assert_eq!(&c.lines[..c.n], &[0x1000, 0x1080]);
+        assert_eq!(coalesce(|l| l, 0, 4).n, 0);
+    }
+}

@@ -1,0 +1,11 @@
+//! The SM side: warps, warp schedulers, coalescer, LD/ST unit (MECHANISMS §1, §6, §9).
+
+pub mod coalescer;
+pub mod ldst;
+pub mod sched;
+pub mod sm;
+pub mod stall;
+pub mod warp;
+
+pub use sm::Sm;
+pub use stall::StallReason;

@@ -1,0 +1,284 @@
+//! One memory controller and its GDDR5 channel (MECHANISMS §2; seed 000 §II-C, Fig. 1).
+//!
+//! Requests enter a read or a write queue. Each DRAM cycle the controller (1) refreshes when
+//! due, (2) decides between serving reads and draining writes — writes drain when the write
+//! queue rises above the high watermark, or when no reads are pending, until it falls to the
+//! low watermark — and (3) asks its scheduler for a request, derives its next command from the
+//! bank's open row and issues it. A line needs `line / burst` column commands; a read's data
+//! returns `tCAS + tBURST` after its last one.
+//!
+//! The controller also stands alone (no GPU around it), which is what DRAM-only trace mode
+//! and the timing property tests use.
+
+use super::bank::Device;
+use super::command::{Command, CommandKind};
+use super::queues::{Pending, Queues, Slot};
+use super::sched::{DramScheduler, DramSchedulerKind, SchedCtx};
+use super::timing::Timing;
+use crate::config::Config;
+use crate::sim::event::{Event, EventKind, EventSink};
+use crate::sim::request::{MemRequest, RowOutcome};
+use crate::sim::stats::ChannelStats;
+use std::collections::VecDeque;
+
+/// A memory controller with its channel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Controller {
+    pub channel: u16,
+    pub device: Device,
+    pub queues: Queues,
+    pub scheduler: DramSchedulerKind,
+    /// Draining writes (true) or serving reads (false).
+    pub draining: bool,
+    pub high_watermark: usize,
+    pub low_watermark: usize,
+    /// Column commands per request (line bytes / burst bytes).
+    pub cas_per_request: u8,
+    /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
+    in_flight: VecDeque<(u64, MemRequest)>,
+    /// Refresh state: next REF due (0 = refresh disabled).
+    next_refresh: u64,
+    refresh_pending: bool,
+    /// The current DRAM cycle.
+    pub now: u64,
+    pub stats: ChannelStats,
+}
+
+impl Controller {
+    pub fn new(c: &Config, channel: u16) -> Controller {
+        let timing = Timing::from_config(c);
+        let next_refresh = timing.refi;
+        let burst = c.dram_burst_bytes();
+        Controller {
+            channel,
+            device: Device::new(timing, c.dram.banks as usize, c.dram.bank_groups as usize),
+            queues: Queues::new(
+                c.dram.banks as usize,
+                c.dram.read_queue as usize,
+                c.dram.write_queue as usize,
+            ),
+            scheduler: DramSchedulerKind::new(c),
+            draining: false,
+            high_watermark: c.dram.write_high_watermark as usize,
+            low_watermark: c.dram.write_low_watermark as usize,
+            cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
+            in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
+            next_refresh,
+            refresh_pending: false,
+            now: 0,
+            stats: ChannelStats::default(),
+        }
+    }
+
+    /// Whether a request of this direction would be accepted.
+    pub fn can_accept(&self, is_write: bool) -> bool {
+        self.queues.has_room(is_write)
+    }
+
+    /// Queues a request whose DRAM location is already in `req.loc` (the caller checked
+    /// [`Controller::can_accept`]). `stamp` is the core cycle recorded in its trace.
+    pub fn enqueue(&mut self, mut req: MemRequest, stamp: u64) -> Slot {
+        let is_write = req.kind.is_write();
+        assert!(
+            self.queues.has_room(is_write),
+            "enqueue into a full controller queue"
+        );
+        req.trace.dram_in = stamp;
+        let slot = self.queues.insert(Pending {
+            arrival: self.now,
+            seq: 0,
+            bank: req.loc.bank as u8,
+            row: req.loc.row,
+            col: req.loc.col,
+            cas_left: self.cas_per_request,
+            started: false,
+            is_write,
+            req,
+        });
+        self.scheduler.on_arrival(slot, &self.queues);
+        slot
+    }
+
+    /// Requests queued or with data still on the bus.
+    pub fn occupancy(&self) -> usize {
+        self.queues.n_reads + self.queues.n_writes + self.in_flight.len()
+    }
+
+    pub fn is_idle(&self) -> bool {
+        self.queues.is_empty() && self.in_flight.is_empty()
+    }
+
+    /// Reads whose data has fully arrived by now, oldest first.
+    pub fn pop_completed(&mut self) -> Option<MemRequest> {
+        match self.in_flight.front() {
+            Some(&(done, _)) if done <= self.now => self.in_flight.pop_front().map(|(_, r)| r),
+            _ => None,
+        }
+    }
+
+    /// Reads in flight on the data bus (for views).
+    pub fn in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
+        self.in_flight.iter()
+    }
+
+    /// Advances one DRAM cycle. Completed writes are counted; completed reads wait in
+    /// [`Controller::pop_completed`]. `stamp` is the current core cycle for traces.
+    pub fn tick(&mut self, stamp: u64, sink: &mut EventSink) {
+        let now = self.now;
+        self.account_cycle();
+        if !self.refresh(sink) {
+            self.update_drain_mode(sink);
+            let ctx = SchedCtx {
+                queues: &self.queues,
+                device: &self.device,
+                now,
+                draining: self.draining,
+            };
+            if let Some(slot) = self.scheduler.select(&ctx) {
+                let cmd = ctx.next_command(slot);
+                self.issue(slot, cmd, stamp, sink);
+            }
+        }
+        self.now += 1;
+    }
+
+    fn account_cycle(&mut self) {
+        let s = &mut self.stats;
+        s.cycles += 1;
+        if !self.queues.is_empty() || self.device.data_bus_free > self.now {
+            s.pending_cycles += 1;
+        }
+        if self.queues.banks_pending > 0 {
+            s.blp_cycles += 1;
+            s.blp_sum += self.queues.banks_pending as u64;
+        }
+        s.read_queue_sum += self.queues.n_reads as u64;
+        s.write_queue_sum += self.queues.n_writes as u64;
+    }
+
+    /// Handles a due refresh. Returns true while refresh owns the command bus.
+    fn refresh(&mut self, sink: &mut EventSink) -> bool {
+        if self.next_refresh == 0 || (!self.refresh_pending && self.now < self.next_refresh) {
+            return false;
+        }
+        self.refresh_pending = true;
+        // Close open banks one PRE at a time, then REF.
+        for bank in 0..self.device.banks.len() {
+            if let Some(row) = self.device.banks[bank].open_row {
+                let pre = Command {
+                    kind: CommandKind::Pre,
+                    bank: bank as u8,
+                    row,
+                    col: 0,
+                };
+                if self.device.ready(&pre, self.now) {
+                    self.device.issue(&pre, self.now);
+                    self.record(&pre, sink);
+                }
+                return true;
+            }
+        }
+        let r = Command {
+            kind: CommandKind::Ref,
+            bank: 0,
+            row: 0,
+            col: 0,
+        };
+        if self.device.ready(&r, self.now) {
+            self.device.issue(&r, self.now);
+            self.record(&r, sink);
+            self.refresh_pending = false;
+            self.next_refresh += self.device.timing.refi;
+        }
+        true
+    }
+
+    fn update_drain_mode(&mut self, sink: &mut EventSink) {
+        let (reads, writes) = (self.queues.n_reads, self.queues.n_writes);
+        if !self.draining && (writes > self.high_watermark || (reads == 0 && writes > 0)) {
+            self.draining = true;
+            self.stats.drains += 1;
+            if sink.wants(EventKind::WriteDrainStart) {
+                sink.emit(Event::WriteDrainStart {
+                    channel: self.channel,
+                    writes: writes as u16,
+                    reads: reads as u16,
+                });
+            }
+        } else if self.draining && (writes == 0 || (writes <= self.low_watermark && reads > 0)) {
+            self.draining = false;
+            if sink.wants(EventKind::WriteDrainEnd) {
+                sink.emit(Event::WriteDrainEnd {
+                    channel: self.channel,
+                    writes: writes as u16,
+                });
+            }
+        }
+    }
+
+    /// Issues `cmd` on behalf of `slot` and retires the request after its last burst.
+    fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink) {
+        let now = self.now;
+        self.device.issue(&cmd, now);
+        self.record(&cmd, sink);
+        let t = &self.device.timing;
+        let (burst, cas, wl) = (t.burst, t.cas, t.wl);
+        let p = self.queues.get_mut(slot);
+        if !p.started {
+            p.started = true;
+            p.req.trace.dram_sched = stamp;
+            p.req.trace.row = match cmd.kind {
+                CommandKind::Pre => RowOutcome::Conflict,
+                CommandKind::Act => RowOutcome::Miss,
+                _ => RowOutcome::Hit,
+            };
+            match p.req.trace.row {
+                RowOutcome::Hit => self.stats.row_hits += 1,
+                RowOutcome::Miss => self.stats.row_misses += 1,
+                _ => self.stats.row_conflicts += 1,
+            }
+        }
+        if cmd.kind == CommandKind::Act && sink.wants(EventKind::RowMiss) {
+            sink.emit(Event::RowMiss {
+                channel: self.channel,
+                bank: cmd.bank,
+                row: cmd.row,
+                conflict: p.req.trace.row == RowOutcome::Conflict,
+            });
+        }
+        self.scheduler.on_issue(slot, &cmd, &self.queues);
+        if !cmd.kind.is_cas() {
+            return;
+        }
+        self.stats.busy_cycles += burst;
+        let p = self.queues.get_mut(slot);
+        p.cas_left -= 1;
+        p.col += 1;
+        if p.cas_left > 0 {
+            return;
+        }
+        let mut p = self.queues.remove(slot);
+        if p.is_write {
+            p.req.trace.dram_done = stamp;
+            self.stats.writes += 1;
+            self.stats.write_latency_sum += now + wl + burst - p.arrival;
+        } else {
+            let done = now + cas + burst;
+            self.stats.reads += 1;
+            self.stats.read_latency_sum += done - p.arrival;
+            self.stats.read_latency.record(done - p.arrival);
+            self.in_flight.push_back((done, p.req));
+        }
+    }
+
+    fn record(&mut self, cmd: &Command, sink: &mut EventSink) {
+        self.stats.commands[cmd.kind as usize] += 1;
+        if sink.wants(EventKind::DramCommand) {
+            sink.emit(Event::DramCommand {
+                channel: self.channel,
+                dram_cycle: self.now,
+                cmd: *cmd,
+            });
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! Physical address → memory partition, L2 slice, DRAM bank, row and column
+//! (MECHANISMS §1; seed 000 §II-C).
+//!
+//! Every scheme is a bijection from line addresses to (channel, slice, bank, row, column), so
+//! distinct lines never alias in the L2 or in DRAM.
+//!
+//! * `linear`: the address is cut into `interleave_bytes` chunks dealt round-robin to the
+//!   channels (modulo, so any channel count works); inside a channel, consecutive chunks fill a
+//!   row, then the next bank, then the next row.
+//! * `xor` (seed 000): as linear, but the channel is
+//!   `{addr[47:11] : (addr[10:8] XOR addr[13:11])} mod n_channels` (for 256-byte interleave;
+//!   the bit positions scale with `interleave_bytes`) to avoid channel camping, and the bank
+//!   index is XOR-ed with the low bits of the row (permutation-based interleaving, Zhang et al.)
+//!   so that strides do not camp on one bank.
+//! * `custom`: one letter per address bit (see [`CustomFields`]).
+
+use crate::config::{Config, MappingScheme};
+
+/// Where a line lives in the memory system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct DramLocation {
+    pub channel: u32,
+    /// L2 slice within the channel's partition.
+    pub slice: u32,
+    pub bank: u32,
+    pub row: u32,
+    /// Column of the first burst of the line.
+    pub col: u32,
+    /// Line number inside its L2 slice (unique per slice; the slice's set index uses it).
+    pub slice_line: u64,
+}
+
+/// The configured mapping, with sizes pre-computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressMap {
+    scheme: MappingScheme,
+    channels: u64,
+    slices: u64,
+    banks: u64,
+    rows: u64,
+    row_bytes: u64,
+    burst_bytes: u64,
+    line_bytes: u64,
+    interleave_shift: u32,
+    custom: Option<CustomFields>,
+}
+
+impl AddressMap {
+    pub fn new(c: &Config) -> AddressMap {
+        let custom = match c.dram.mapping.scheme {
+            MappingScheme::Custom => Some(
+                CustomFields::parse(&c.dram.mapping.custom, c)
+                    .expect("custom mapping is validated with the config"),
+            ),
+            _ => None,
+        };
+        AddressMap {
+            scheme: c.dram.mapping.scheme,
+            channels: c.dram.channels.into(),
+            slices: c.l2.slices_per_channel.into(),
+            banks: c.dram.banks.into(),
+            rows: c.dram.rows.into(),
+            row_bytes: c.dram.row_bytes.into(),
+            burst_bytes: c.dram_burst_bytes().into(),
+            line_bytes: c.l2.line_bytes.into(),
+            interleave_shift: c.dram.mapping.interleave_bytes.trailing_zeros(),
+            custom,
+        }
+    }
+
+    /// Maps a byte address (any byte of the line).
+    pub fn map(&self, addr: u64) -> DramLocation {
+        let (channel, local) = match self.scheme {
+            MappingScheme::Linear => self.split_channel(addr, false),
+            MappingScheme::Xor => self.split_channel(addr, true),
+            MappingScheme::Custom => return self.map_custom(addr),
+        };
+        let col_bytes = local % self.row_bytes;
+        let t = local / self.row_bytes;
+        let mut bank = t % self.banks;
+        let row = (t / self.banks) % self.rows;
+        if self.scheme == MappingScheme::Xor {
+            bank ^= row % self.banks;
+        }
+        let local_line = local / self.line_bytes;
+        DramLocation {
+            channel: channel as u32,
+            slice: (local_line % self.slices) as u32,
+            bank: bank as u32,
+            row: row as u32,
+            col: (col_bytes / self.burst_bytes) as u32,
+            slice_line: local_line / self.slices,
+        }
+    }
+
+    /// Splits an address into (channel, address within the channel).
+    fn split_channel(&self, addr: u64, xor: bool) -> (u64, u64) {
+        let s = self.interleave_shift;
+        let offset = addr & ((1u64 << s) - 1);
+        let mut chunk = addr >> s;
+        if xor {
+            // addr[s+2:s] ^= addr[s+5:s+3]  (s = 8: addr[10:8] XOR addr[13:11])
+            chunk ^= (chunk >> 3) & 7;
+        }
+        let channel = chunk % self.channels;
+        let local_chunk = chunk / self.channels;
+        (channel, (local_chunk << s) | offset)
+    }
+
+    fn map_custom(&self, addr: u64) -> DramLocation {
+        let f = self.custom.as_ref().expect("custom fields present");
+        let channel = f.extract(addr, b'H');
+        let bank = f.extract(addr, b'B');
+        let row = f.extract(addr, b'R') % self.rows;
+        let col_bytes = (f.extract(addr, b'C') << f.count(b'S')) | f.extract(addr, b'S');
+        // Inside a channel, lines are numbered by (row, bank, column) so slices alternate.
+        let line_in_row = col_bytes / self.line_bytes;
+        let lines_per_row = self.row_bytes / self.line_bytes;
+        let local_line = ((row * self.banks) + bank) * lines_per_row + line_in_row;
+        DramLocation {
+            channel: channel as u32,
+            slice: (local_line % self.slices) as u32,
+            bank: bank as u32,
+            row: row as u32,
+            col: (col_bytes / self.burst_bytes) as u32,
+            slice_line: local_line / self.slices,
+        }
+    }
+}
+
+/// A custom mapping: for each address bit (most significant first) a letter naming the field
+/// it belongs to: `R` row, `B` bank, `C` column, `H` channel, `S` byte within the column
+/// field's unit, `0` unused. `.` and `_` are spacers. Address bits above the string are ignored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CustomFields {
+    /// (field letter, address bit), most significant first.
+    bits: Vec<(u8, u32)>,
+}
+
+impl CustomFields {
+    /// Parses and checks the field widths against the machine.
+    pub fn parse(spec: &str, c: &Config) -> Result<CustomFields, String> {
+        let letters: Vec<u8> = spec
+            .bytes()
+            .filter(|b| !matches!(b, b'.' | b'_' | b' '))
+            .collect();
+        if letters.is_empty() {
+            return Err("is empty; give one letter per address bit, most significant first, e.g. \"RRRRRRRRRRRRR.BBBB.CCCCC.HHH.SSSSSSS\" (R row, B bank, C column, H channel, S byte, 0 unused)".into());
+        }
+        if letters.len() > 64 {
+            return Err(format!("has {} bits; at most 64", letters.len()));
+        }
+        if let Some(bad) = letters.iter().find(|b| !b"RBCHS0".contains(b)) {
+            return Err(format!(
+                "has letter '{}'; valid letters: R (row), B (bank), C (column), H (channel), S (byte), 0 (unused)",
+                *bad as char
+            ));
+        }
+        let n = letters.len() as u32;
+        let bits: Vec<(u8, u32)> = letters
+            .iter()
+            .enumerate()
+            .map(|(i, &l)| (l, n - 1 - i as u32))
+            .collect();
+        let f = CustomFields { bits };
+        let need = |letter: u8, count: u64, what: &str| -> Result<(), String> {
+            if !count.is_power_of_two() {
+                return Err(format!("needs {what} = {count} to be a power of two"));
+            }
+            let have = f.count(letter);
+            let want = count.trailing_zeros();
+            if have != want {
+                return Err(format!(
+                    "has {have} '{}' bits but {what} = {count} needs {want}",
+                    letter as char
+                ));
+            }
+            Ok(())
+        };
+        need(b'H', c.dram.channels.into(), "dram.channels")?;
+        need(b'B', c.dram.banks.into(), "dram.banks")?;
+        let row_bits = f.count(b'C') + f.count(b'S');
+        let want = c.dram.row_bytes.trailing_zeros();
+        if row_bits != want {
+            return Err(format!(
+                "has {row_bits} 'C'+'S' bits but dram.row_bytes = {} needs {want}",
+                c.dram.row_bytes
+            ));
+        }
+        let line_bits = c.l2.line_bytes.trailing_zeros();
+        let low_ok = f
+            .bits
+            .iter()
+            .filter(|(_, b)| *b < line_bits)
+            .all(|(l, _)| matches!(l, b'S' | b'C'));
+        if !low_ok {
+            return Err(format!(
+                "must keep the {line_bits} lowest bits (one {}-byte line) in 'S'/'C' so a line is not split",
+                c.l2.line_bytes
+            ));
+        }
+        Ok(f)
+    }
+
+    /// Number of bits of a field.
+    pub fn count(&self, letter: u8) -> u32 {
+        self.bits.iter().filter(|(l, _)| *l == letter).count() as u32
+    }
+
+    /// The value of a field, its bits taken in order of significance.
+    pub fn extract(&self, addr: u64, letter: u8) -> u64 {
+        let mut v = 0u64;
+        for &(l, bit) in &self.bits {
+            if l == letter {
+                v = (v << 1) | ((addr >> bit) & 1);
+            }
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn map_with(scheme: MappingScheme) -> AddressMap {
+        let mut c = Config::default();
+        c.dram.mapping.scheme = scheme;
+        if scheme == MappingScheme::Custom {
+            c.dram.channels = 8;
+            c.dram.mapping.custom = "RRRRRRRRRRRRR.BBBB.CCCCC.HHH.SSSSSSS".into();
+        }
+        AddressMap::new(&c)
+    }
+
+    #[test]
+    fn seed000_channel_hash_matches_the_formula() {
+        let m = map_with(MappingScheme::Xor);
+        for addr in [0u64, 0x100, 0x800, 0x1234_5600, 0xdead_be00, 0x7fff_ff00] {
+            let formula = (((addr >> 11) << 3) | (((addr >> 8) & 7) ^ ((addr >> 11) & 7))) % 6;
+            assert_eq!(u64::from(m.map(addr).channel), formula, "addr {addr:#x}");
+        }
+    }
+
+    #[test]
+    fn consecutive_lines_share_a_row_and_chunks_spread_over_channels() {
+        let m = map_with(MappingScheme::Xor);
+        let a = m.map(0x1000);
+        let b = m.map(0x1080);
+        assert_eq!((a.channel, a.bank, a.row), (b.channel, b.bank, b.row));
+        assert_eq!(b.col, a.col + 2, "128-byte line = two 64-byte bursts");
+        let chans: BTreeSet<u32> = (0..6u64).map(|i| m.map(i * 256).channel).collect();
+        assert_eq!(chans.len(), 6, "six consecutive 256-byte chunks hit six channels");
+    }
+
+    #[test]
+    fn every_scheme_is_a_bijection_on_lines() {
+        for scheme in [MappingScheme::Linear, MappingScheme::Xor, MappingScheme::Custom] {
+            let m = map_with(scheme);
+            let mut seen = BTreeSet::new();
+            let mut slice_lines = BTreeSet::new();
+            for i in 0..20_000u64 {
+                let addr = i * 128 * 7919 % (1 << 30) / 128 * 128;
+                let l = m.map(addr);
+                assert!(
+                    seen.insert((l.channel, l.bank, l.row, l.col)),
+                    "{scheme:?} aliases {addr:#x}"
+                );
+                assert!(slice_lines.insert((l.channel, l.slice, l.slice_line)));
+            }
+        }
+    }
+
+    #[test]
+    fn xor_bank_permutation_spreads_row_strides() {
+        // Addresses one full bank-row apart land in the same bank under linear mapping,
+        // and in different banks under the XOR scheme.
+        let c = Config::default();
+        let stride = u64::from(c.dram.row_bytes * c.dram.banks * c.dram.channels);
+        let lin = map_with(MappingScheme::Linear);
+        let xor = map_with(MappingScheme::Xor);
+        let lin_banks: BTreeSet<u32> = (0..16).map(|i| lin.map(i * stride).bank).collect();
+        let xor_banks: BTreeSet<u32> = (0..16).map(|i| xor.map(i * stride).bank).collect();
+        assert_eq!(lin_banks.len(), 1);
+        assert!(xor_banks.len() > 8, "{xor_banks:?}");
+    }
+
+    #[test]
+    fn custom_fields_are_checked() {
+        let mut c = Config::default();
+        c.dram.channels = 8;
+        assert!(CustomFields::parse("RRRR.BBBB.CCCCC.HHH.SSSSSSS", &c).is_ok());
+        let e = CustomFields::parse("RRRR.BBB.CCCCC.HHH.SSSSSSS", &c).unwrap_err();
+        assert!(e.contains("3 'B' bits but dram.banks = 16 needs 4"), "{e}");
+        let e = CustomFields::parse("RRRR.BBBB.CCCCC.HHH.SSSSSSX", &c).unwrap_err();
+        assert!(e.contains("letter 'X'"), "{e}");
+        c.dram.channels = 6;
+        let e = CustomFields::parse("RRRR.BBBB.CCCCC.HHH.SSSSSSS", &c).unwrap_err();
+        assert!(e.contains("power of two"), "{e}");
+    }
+}

@@ -1,0 +1,11 @@
+//! GDDR5 DRAM channels and their memory controllers (MECHANISMS §2–4).
+
+pub mod bank;
+pub mod command;
+pub mod controller;
+pub mod mapping;
+pub mod queues;
+pub mod sched;
+pub mod timing;
+
+pub use controller::Controller;

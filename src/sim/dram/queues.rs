@@ -1,0 +1,170 @@
+//! The controller's read and write queues: a slab of pending requests plus, per bank, the
+//! slots of that bank's reads and writes in arrival order (what schedulers scan).
+
+use super::command::{Command, CommandKind};
+use crate::sim::request::MemRequest;
+
+/// Index of a pending request in the controller's slab.
+pub type Slot = u16;
+
+/// A request waiting in (or being served from) a controller queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub req: MemRequest,
+    /// DRAM cycle it entered the queue.
+    pub arrival: u64,
+    /// Arrival order (unique, increasing).
+    pub seq: u64,
+    pub bank: u8,
+    pub row: u32,
+    /// Column of the next burst.
+    pub col: u32,
+    /// Column commands still to issue.
+    pub cas_left: u8,
+    /// A command has issued on its behalf.
+    pub started: bool,
+    pub is_write: bool,
+}
+
+/// Read and write queues of one controller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queues {
+    slots: Vec<Option<Pending>>,
+    free: Vec<Slot>,
+    /// Per bank: read slots, oldest first.
+    pub reads: Vec<Vec<Slot>>,
+    /// Per bank: write slots, oldest first.
+    pub writes: Vec<Vec<Slot>>,
+    pub n_reads: usize,
+    pub n_writes: usize,
+    pub read_capacity: usize,
+    pub write_capacity: usize,
+    /// Banks with at least one pending request.
+    pub banks_pending: usize,
+    next_seq: u64,
+}
+
+impl Queues {
+    pub fn new(banks: usize, read_capacity: usize, write_capacity: usize) -> Queues {
+        let total = read_capacity + write_capacity;
+        Queues {
+            slots: vec![None; total],
+            free: (0..total as Slot).rev().collect(),
+            reads: (0..banks).map(|_| Vec::with_capacity(read_capacity)).collect(),
+            writes: (0..banks).map(|_| Vec::with_capacity(write_capacity)).collect(),
+            n_reads: 0,
+            n_writes: 0,
+            read_capacity,
+            write_capacity,
+            banks_pending: 0,
+            next_seq: 0,
+        }
+    }
+
+    /// Whether a request of this direction fits.
+    pub fn has_room(&self, is_write: bool) -> bool {
+        if is_write {
+            self.n_writes < self.write_capacity
+        } else {
+            self.n_reads < self.read_capacity
+        }
+    }
+
+    /// Adds a request (the caller checked [`Queues::has_room`]).
+    pub fn insert(&mut self, mut p: Pending) -> Slot {
+        let slot = self.free.pop().expect("has_room checked");
+        p.seq = self.next_seq;
+        self.next_seq += 1;
+        let bank = p.bank as usize;
+        if self.reads[bank].is_empty() && self.writes[bank].is_empty() {
+            self.banks_pending += 1;
+        }
+        if p.is_write {
+            self.writes[bank].push(slot);
+            self.n_writes += 1;
+        } else {
+            self.reads[bank].push(slot);
+            self.n_reads += 1;
+        }
+        self.slots[slot as usize] = Some(p);
+        slot
+    }
+
+    /// Removes a served request.
+    pub fn remove(&mut self, slot: Slot) -> Pending {
+        let p = self.slots[slot as usize].take().expect("removing a live slot");
+        let bank = p.bank as usize;
+        let list = if p.is_write {
+            &mut self.writes[bank]
+        } else {
+            &mut self.reads[bank]
+        };
+        let pos = list.iter().position(|&s| s == slot).expect("slot is listed");
+        list.remove(pos);
+        if p.is_write {
+            self.n_writes -= 1;
+        } else {
+            self.n_reads -= 1;
+        }
+        if self.reads[bank].is_empty() && self.writes[bank].is_empty() {
+            self.banks_pending -= 1;
+        }
+        self.free.push(slot);
+        p
+    }
+
+    #[inline]
+    pub fn get(&self, slot: Slot) -> &Pending {
+        self.slots[slot as usize].as_ref().expect("live slot")
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, slot: Slot) -> &mut Pending {
+        self.slots[slot as usize].as_mut().expect("live slot")
+    }
+
+    /// Per-bank lists of one direction.
+    #[inline]
+    pub fn lists(&self, writes: bool) -> &[Vec<Slot>] {
+        if writes { &self.writes } else { &self.reads }
+    }
+
+    /// Every pending request, oldest first (for views; not for the hot path).
+    pub fn pending(&self) -> Vec<(Slot, &Pending)> {
+        let mut v: Vec<(Slot, &Pending)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().map(|p| (i as Slot, p)))
+            .collect();
+        v.sort_by_key(|(_, p)| p.seq);
+        v
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n_reads == 0 && self.n_writes == 0
+    }
+
+    /// The command the request needs next, given the bank's open row.
+    #[inline]
+    pub fn next_command(&self, slot: Slot, open_row: Option<u32>) -> Command {
+        let p = self.get(slot);
+        let kind = match open_row {
+            Some(r) if r == p.row => {
+                if p.is_write {
+                    CommandKind::Wr
+                } else {
+                    CommandKind::Rd
+                }
+            }
+            Some(_) => CommandKind::Pre,
+            None => CommandKind::Act,
+        };
+        Command {
+            kind,
+            bank: p.bank,
+            row: p.row,
+            col: p.col,
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! FCFS: the oldest request of the active queue, strictly in order (MECHANISMS §2).
+
+use super::{DramScheduler, SchedCtx};
+use crate::sim::dram::queues::Slot;
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Fcfs;
+
+impl DramScheduler for Fcfs {
+    fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
+        let oldest = ctx
+            .lists()
+            .iter()
+            .filter_map(|l| l.first().copied())
+            .min_by_key(|&s| ctx.queues.get(s).seq)?;
+        ctx.ready(oldest).then_some(oldest)
+    }
+}

@@ -1,0 +1,174 @@
+//! The per-SM L1 data cache (MECHANISMS §1): tags, MSHRs with merging, a miss queue toward
+//! the crossbar, allocate-on-miss or allocate-on-fill, write-evict and no-write-allocate for
+//! stores (stores need no MSHR).
+//!
+//! One access per cycle arrives from the LD/ST unit. An access that cannot proceed returns
+//! the reason ([`StallCause`]) and is retried by the LD/ST unit next cycle.
+
+use crate::config::{AllocPolicy, Config};
+use crate::sim::cache::mshr::Mshr;
+use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
+use crate::sim::queue::BoundedQueue;
+use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};
+use crate::sim::stats::{CacheStats, StallCause};
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct L1 {
+    pub tags: TagArray,
+    pub mshr: Mshr,
+    pub miss_queue: BoundedQueue<MemRequest>,
+    /// Hits on their way back: (ready cycle, request).
+    hits: VecDeque<(u64, MemRequest)>,
+    alloc: AllocPolicy,
+    line_shift: u32,
+    hit_latency: u64,
+    pub stats: CacheStats,
+}
+
+impl L1 {
+    pub fn new(c: &Config) -> L1 {
+        let l = &c.l1;
+        L1 {
+            tags: TagArray::new(l.sets as usize, l.ways as usize, l.index, l.replacement),
+            mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
+            miss_queue: BoundedQueue::new(l.miss_queue as usize),
+            hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
+            alloc: l.allocate,
+            line_shift: l.line_bytes.trailing_zeros(),
+            hit_latency: l.hit_latency.into(),
+            stats: CacheStats::default(),
+        }
+    }
+
+    #[inline]
+    pub fn key(&self, addr: u64) -> u64 {
+        addr >> self.line_shift
+    }
+
+    /// Whether a load of this line would need a new MSHR entry (a miss not mergeable into
+    /// one in flight). Used to predict a load's MSHR demand (memory occlusion).
+    pub fn needs_mshr(&self, addr: u64) -> bool {
+        let key = self.key(addr);
+        matches!(self.tags.probe(key).1, Probe::Miss) && self.mshr.find(key).is_none()
+    }
+
+    /// Tries one access. On success the request is consumed (queued below, merged, or on its
+    /// way back as a hit); on failure the cause is returned and the LD/ST unit retries.
+    pub fn access(&mut self, mut req: MemRequest, now: u64) -> Result<CacheOutcome, StallCause> {
+        let key = self.key(req.addr);
+        if req.kind == AccessKind::Store {
+            if self.miss_queue.is_full() {
+                self.stats.stall(StallCause::MissQueue);
+                return Err(StallCause::MissQueue);
+            }
+            self.stats.writes += 1;
+            if self.tags.invalidate(key) {
+                self.stats.write_hits += 1;
+            }
+            req.trace.l1 = CacheOutcome::Write;
+            let _ = self.miss_queue.push(req);
+            return Ok(CacheOutcome::Write);
+        }
+        let (set, probe) = self.tags.probe(key);
+        if let Probe::Hit(way) = probe {
+            self.tags.touch(set, way);
+            self.stats.reads += 1;
+            self.stats.read_hits += 1;
+            req.trace.l1 = CacheOutcome::Hit;
+            self.hits.push_back((now + self.hit_latency, req));
+            return Ok(CacheOutcome::Hit);
+        }
+        if let Some(i) = self.mshr.find(key) {
+            if !self.mshr.can_merge(i) {
+                self.stats.stall(StallCause::MergeFull);
+                return Err(StallCause::MergeFull);
+            }
+            self.stats.reads += 1;
+            self.stats.merged += 1;
+            req.trace.l1 = CacheOutcome::Merged;
+            self.mshr.merge(i, req);
+            return Ok(CacheOutcome::Merged);
+        }
+        let cause = if self.mshr.free() == 0 {
+            Some(StallCause::Mshr)
+        } else if self.miss_queue.is_full() {
+            Some(StallCause::MissQueue)
+        } else {
+            None
+        };
+        if let Some(cause) = cause {
+            self.stats.stall(cause);
+            return Err(cause);
+        }
+        if self.alloc == AllocPolicy::OnMiss {
+            let Some(way) = self.tags.victim(set) else {
+                self.stats.stall(StallCause::LineAlloc);
+                return Err(StallCause::LineAlloc);
+            };
+            let line = Line {
+                key,
+                addr: req.addr,
+                state: LineState::Reserved,
+                dirty: false,
+                owner: req.origin.warp,
+                pc: req.origin.pc,
+            };
+            if self.tags.install(set, way, line).is_some() {
+                self.stats.evictions += 1;
+            }
+        }
+        self.stats.reads += 1;
+        self.stats.read_misses += 1;
+        req.trace.l1 = CacheOutcome::Miss;
+        self.mshr.allocate(key, req.id, now);
+        let _ = self.miss_queue.push(req);
+        Ok(CacheOutcome::Miss)
+    }
+
+    /// A reply arrived: fill the line and hand back the returning request and every request
+    /// merged behind it (appended to `out`).
+    pub fn fill(&mut self, reply: MemRequest, out: &mut Vec<MemRequest>) {
+        let key = self.key(reply.addr);
+        let (set, probe) = self.tags.probe(key);
+        match (self.alloc, probe) {
+            (AllocPolicy::OnMiss, Probe::Pending(way)) => {
+                self.tags.line_mut(set, way).state = LineState::Valid;
+            }
+            (AllocPolicy::OnFill, Probe::Miss) => {
+                let way = self.tags.victim(set).expect("allocate-on-fill never reserves");
+                let line = Line {
+                    key,
+                    addr: reply.addr,
+                    state: LineState::Valid,
+                    dirty: false,
+                    owner: reply.origin.warp,
+                    pc: reply.origin.pc,
+                };
+                if self.tags.install(set, way, line).is_some() {
+                    self.stats.evictions += 1;
+                }
+            }
+            _ => {}
+        }
+        out.push(reply);
+        self.mshr.release(key, out);
+    }
+
+    /// The next hit whose latency has elapsed.
+    pub fn pop_hit(&mut self, now: u64) -> Option<MemRequest> {
+        match self.hits.front() {
+            Some(&(at, _)) if at <= now => self.hits.pop_front().map(|(_, r)| r),
+            _ => None,
+        }
+    }
+
+    /// Requests held here: queued below, merged in MSHRs, or returning hits.
+    pub fn occupancy(&self) -> usize {
+        self.miss_queue.len() + self.hits.len() + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
+    }
+
+    pub fn hits_in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
+        self.hits.iter()
+    }
+}

@@ -1,0 +1,334 @@
+//! An L2 slice of a memory partition (MECHANISMS §1; seed 002 Fig. 2, Table III).
+//!
+//! Requests from the crossbar wait in the access queue; one is looked up per L2 cycle.
+//! A read hit goes through the tag/data pipeline (`latency` cycles) into the response queue;
+//! a read miss takes an MSHR (or merges into one) and a reserved line, and waits in the miss
+//! queue for the memory controller. Writes are write-back, write-allocate without fetch
+//! (lines are written whole by coalesced stores): a write marks the line dirty; a dirty victim
+//! becomes a write-back in the miss queue. DRAM fills wake every merged request. The data port
+//! moves `data_port_bytes` per cycle, so a hit or fill occupies it for line/port cycles.
+//!
+//! Stall causes are counted per cycle in `stats.stalls` (seed 002 §IV: back-pressure from
+//! DRAM = miss queue full, from the reply network = response queue full, data port,
+//! MSHR, line allocation).
+
+use crate::config::Config;
+use crate::sim::cache::mshr::Mshr;
+use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
+use crate::sim::dram::mapping::AddressMap;
+use crate::sim::icnt::{Ejector, Injector};
+use crate::sim::queue::BoundedQueue;
+use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, ReqTrace};
+use crate::sim::stats::{CacheStats, StallCause};
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct L2Slice {
+    /// Global slice index.
+    pub id: u16,
+    pub channel: u16,
+    pub tags: TagArray,
+    pub mshr: Mshr,
+    pub access_queue: BoundedQueue<MemRequest>,
+    pub miss_queue: BoundedQueue<MemRequest>,
+    pub response_queue: BoundedQueue<MemRequest>,
+    /// Hits in the tag/data pipeline: (ready L2 cycle, request); their response slots are
+    /// reserved.
+    pipe: VecDeque<(u64, MemRequest)>,
+    /// DRAM returns waiting to be filled (bounded by the MSHRs).
+    pub fills: VecDeque<MemRequest>,
+    port_free: u64,
+    port_cycles: u64,
+    latency: u64,
+    line_bytes: u32,
+    header_bytes: u32,
+    /// Response slots promised to requests in the pipe.
+    reserved: usize,
+    scratch: Vec<MemRequest>,
+    pub stats: CacheStats,
+    /// Occupancy histogram of the access queue over cycles it is non-empty (seed 002 Fig. 10).
+    pub access_occupancy: Vec<u64>,
+}
+
+impl L2Slice {
+    pub fn new(c: &Config, id: u16) -> L2Slice {
+        let l = &c.l2;
+        L2Slice {
+            id,
+            channel: id / l.slices_per_channel as u16,
+            tags: TagArray::new(l.sets as usize, l.ways as usize, l.index, l.replacement),
+            mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
+            access_queue: BoundedQueue::new(l.access_queue as usize),
+            miss_queue: BoundedQueue::new(l.miss_queue as usize),
+            response_queue: BoundedQueue::new(l.response_queue as usize),
+            pipe: VecDeque::with_capacity(l.latency as usize + 1),
+            fills: VecDeque::with_capacity(l.mshr_entries as usize),
+            port_free: 0,
+            port_cycles: u64::from(l.line_bytes.div_ceil(l.data_port_bytes)),
+            latency: l.latency.into(),
+            line_bytes: l.line_bytes,
+            header_bytes: c.icnt.header_bytes,
+            reserved: 0,
+            scratch: Vec::with_capacity(l.mshr_merge as usize + 1),
+            stats: CacheStats::default(),
+            access_occupancy: vec![0; l.access_queue as usize + 1],
+        }
+    }
+
+    /// Requests held by the slice.
+    pub fn occupancy(&self) -> usize {
+        self.access_queue.len()
+            + self.miss_queue.len()
+            + self.response_queue.len()
+            + self.pipe.len()
+            + self.fills.len()
+            + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
+    }
+
+    pub fn pipe(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
+        self.pipe.iter()
+    }
+
+    fn response_room(&self) -> usize {
+        self.response_queue.free() - self.reserved
+    }
+
+    /// One L2 cycle. `stamp` is the core cycle for traces; `retired` counts requests that
+    /// end here (stores).
+    pub fn step(
+        &mut self,
+        now: u64,
+        stamp: u64,
+        map: &AddressMap,
+        next_id: &mut u64,
+        created: &mut u64,
+        retired: &mut u64,
+    ) {
+        if !self.access_queue.is_empty() {
+            self.access_occupancy[self.access_queue.len()] += 1;
+        }
+        while let Some(&(at, _)) = self.pipe.front() {
+            if at > now {
+                break;
+            }
+            let (_, req) = self.pipe.pop_front().expect("front exists");
+            self.reserved -= 1;
+            self.respond(req);
+        }
+        if self.port_free > now {
+            if !self.access_queue.is_empty() || !self.fills.is_empty() {
+                self.stats.stall(StallCause::DataPort);
+            }
+            return;
+        }
+        if self.fill(now) {
+            return;
+        }
+        self.lookup(now, stamp, map, next_id, created, retired);
+    }
+
+    fn respond(&mut self, req: MemRequest) {
+        if self.response_queue.push(req).is_err() {
+            unreachable!("response slot reserved");
+        }
+    }
+
+    /// Processes one DRAM return. Returns whether the data port was used.
+    fn fill(&mut self, now: u64) -> bool {
+        let Some(front) = self.fills.front() else {
+            return false;
+        };
+        let key = front.loc.slice_line;
+        let waiting = 1 + self.mshr.find(key).map_or(0, |i| self.mshr.merged_count(i));
+        if self.response_room() < waiting {
+            self.stats.stall(StallCause::Response);
+            return false;
+        }
+        let reply = self.fills.pop_front().expect("front exists");
+        let (set, probe) = self.tags.probe(key);
+        if let Probe::Pending(way) = probe {
+            self.tags.line_mut(set, way).state = LineState::Valid;
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        out.push(reply);
+        self.mshr.release(key, &mut out);
+        for r in out.drain(..) {
+            self.respond(r);
+        }
+        self.scratch = out;
+        self.port_free = now + self.port_cycles;
+        true
+    }
+
+    /// Looks up the head of the access queue.
+    fn lookup(
+        &mut self,
+        now: u64,
+        stamp: u64,
+        map: &AddressMap,
+        next_id: &mut u64,
+        created: &mut u64,
+        retired: &mut u64,
+    ) {
+        let Some(&req) = self.access_queue.front() else {
+            return;
+        };
+        let key = req.loc.slice_line;
+        let (set, probe) = self.tags.probe(key);
+        if req.kind == AccessKind::Store {
+            let way = match probe {
+                Probe::Hit(way) | Probe::Pending(way) => way,
+                Probe::Miss => {
+                    let Some(way) = self.tags.victim(set) else {
+                        self.stats.stall(StallCause::LineAlloc);
+                        return;
+                    };
+                    if self.tags.line(set, way).dirty && self.miss_queue.is_full() {
+                        self.stats.stall(StallCause::MissQueue);
+                        return;
+                    }
+                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, next_id, created);
+                    way
+                }
+            };
+            if matches!(probe, Probe::Hit(_)) {
+                self.stats.write_hits += 1;
+                self.tags.touch(set, way);
+            }
+            self.tags.line_mut(set, way).dirty = true;
+            self.stats.writes += 1;
+            self.access_queue.pop();
+            self.port_free = now + self.port_cycles;
+            *retired += 1;
+            return;
+        }
+        match probe {
+            Probe::Hit(way) => {
+                if self.response_room() == 0 {
+                    self.stats.stall(StallCause::Response);
+                    return;
+                }
+                self.tags.touch(set, way);
+                let mut req = self.access_queue.pop().expect("head exists");
+                req.trace.l2 = CacheOutcome::Hit;
+                self.stats.reads += 1;
+                self.stats.read_hits += 1;
+                self.reserved += 1;
+                self.pipe.push_back((now + self.latency, req));
+                self.port_free = now + self.port_cycles;
+            }
+            Probe::Pending(_) | Probe::Miss if self.mshr.find(key).is_some() => {
+                let i = self.mshr.find(key).expect("found");
+                if !self.mshr.can_merge(i) {
+                    self.stats.stall(StallCause::MergeFull);
+                    return;
+                }
+                let mut req = self.access_queue.pop().expect("head exists");
+                req.trace.l2 = CacheOutcome::Merged;
+                self.stats.reads += 1;
+                self.stats.merged += 1;
+                self.mshr.merge(i, req);
+            }
+            _ => {
+                let cause = if self.mshr.free() == 0 {
+                    Some(StallCause::Mshr)
+                } else if self.miss_queue.free() < 2 {
+                    // Room for the miss and a possible dirty write-back.
+                    Some(StallCause::MissQueue)
+                } else {
+                    None
+                };
+                if let Some(c) = cause {
+                    self.stats.stall(c);
+                    return;
+                }
+                let Some(way) = self.tags.victim(set) else {
+                    self.stats.stall(StallCause::LineAlloc);
+                    return;
+                };
+                let mut req = self.access_queue.pop().expect("head exists");
+                self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, next_id, created);
+                req.trace.l2 = CacheOutcome::Miss;
+                self.stats.reads += 1;
+                self.stats.read_misses += 1;
+                self.mshr.allocate(key, req.id, now);
+                if self.miss_queue.push(req).is_err() {
+                    unreachable!("miss queue room checked");
+                }
+            }
+        }
+    }
+
+    /// Puts `req`'s line in `way`, writing back a dirty victim.
+    #[allow(clippy::too_many_arguments)]
+    fn evict_and_install(
+        &mut self,
+        set: usize,
+        way: usize,
+        req: &MemRequest,
+        state: LineState,
+        stamp: u64,
+        map: &AddressMap,
+        next_id: &mut u64,
+        created: &mut u64,
+    ) {
+        let line = Line {
+            key: req.loc.slice_line,
+            addr: req.addr,
+            state,
+            dirty: false,
+            owner: req.origin.core,
+            pc: req.origin.pc,
+        };
+        if let Some(old) = self.tags.install(set, way, line) {
+            self.stats.evictions += 1;
+            if old.dirty {
+                self.stats.writebacks += 1;
+                let wb = MemRequest {
+                    id: *next_id,
+                    kind: AccessKind::Writeback,
+                    addr: old.addr,
+                    bytes: self.line_bytes,
+                    lanes: 0,
+                    origin: Default::default(),
+                    loc: map.map(old.addr),
+                    trace: ReqTrace {
+                        created: stamp,
+                        l2: CacheOutcome::Write,
+                        ..ReqTrace::default()
+                    },
+                };
+                *next_id += 1;
+                *created += 1;
+                if self.miss_queue.push(wb).is_err() {
+                    unreachable!("write-back room checked");
+                }
+            }
+        }
+    }
+}
+
+/// The reply network takes from the response queue; the destination is the requesting SM.
+impl Injector for L2Slice {
+    fn head(&self) -> Option<(usize, u32)> {
+        self.response_queue.front().map(|r| {
+            (
+                r.origin.core as usize,
+                r.reply_packet_bytes(self.header_bytes, self.line_bytes),
+            )
+        })
+    }
+    fn pop(&mut self) -> MemRequest {
+        self.response_queue.pop().expect("head exists")
+    }
+}
+
+/// The request network delivers into the access queue.
+impl Ejector for L2Slice {
+    fn room(&self) -> usize {
+        self.access_queue.free()
+    }
+    fn accept(&mut self, req: MemRequest) {
+        self.access_queue.accept(req);
+    }
+}

@@ -1,0 +1,366 @@
+//! The machine. [`Gpu::step`] advances one core cycle: DRAM channels tick on their clock
+//! edges, then the crossbar and L2 slices on theirs, then the CTA launcher and the SMs.
+//!
+//! Everything here is plain data: `Gpu` is `Clone` (a snapshot is a clone), uses indices, not
+//! pointers, and has no clock-time, terminal or file dependency. Components emit [`Event`]s
+//! into one sink, which keeps only subscribed kinds.
+
+pub mod cache;
+pub mod clock;
+pub mod core;
+pub mod dram;
+pub mod event;
+pub mod icnt;
+pub mod l1;
+pub mod l2;
+pub mod queue;
+pub mod request;
+pub mod stats;
+mod watchdog;
+
+use crate::config::Config;
+use crate::workload::{Kernel, Workload};
+use clock::ClockDomain;
+use core::Sm;
+use core::sm::SmEnv;
+use dram::Controller;
+use dram::mapping::AddressMap;
+pub use event::{Event, EventKind, EventSink};
+use icnt::{Crossbar, Ejector, Injector};
+use l2::L2Slice;
+use request::MemRequest;
+use std::sync::Arc;
+pub use watchdog::Watchdog;
+
+/// Where a run is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    /// Every kernel finished and the memory system drained.
+    Done,
+    /// The watchdog saw nothing move; the text says which queues hold requests.
+    Stuck(String),
+}
+
+/// Hands CTAs of the current kernel to SMs, round-robin and load-balanced (seed 003 §2.1):
+/// each cycle every SM with room gets at most one CTA, starting after the last SM served.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CtaLauncher {
+    /// Kernel being run (== number of kernels when all are done).
+    pub kernel: usize,
+    pub next_cta: u32,
+    pub done_ctas: u32,
+    rr: usize,
+    /// Core cycle the current kernel started.
+    pub kernel_start: u64,
+}
+
+/// The whole GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gpu {
+    pub config: Arc<Config>,
+    pub workload: Arc<Workload>,
+    pub map: AddressMap,
+    /// Core cycles simulated.
+    pub cycle: u64,
+    /// Interconnect/L2 cycles simulated.
+    pub icnt_cycle: u64,
+    dram_clock: ClockDomain,
+    icnt_clock: ClockDomain,
+    pub sms: Vec<Sm>,
+    pub icnt: Crossbar,
+    pub l2: Vec<L2Slice>,
+    pub dram: Vec<Controller>,
+    pub launcher: CtaLauncher,
+    pub events: EventSink,
+    /// Next request id.
+    pub next_id: u64,
+    /// Requests created and retired (conservation: equal when the machine is drained).
+    pub created: u64,
+    pub retired: u64,
+    dram_feed_rr: Vec<usize>,
+    pub watchdog: Watchdog,
+    pub status: Status,
+}
+
+impl Gpu {
+    /// Builds the machine. Fails when a kernel's CTA cannot fit on an SM.
+    pub fn new(config: Arc<Config>, workload: Arc<Workload>) -> Result<Gpu, String> {
+        let c = &*config;
+        for (i, k) in workload.kernels.iter().enumerate() {
+            if k.threads_per_cta() > c.core.max_threads || k.warps_per_cta() as usize > c.warps_per_sm() {
+                return Err(format!(
+                    "kernel {i} ({}): a CTA of {} threads does not fit on an SM (core.max_threads = {})",
+                    k.name(),
+                    k.threads_per_cta(),
+                    c.core.max_threads
+                ));
+            }
+        }
+        let Some(first) = workload.kernels.first() else {
+            return Err("the workload has no kernels".into());
+        };
+        let placeholder = first.warp_program(0, 0);
+        let slices = c.l2_slices();
+        Ok(Gpu {
+            map: AddressMap::new(c),
+            cycle: 0,
+            icnt_cycle: 0,
+            dram_clock: ClockDomain::new(c.clocks.dram_mhz, c.clocks.core_mhz),
+            icnt_clock: ClockDomain::new(c.clocks.icnt_mhz, c.clocks.core_mhz),
+            sms: (0..c.core.count)
+                .map(|i| Sm::new(c, i as u16, placeholder.clone()))
+                .collect(),
+            icnt: Crossbar::new(c),
+            l2: (0..slices).map(|i| L2Slice::new(c, i as u16)).collect(),
+            dram: (0..c.dram.channels)
+                .map(|i| Controller::new(c, i as u16))
+                .collect(),
+            launcher: CtaLauncher::default(),
+            events: EventSink::default(),
+            next_id: 0,
+            created: 0,
+            retired: 0,
+            dram_feed_rr: vec![0; c.dram.channels as usize],
+            watchdog: Watchdog::new(c.sim.watchdog_cycles),
+            status: Status::Running,
+            config,
+            workload,
+        })
+    }
+
+    /// The kernel currently running (the last one while draining after the end).
+    pub fn kernel(&self) -> &Kernel {
+        let k = self.launcher.kernel.min(self.workload.kernels.len() - 1);
+        &self.workload.kernels[k]
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.status == Status::Running
+    }
+
+    /// Advances one core cycle.
+    pub fn step(&mut self) {
+        let stamp = self.cycle;
+        self.events.set_now(stamp);
+        for _ in 0..self.dram_clock.advance() {
+            self.dram_tick(stamp);
+        }
+        for _ in 0..self.icnt_clock.advance() {
+            self.icnt_tick(stamp);
+            self.icnt_cycle += 1;
+        }
+        self.launch_ctas();
+        let kernel_idx = self.launcher.kernel.min(self.workload.kernels.len() - 1);
+        let workload = Arc::clone(&self.workload);
+        let mut env = SmEnv {
+            kernel: &workload.kernels[kernel_idx],
+            map: &self.map,
+            sink: &mut self.events,
+            next_id: &mut self.next_id,
+            created: &mut self.created,
+            retired: &mut self.retired,
+        };
+        let mut finished = 0;
+        for sm in &mut self.sms {
+            sm.step(stamp, &mut env);
+            finished += std::mem::take(&mut sm.finished_ctas);
+        }
+        self.finish_ctas(finished);
+        self.cycle += 1;
+        if self.launcher.kernel >= self.workload.kernels.len() && self.drained() {
+            debug_assert_eq!(self.created, self.retired, "request conservation");
+            self.status = Status::Done;
+        }
+        if self.cycle.is_multiple_of(watchdog::CHECK_EVERY)
+            && self.watchdog.stalled(self.progress(), self.cycle)
+        {
+            self.status = Status::Stuck(watchdog::diagnose(self));
+        }
+    }
+
+    /// Steps until done, stuck, or `max_cycles` core cycles (0 = no limit).
+    pub fn run(&mut self, max_cycles: u64) {
+        while self.is_running() && (max_cycles == 0 || self.cycle < max_cycles) {
+            self.step();
+        }
+    }
+
+    fn dram_tick(&mut self, stamp: u64) {
+        let spc = self.config.l2.slices_per_channel as usize;
+        for ch in 0..self.dram.len() {
+            let mc = &mut self.dram[ch];
+            for k in 0..spc {
+                let s = ch * spc + (self.dram_feed_rr[ch] + k) % spc;
+                let Some(head) = self.l2[s].miss_queue.front() else {
+                    continue;
+                };
+                if mc.can_accept(head.kind.is_write()) {
+                    let req = self.l2[s].miss_queue.pop().expect("head exists");
+                    mc.enqueue(req, stamp);
+                    self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
+                    break;
+                }
+            }
+            // Stores retire at the L2; the DRAM's writes are L2 write-backs, retired here.
+            let writes_before = mc.stats.writes;
+            mc.tick(stamp, &mut self.events);
+            self.retired += mc.stats.writes - writes_before;
+            while let Some(mut r) = mc.pop_completed() {
+                r.trace.dram_done = stamp;
+                self.l2[ch * spc + r.loc.slice as usize].fills.push_back(r);
+            }
+        }
+    }
+
+    fn icnt_tick(&mut self, stamp: u64) {
+        let now = self.icnt_cycle;
+        self.icnt.reply.step(
+            now,
+            &mut self.l2,
+            &mut self.sms,
+            |r| r.trace.l2_out = stamp,
+            |_| {},
+        );
+        for slice in &mut self.l2 {
+            slice.step(
+                now,
+                stamp,
+                &self.map,
+                &mut self.next_id,
+                &mut self.created,
+                &mut self.retired,
+            );
+        }
+        self.icnt.request.step(
+            now,
+            &mut self.sms,
+            &mut self.l2,
+            |r| r.trace.icnt_in = stamp,
+            |r| r.trace.l2_in = stamp,
+        );
+    }
+
+    fn launch_ctas(&mut self) {
+        let kernels = &self.workload.kernels;
+        let l = &mut self.launcher;
+        if l.kernel >= kernels.len() {
+            return;
+        }
+        let k = &kernels[l.kernel];
+        let n = self.sms.len();
+        for i in 0..n {
+            if l.next_cta >= k.ctas() {
+                break;
+            }
+            let s = (l.rr + i) % n;
+            if self.sms[s].can_launch(k.warps_per_cta()) {
+                self.sms[s].launch(k, l.next_cta, &mut self.events);
+                l.next_cta += 1;
+                l.rr = (s + 1) % n;
+            }
+        }
+    }
+
+    fn finish_ctas(&mut self, finished: u32) {
+        let l = &mut self.launcher;
+        l.done_ctas += finished;
+        if l.kernel < self.workload.kernels.len() && l.done_ctas == self.workload.kernels[l.kernel].ctas() {
+            if self.events.wants(EventKind::KernelEnd) {
+                self.events.emit(Event::KernelEnd {
+                    kernel: l.kernel as u16,
+                });
+            }
+            l.kernel += 1;
+            l.next_cta = 0;
+            l.done_ctas = 0;
+            l.kernel_start = self.cycle + 1;
+        }
+    }
+
+    /// No request anywhere and no warp resident.
+    pub fn drained(&self) -> bool {
+        self.created == self.retired
+            && self.sms.iter().all(|s| s.is_idle())
+            && self.icnt.request.in_flight() == 0
+            && self.icnt.reply.in_flight() == 0
+            && self.l2.iter().all(|s| s.occupancy() == 0)
+            && self.dram.iter().all(|d| d.is_idle())
+    }
+
+    /// A counter that grows whenever anything moves (instructions, returns, DRAM commands).
+    pub fn progress(&self) -> u64 {
+        self.retired
+            + self.created
+            + self.sms.iter().map(|s| s.stats.instructions).sum::<u64>()
+            + self
+                .dram
+                .iter()
+                .map(|d| d.stats.commands.iter().sum::<u64>())
+                .sum::<u64>()
+    }
+
+    /// Requests currently inside the memory system, counted queue by queue (equals
+    /// `created − retired`; the conservation test checks it).
+    pub fn requests_in_flight(&self) -> usize {
+        self.sms
+            .iter()
+            .map(|s| s.l1.occupancy() + s.reply_queue.len())
+            .sum::<usize>()
+            + self.icnt.request.in_flight()
+            + self.icnt.reply.in_flight()
+            + self.l2.iter().map(|s| s.occupancy()).sum::<usize>()
+            + self.dram.iter().map(|d| d.occupancy()).sum::<usize>()
+    }
+
+    /// A hash of the whole machine state (for time-travel and determinism checks).
+    pub fn state_hash(&self) -> u64 {
+        use std::fmt::Write;
+        use std::hash::Hasher;
+        struct H(std::collections::hash_map::DefaultHasher);
+        impl Write for H {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                self.0.write(s.as_bytes());
+                Ok(())
+            }
+        }
+        let mut h = H(std::collections::hash_map::DefaultHasher::new());
+        let _ = write!(
+            h,
+            "{:?}",
+            (
+                &self.sms,
+                &self.icnt,
+                &self.l2,
+                &self.dram,
+                &self.launcher,
+                self.cycle,
+                self.next_id
+            )
+        );
+        h.0.finish()
+    }
+}
+
+/// The request network takes from the SM's L1 miss queue.
+impl Injector for Sm {
+    fn head(&self) -> Option<(usize, u32)> {
+        self.l1
+            .miss_queue
+            .front()
+            .map(|r| (self.slice_of(r), r.request_packet_bytes(self.header_bytes)))
+    }
+    fn pop(&mut self) -> MemRequest {
+        self.l1.miss_queue.pop().expect("head exists")
+    }
+}
+
+/// The reply network delivers into the SM's reply queue.
+impl Ejector for Sm {
+    fn room(&self) -> usize {
+        self.reply_queue.free()
+    }
+    fn accept(&mut self, req: MemRequest) {
+        self.reply_queue.accept(req);
+    }
+}

@@ -1,0 +1,129 @@
+//! A memory request: a plain value that moves through bounded queues, from the LD/ST unit
+//! through L1, the crossbar, an L2 slice and a DRAM channel, and back.
+//!
+//! It carries its own timeline ([`ReqTrace`]), so the warp inspector can show where each
+//! request of a divergent load went and when, and the metrics of seed 000 (effective latency,
+//! latency divergence) fall out of the returned timelines.
+
+use super::dram::mapping::DramLocation;
+
+/// What the request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum AccessKind {
+    /// A load's line (read; data returns to the SM).
+    Load,
+    /// A store's data (write-evict, no-write-allocate at L1; no reply).
+    Store,
+    /// An L2 eviction of a dirty line to DRAM (no reply).
+    Writeback,
+}
+
+impl AccessKind {
+    /// Writes go to the DRAM write queue.
+    pub fn is_write(self) -> bool {
+        !matches!(self, AccessKind::Load)
+    }
+}
+
+/// How a cache level treated the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub enum CacheOutcome {
+    /// Not looked up (yet).
+    #[default]
+    None,
+    Hit,
+    /// Allocated an MSHR and went below.
+    Miss,
+    /// Merged into an MSHR already waiting for the line.
+    Merged,
+    /// A write that needs no lookup result (write-evict / write-allocate).
+    Write,
+}
+
+/// Row-buffer outcome of the request's first DRAM command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub enum RowOutcome {
+    #[default]
+    None,
+    /// The row was open: column command first.
+    Hit,
+    /// The bank was closed: ACT first.
+    Miss,
+    /// Another row was open: PRE, ACT, then the column command.
+    Conflict,
+}
+
+/// Core-cycle timestamps of a request's journey (0 = did not happen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub struct ReqTrace {
+    /// The LD/ST unit created it.
+    pub created: u64,
+    /// It left the L1 miss queue into the request network.
+    pub icnt_in: u64,
+    /// It reached the L2 slice's access queue.
+    pub l2_in: u64,
+    /// It entered the DRAM controller's queue.
+    pub dram_in: u64,
+    /// Its first DRAM command issued.
+    pub dram_sched: u64,
+    /// Its data finished on the DRAM bus.
+    pub dram_done: u64,
+    /// The L2 put its reply into the reply network.
+    pub l2_out: u64,
+    /// Its data reached the warp (or a write was retired).
+    pub done: u64,
+    pub l1: CacheOutcome,
+    pub l2: CacheOutcome,
+    pub row: RowOutcome,
+}
+
+/// Which warp-load a request belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Origin {
+    pub core: u16,
+    /// Warp slot within the SM.
+    pub warp: u16,
+    pub pc: u32,
+    /// Per-warp sequence number of the load instruction (identifies a warp-group).
+    pub load_seq: u32,
+    /// Slot of the load in the warp's outstanding-load table.
+    pub load_slot: u8,
+    /// Index of this request among the load's coalesced requests.
+    pub index: u8,
+    /// This is the load's last request to its memory controller (seed 000 §IV-B: the SM tags
+    /// the last request of a warp-group so the controller knows the group is complete).
+    pub last_to_channel: bool,
+}
+
+/// A memory request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemRequest {
+    /// Unique, increasing id.
+    pub id: u64,
+    pub kind: AccessKind,
+    /// Line-aligned byte address.
+    pub addr: u64,
+    /// Payload bytes: the line size for loads and write-backs, the written bytes for stores.
+    pub bytes: u32,
+    /// Active lanes served by this request.
+    pub lanes: u32,
+    pub origin: Origin,
+    pub loc: DramLocation,
+    pub trace: ReqTrace,
+}
+
+impl MemRequest {
+    /// Bytes of the packet carrying this request on the request network.
+    pub fn request_packet_bytes(&self, header: u32) -> u32 {
+        if self.kind.is_write() {
+            header + self.bytes
+        } else {
+            header
+        }
+    }
+
+    /// Bytes of the reply packet (loads only).
+    pub fn reply_packet_bytes(&self, header: u32, line: u32) -> u32 {
+        header + line
+    }
+}

@@ -1,0 +1,152 @@
+//! Counters kept by the components (plain data inside each), and the derived report.
+
+mod histogram;
+pub mod report;
+
+pub use histogram::Histogram;
+
+/// Per DRAM channel (MECHANISMS §2, §3, §5).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ChannelStats {
+    /// DRAM cycles simulated.
+    pub cycles: u64,
+    /// Cycles with at least one request queued or data on the bus.
+    pub pending_cycles: u64,
+    /// Data-bus cycles transferring bursts.
+    pub busy_cycles: u64,
+    /// Σ banks with pending requests, over cycles with at least one (bank-level parallelism).
+    pub blp_sum: u64,
+    pub blp_cycles: u64,
+    /// Σ queue occupancy over cycles.
+    pub read_queue_sum: u64,
+    pub write_queue_sum: u64,
+    /// Requests served.
+    pub reads: u64,
+    pub writes: u64,
+    /// First command of a request: column (hit), ACT (miss), PRE (conflict).
+    pub row_hits: u64,
+    pub row_misses: u64,
+    pub row_conflicts: u64,
+    /// Write-drain episodes.
+    pub drains: u64,
+    /// Commands issued, indexed by `CommandKind as usize`.
+    pub commands: [u64; 5],
+    /// Σ read latency, queue entry → last data beat (DRAM cycles).
+    pub read_latency_sum: u64,
+    pub write_latency_sum: u64,
+    pub read_latency: Histogram,
+}
+
+/// Why a cache could not accept an access this cycle (seed 002 §IV; seed 004 §5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StallCause {
+    /// No free MSHR entry.
+    Mshr,
+    /// The line's MSHR entry cannot merge more requests.
+    MergeFull,
+    /// No replaceable line in the set (all reserved).
+    LineAlloc,
+    /// The miss queue toward the next level is full.
+    MissQueue,
+    /// The reply/response queue is full (back-pressure from the reply network).
+    Response,
+    /// The data port is busy.
+    DataPort,
+}
+
+impl StallCause {
+    pub const ALL: [StallCause; 6] = [
+        StallCause::Mshr,
+        StallCause::MergeFull,
+        StallCause::LineAlloc,
+        StallCause::MissQueue,
+        StallCause::Response,
+        StallCause::DataPort,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StallCause::Mshr => "mshr",
+            StallCause::MergeFull => "merge_full",
+            StallCause::LineAlloc => "line_alloc",
+            StallCause::MissQueue => "miss_queue",
+            StallCause::Response => "response",
+            StallCause::DataPort => "data_port",
+        }
+    }
+}
+
+/// Per cache (an L1D or an L2 slice).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CacheStats {
+    /// Read lookups (a merged or stalled-then-retried access counts once).
+    pub reads: u64,
+    pub read_hits: u64,
+    /// Reads that allocated an MSHR and went below.
+    pub read_misses: u64,
+    /// Reads merged into an MSHR.
+    pub merged: u64,
+    pub writes: u64,
+    pub write_hits: u64,
+    /// Valid lines evicted; dirty ones written back.
+    pub evictions: u64,
+    pub writebacks: u64,
+    /// Cycles an access could not proceed, by cause (`StallCause as usize`).
+    pub stalls: [u64; 6],
+}
+
+impl CacheStats {
+    pub fn stall(&mut self, cause: StallCause) {
+        self.stalls[cause as usize] += 1;
+    }
+}
+
+/// Per-warp-load metrics of seed 000 (effective latency, latency divergence, spread).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LoadStats {
+    /// Global/local loads completed.
+    pub loads: u64,
+    /// Σ requests after coalescing.
+    pub requests: u64,
+    /// Loads with more than one request.
+    pub divergent: u64,
+    /// Σ (last return − issue): the warp's effective memory latency.
+    pub effective_latency: u64,
+    /// Σ (last return − first return).
+    pub latency_divergence: u64,
+    /// Σ distinct DRAM channels / banks touched by the load's requests that reached DRAM.
+    pub channels: u64,
+    pub banks: u64,
+    /// Loads with at least one request that reached DRAM.
+    pub dram_loads: u64,
+    /// Σ cycles the load spent in the LD/ST unit beyond one per request (memory occlusion).
+    pub occlusion_cycles: u64,
+    /// Σ latency (creation → data at the warp) of requests that missed in L1, and their count.
+    pub miss_latency: u64,
+    pub miss_returns: u64,
+}
+
+/// Per SM.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CoreStats {
+    /// Warp instructions issued.
+    pub instructions: u64,
+    /// Thread instructions (active lanes) issued.
+    pub thread_instructions: u64,
+    pub mem_instructions: u64,
+    pub stores: u64,
+    pub shared_accesses: u64,
+    /// Cycles with at least one resident warp.
+    pub active_cycles: u64,
+    /// Cycles an issue slot issued / had no ready warp / had no warps at all.
+    pub issue_slots: u64,
+    pub issued: u64,
+    pub no_ready: u64,
+    pub idle: u64,
+    /// Memory occlusion: loads that found fewer free MSHRs than they need.
+    pub occlusions: u64,
+    /// Cycles the LD/ST unit spent replaying, by cause (`StallCause as usize`).
+    pub ldst_stalls: [u64; 6],
+    pub loads: LoadStats,
+    pub ctas: u64,
+}

@@ -1,0 +1,392 @@
+//! The report of a run: what `run --json` writes and `compare` tabulates. Keys are stable
+//! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
+
+use super::{CacheStats, Histogram, StallCause};
+use crate::sim::dram::command::CommandKind;
+use crate::sim::{Gpu, Status};
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Report {
+    pub config: String,
+    pub workload: String,
+    /// "done", "stuck" or "max-cycles".
+    pub status: String,
+    /// Core cycles.
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    /// Thread instructions per core cycle (GPGPU-Sim's IPC).
+    pub ipc: f64,
+    /// Warp instructions per core cycle.
+    pub warp_ipc: f64,
+    pub core: CoreReport,
+    pub l1: CacheReport,
+    pub l2: CacheReport,
+    pub icnt: IcntReport,
+    pub dram: DramReport,
+    pub memory: MemoryReport,
+    pub sim: SimReport,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CoreReport {
+    pub ctas: u64,
+    /// Fraction of issue slots that issued / found no ready warp / had no warp at all.
+    pub issue_rate: f64,
+    pub no_ready_rate: f64,
+    pub idle_rate: f64,
+    /// Loads that needed more new MSHRs than were free (memory occlusion, seed 004 §5.2).
+    pub occlusions: u64,
+    /// LD/ST unit replay cycles by cause.
+    pub ldst_stalls: StallReport,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct StallReport {
+    pub mshr: u64,
+    pub merge_full: u64,
+    pub line_alloc: u64,
+    pub miss_queue: u64,
+    pub response: u64,
+    pub data_port: u64,
+}
+
+impl StallReport {
+    fn from(stalls: &[u64; 6]) -> StallReport {
+        let g = |c: StallCause| stalls[c as usize];
+        StallReport {
+            mshr: g(StallCause::Mshr),
+            merge_full: g(StallCause::MergeFull),
+            line_alloc: g(StallCause::LineAlloc),
+            miss_queue: g(StallCause::MissQueue),
+            response: g(StallCause::Response),
+            data_port: g(StallCause::DataPort),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CacheReport {
+    pub reads: u64,
+    /// Read hits / reads (merged reads count as misses).
+    pub hit_rate: f64,
+    pub read_misses: u64,
+    pub merged: u64,
+    pub writes: u64,
+    pub evictions: u64,
+    pub writebacks: u64,
+    /// Read misses per thousand warp instructions.
+    pub mpki: f64,
+    /// Cycles an access could not proceed, by cause.
+    pub stalls: StallReport,
+}
+
+impl CacheReport {
+    fn from(s: &CacheStats, warp_instructions: u64) -> CacheReport {
+        CacheReport {
+            reads: s.reads,
+            hit_rate: ratio(s.read_hits, s.reads),
+            read_misses: s.read_misses,
+            merged: s.merged,
+            writes: s.writes,
+            evictions: s.evictions,
+            writebacks: s.writebacks,
+            mpki: ratio(s.read_misses * 1000, warp_instructions),
+            stalls: StallReport::from(&s.stalls),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct IcntReport {
+    pub request_packets: u64,
+    pub request_flits: u64,
+    pub reply_packets: u64,
+    pub reply_flits: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DramReport {
+    pub reads: u64,
+    pub writes: u64,
+    /// Requests whose first command was a column access.
+    pub row_hit_rate: f64,
+    /// ... an ACT to a closed bank / a PRE of another row.
+    pub row_miss_rate: f64,
+    pub row_conflict_rate: f64,
+    /// Data-bus busy cycles / all DRAM cycles.
+    pub bandwidth_utilization: f64,
+    /// Data-bus busy cycles / cycles with at least one pending request (seed 002 §IV).
+    pub bandwidth_efficiency: f64,
+    /// Mean banks with pending requests, over cycles with at least one.
+    pub bank_level_parallelism: f64,
+    /// Writes / (reads + writes).
+    pub write_intensity: f64,
+    /// Mean read latency, queue entry → last data beat, in DRAM cycles.
+    pub read_latency_mean: f64,
+    pub read_latency_p50: u64,
+    pub read_latency_p99: u64,
+    pub read_queue_mean: f64,
+    pub write_queue_mean: f64,
+    pub write_drains: u64,
+    pub commands: CommandCounts,
+    pub channels: Vec<ChannelReport>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct CommandCounts {
+    pub act: u64,
+    pub pre: u64,
+    pub rd: u64,
+    pub wr: u64,
+    #[serde(rename = "ref")]
+    pub refresh: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ChannelReport {
+    pub reads: u64,
+    pub writes: u64,
+    pub row_hit_rate: f64,
+    pub bandwidth_utilization: f64,
+    pub bank_level_parallelism: f64,
+    pub read_latency_mean: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MemoryReport {
+    /// Global/local warp-loads completed.
+    pub loads: u64,
+    /// Mean latency of L1-missing load requests, creation → data at the warp (core cycles).
+    pub avg_latency: f64,
+    /// Coalesced requests per warp-load.
+    pub requests_per_load: f64,
+    /// Fraction of warp-loads with more than one request.
+    pub divergent_load_fraction: f64,
+    /// Mean (last request back − issue) per warp-load (seed 000 "effective latency").
+    pub effective_latency_mean: f64,
+    /// Mean (last − first request back) per warp-load (seed 000 "latency divergence").
+    pub latency_divergence_mean: f64,
+    /// Mean distinct DRAM channels / banks per warp-load that reached DRAM.
+    pub channels_per_load_mean: f64,
+    pub banks_per_load_mean: f64,
+    /// Mean LD/ST cycles beyond one per request (memory occlusion time).
+    pub occlusion_cycles_per_load: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimReport {
+    /// Wall-clock seconds of the simulation loop (0 when not measured).
+    pub wall_seconds: f64,
+    /// Simulated core cycles per wall-clock second.
+    pub cycles_per_second: f64,
+    /// Memory requests created.
+    pub requests: u64,
+}
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+impl Report {
+    /// Derives the report from the machine's counters. `wall_seconds` is the measured
+    /// simulation time (the simulator itself has no clock).
+    pub fn new(g: &Gpu, wall_seconds: f64) -> Report {
+        let cycles = g.cycle;
+        let mut core = super::CoreStats::default();
+        for sm in &g.sms {
+            let s = &sm.stats;
+            core.instructions += s.instructions;
+            core.thread_instructions += s.thread_instructions;
+            core.ctas += s.ctas;
+            core.issue_slots += s.issue_slots;
+            core.issued += s.issued;
+            core.no_ready += s.no_ready;
+            core.idle += s.idle;
+            core.occlusions += s.occlusions;
+            for (a, b) in core.ldst_stalls.iter_mut().zip(s.ldst_stalls) {
+                *a += b;
+            }
+            let (l, m) = (&mut core.loads, &s.loads);
+            l.loads += m.loads;
+            l.requests += m.requests;
+            l.divergent += m.divergent;
+            l.effective_latency += m.effective_latency;
+            l.latency_divergence += m.latency_divergence;
+            l.channels += m.channels;
+            l.banks += m.banks;
+            l.dram_loads += m.dram_loads;
+            l.occlusion_cycles += m.occlusion_cycles;
+            l.miss_latency += m.miss_latency;
+            l.miss_returns += m.miss_returns;
+        }
+        let l1 = sum_caches(g.sms.iter().map(|s| &s.l1.stats));
+        let l2 = sum_caches(g.l2.iter().map(|s| &s.stats));
+        let dram = dram_report(g);
+        let loads = &core.loads;
+        Report {
+            config: g.config.name.clone(),
+            workload: g.workload.name.clone(),
+            status: match &g.status {
+                Status::Done => "done".into(),
+                Status::Stuck(_) => "stuck".into(),
+                Status::Running => "max-cycles".into(),
+            },
+            cycles,
+            warp_instructions: core.instructions,
+            thread_instructions: core.thread_instructions,
+            ipc: ratio(core.thread_instructions, cycles),
+            warp_ipc: ratio(core.instructions, cycles),
+            core: CoreReport {
+                ctas: core.ctas,
+                issue_rate: ratio(core.issued, core.issue_slots),
+                no_ready_rate: ratio(core.no_ready, core.issue_slots),
+                idle_rate: ratio(core.idle, core.issue_slots),
+                occlusions: core.occlusions,
+                ldst_stalls: StallReport::from(&core.ldst_stalls),
+            },
+            l1: CacheReport::from(&l1, core.instructions),
+            l2: CacheReport::from(&l2, core.instructions),
+            icnt: IcntReport {
+                request_packets: g.icnt.request.stats.packets,
+                request_flits: g.icnt.request.stats.flits,
+                reply_packets: g.icnt.reply.stats.packets,
+                reply_flits: g.icnt.reply.stats.flits,
+            },
+            dram,
+            memory: MemoryReport {
+                loads: loads.loads,
+                avg_latency: ratio(loads.miss_latency, loads.miss_returns),
+                requests_per_load: ratio(loads.requests, loads.loads),
+                divergent_load_fraction: ratio(loads.divergent, loads.loads),
+                effective_latency_mean: ratio(loads.effective_latency, loads.loads),
+                latency_divergence_mean: ratio(loads.latency_divergence, loads.loads),
+                channels_per_load_mean: ratio(loads.channels, loads.dram_loads),
+                banks_per_load_mean: ratio(loads.banks, loads.dram_loads),
+                occlusion_cycles_per_load: ratio(loads.occlusion_cycles, loads.loads),
+            },
+            sim: SimReport {
+                wall_seconds,
+                cycles_per_second: if wall_seconds > 0.0 {
+                    cycles as f64 / wall_seconds
+                } else {
+                    0.0
+                },
+                requests: g.created,
+            },
+        }
+    }
+
+    /// The report as a flat list of (dotted key, value), in document order. Per-channel
+    /// entries are left out (they are in the JSON).
+    pub fn flat(&self) -> Vec<(String, serde_json::Value)> {
+        let mut out = Vec::new();
+        flatten(
+            "",
+            &serde_json::to_value(self).expect("report serializes"),
+            &mut out,
+        );
+        out
+    }
+}
+
+fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, serde_json::Value)>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, v) in m {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(&key, v, out);
+            }
+        }
+        serde_json::Value::Array(_) => {}
+        other => out.push((prefix.to_string(), other.clone())),
+    }
+}
+
+fn sum_caches<'a>(it: impl Iterator<Item = &'a CacheStats>) -> CacheStats {
+    let mut t = CacheStats::default();
+    for s in it {
+        t.reads += s.reads;
+        t.read_hits += s.read_hits;
+        t.read_misses += s.read_misses;
+        t.merged += s.merged;
+        t.writes += s.writes;
+        t.write_hits += s.write_hits;
+        t.evictions += s.evictions;
+        t.writebacks += s.writebacks;
+        for (a, b) in t.stalls.iter_mut().zip(s.stalls) {
+            *a += b;
+        }
+    }
+    t
+}
+
+fn dram_report(g: &Gpu) -> DramReport {
+    let mut hist = Histogram::default();
+    let (mut reads, mut writes, mut hits, mut misses, mut conflicts) = (0, 0, 0, 0, 0);
+    let (mut cycles, mut pending, mut busy, mut blp_sum, mut blp_cycles) = (0, 0, 0, 0, 0);
+    let (mut rq, mut wq, mut drains, mut lat) = (0, 0, 0, 0);
+    let mut cmds = [0u64; 5];
+    let mut channels = Vec::new();
+    for d in &g.dram {
+        let s = &d.stats;
+        reads += s.reads;
+        writes += s.writes;
+        hits += s.row_hits;
+        misses += s.row_misses;
+        conflicts += s.row_conflicts;
+        cycles += s.cycles;
+        pending += s.pending_cycles;
+        busy += s.busy_cycles;
+        blp_sum += s.blp_sum;
+        blp_cycles += s.blp_cycles;
+        rq += s.read_queue_sum;
+        wq += s.write_queue_sum;
+        drains += s.drains;
+        lat += s.read_latency_sum;
+        hist.merge(&s.read_latency);
+        for (a, b) in cmds.iter_mut().zip(s.commands) {
+            *a += b;
+        }
+        let served = s.row_hits + s.row_misses + s.row_conflicts;
+        channels.push(ChannelReport {
+            reads: s.reads,
+            writes: s.writes,
+            row_hit_rate: ratio(s.row_hits, served),
+            bandwidth_utilization: ratio(s.busy_cycles, s.cycles),
+            bank_level_parallelism: ratio(s.blp_sum, s.blp_cycles),
+            read_latency_mean: ratio(s.read_latency_sum, s.reads),
+        });
+    }
+    let served = hits + misses + conflicts;
+    DramReport {
+        reads,
+        writes,
+        row_hit_rate: ratio(hits, served),
+        row_miss_rate: ratio(misses, served),
+        row_conflict_rate: ratio(conflicts, served),
+        bandwidth_utilization: ratio(busy, cycles),
+        bandwidth_efficiency: ratio(busy, pending),
+        bank_level_parallelism: ratio(blp_sum, blp_cycles),
+        write_intensity: ratio(writes, reads + writes),
+        read_latency_mean: ratio(lat, reads),
+        read_latency_p50: hist.quantile(0.5),
+        read_latency_p99: hist.quantile(0.99),
+        read_queue_mean: ratio(rq, cycles),
+        write_queue_mean: ratio(wq, cycles),
+        write_drains: drains,
+        commands: CommandCounts {
+            act: cmds[CommandKind::Act as usize],
+            pre: cmds[CommandKind::Pre as usize],
+            rd: cmds[CommandKind::Rd as usize],
+            wr: cmds[CommandKind::Wr as usize],
+            refresh: cmds[CommandKind::Ref as usize],
+        },
+        channels,
+    }
+}
