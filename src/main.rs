@@ -117,11 +117,7 @@ fn main() {
 fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
         None => run_cmd(RunArgs {
-            machine: Machine {
-                config: None,
-                workload: None,
-                sets: Vec::new(),
-            },
+            machine: Machine { config: None, workload: None, sets: Vec::new() },
             max_cycles: 0,
             json: None,
             dram_trace: None,
@@ -141,10 +137,7 @@ fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
 
 fn run_cmd(a: RunArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
-    let opts = run::RunOptions {
-        max_cycles: a.max_cycles,
-        dram_trace: a.dram_trace.clone(),
-    };
+    let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone() };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
     if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
         print!("{}", run::summary(&report));
@@ -162,22 +155,13 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
     let variants = compare::variants(&a.vary)?;
     if let Some(j) = a.jobs {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(j.max(1))
-            .build_global()?;
+        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
     }
     let metrics = match &a.metrics {
-        Some(m) => m
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect(),
+        Some(m) => m.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => compare::default_metrics(),
     };
-    let opts = run::RunOptions {
-        max_cycles: a.max_cycles,
-        dram_trace: None,
-    };
+    let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
     let result = compare::compare(&config, workload, variants, &opts)?;
     result.check_metrics(&metrics)?;
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
@@ -196,20 +180,14 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
 
 fn bench_cmd(a: BenchArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
-    let opts = run::RunOptions {
-        max_cycles: a.max_cycles,
-        dram_trace: None,
-    };
+    let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
     println!("machine          {} × {}", report.config, report.workload);
     println!("status           {}", report.status);
     println!("core cycles      {}", report.cycles);
     println!("wall seconds     {:.3}", report.sim.wall_seconds);
     println!("cycles/s         {:.0}", report.sim.cycles_per_second);
-    println!(
-        "requests/s       {:.0}",
-        gpu.created as f64 / report.sim.wall_seconds.max(1e-9)
-    );
+    println!("requests/s       {:.0}", gpu.created as f64 / report.sim.wall_seconds.max(1e-9));
     match peak_rss_mb() {
         Some(mb) => println!("peak memory      {mb:.1} MB"),
         None => println!("peak memory      unavailable (no /proc/self/status)"),

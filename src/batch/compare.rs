@@ -43,10 +43,7 @@ pub fn split_values(s: &str) -> Vec<String> {
 
 /// The cross product of `--vary key=v1,v2` arguments.
 pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
-    let mut out = vec![Variant {
-        name: String::new(),
-        sets: Vec::new(),
-    }];
+    let mut out = vec![Variant { name: String::new(), sets: Vec::new() }];
     for arg in varies {
         let Some((key, values)) = arg.split_once('=') else {
             return Err(ConfigError {
@@ -72,16 +69,8 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
                 values.iter().map(move |val| {
                     let mut sets = v.sets.clone();
                     sets.push(format!("{key}={val}"));
-                    let part = if single {
-                        val.clone()
-                    } else {
-                        format!("{key}={val}")
-                    };
-                    let name = if v.name.is_empty() {
-                        part
-                    } else {
-                        format!("{} {part}", v.name)
-                    };
+                    let part = if single { val.clone() } else { format!("{key}={val}") };
+                    let name = if v.name.is_empty() { part } else { format!("{} {part}", v.name) };
                     Variant { name, sets }
                 })
             })
@@ -148,9 +137,7 @@ impl Comparison {
     }
 
     fn header(&self) -> Vec<String> {
-        std::iter::once("metric".to_string())
-            .chain(self.variants.iter().map(|v| v.name.clone()))
-            .collect()
+        std::iter::once("metric".to_string()).chain(self.variants.iter().map(|v| v.name.clone())).collect()
     }
 
     /// The text table.
@@ -167,12 +154,7 @@ impl Comparison {
                 s.to_string()
             }
         };
-        let mut out = self
-            .header()
-            .iter()
-            .map(|h| quote(h))
-            .collect::<Vec<_>>()
-            .join(",");
+        let mut out = self.header().iter().map(|h| quote(h)).collect::<Vec<_>>().join(",");
         out.push('\n');
         for row in self.rows(metrics, false) {
             out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
@@ -205,20 +187,14 @@ mod tests {
     #[test]
     fn splits_at_top_level_commas() {
         assert_eq!(split_values("a, b,c"), vec!["a", "b", "c"]);
-        assert_eq!(
-            split_values("Some((x: 1, y: 2)),None"),
-            vec!["Some((x: 1, y: 2))", "None"]
-        );
+        assert_eq!(split_values("Some((x: 1, y: 2)),None"), vec!["Some((x: 1, y: 2))", "None"]);
         assert_eq!(split_values("\"a,b\",c"), vec!["\"a,b\"", "c"]);
     }
 
     #[test]
     fn cross_product_names_variants() {
         let v = variants(&["dram.scheduler=fcfs,frfcfs".into()]).unwrap();
-        assert_eq!(
-            v.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
-            vec!["fcfs", "frfcfs"]
-        );
+        assert_eq!(v.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(), vec!["fcfs", "frfcfs"]);
         let v = variants(&["a=1,2".into(), "b=x,y".into()]).unwrap();
         assert_eq!(v.len(), 4);
         assert_eq!(v[1].name, "a=1 b=y");

@@ -41,9 +41,8 @@ pub fn keys(report: &Report) -> Vec<String> {
 /// Formats a value for a human table: rates as percentages, floats with 3 significant
 /// decimals, integers with thousands separators.
 pub fn format(key: &str, v: &Value) -> String {
-    let pct = ["_rate", "utilization", "efficiency", "fraction", "intensity"]
-        .iter()
-        .any(|s| key.ends_with(s));
+    let pct =
+        ["_rate", "utilization", "efficiency", "fraction", "intensity"].iter().any(|s| key.ends_with(s));
     match v {
         Value::Number(n) if n.is_u64() || n.is_i64() => group(n.as_i64().unwrap_or(i64::MAX)),
         Value::Number(n) => {
@@ -82,9 +81,6 @@ mod tests {
         assert_eq!(format("l1.hit_rate", &serde_json::json!(0.4567)), "45.7%");
         assert_eq!(format("ipc", &serde_json::json!(12.34567)), "12.346");
         assert_eq!(format("cycles", &serde_json::json!(1234567)), "1,234,567");
-        assert_eq!(
-            format("sim.cycles_per_second", &serde_json::json!(250123.7)),
-            "250,124"
-        );
+        assert_eq!(format("sim.cycles_per_second", &serde_json::json!(250123.7)), "250,124");
     }
 }

@@ -61,17 +61,11 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     pub fn create(target: &Path) -> Result<AtomicFile> {
-        let name = target
-            .file_name()
-            .with_context(|| format!("{}: not a file path", target.display()))?;
+        let name = target.file_name().with_context(|| format!("{}: not a file path", target.display()))?;
         let tmp = target.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
         let file =
             std::fs::File::create(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
-        Ok(AtomicFile {
-            tmp,
-            target: target.to_path_buf(),
-            out: std::io::BufWriter::new(file),
-        })
+        Ok(AtomicFile { tmp, target: target.to_path_buf(), out: std::io::BufWriter::new(file) })
     }
 
     pub fn commit(mut self) -> Result<()> {

@@ -25,11 +25,7 @@ pub struct RunOptions {
 /// Builds the machine and runs it; returns the final machine and its report.
 pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> Result<(Gpu, Report)> {
     let mut gpu = Gpu::new(Arc::new(config.clone()), workload).map_err(|e| anyhow!(e))?;
-    let max = if opts.max_cycles > 0 {
-        opts.max_cycles
-    } else {
-        config.sim.max_cycles
-    };
+    let max = if opts.max_cycles > 0 { opts.max_cycles } else { config.sim.max_cycles };
     let start = Instant::now();
     match &opts.dram_trace {
         None => gpu.run(max),
@@ -47,12 +43,7 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
     let mut out = Output::open(path)?;
     let flush = |gpu: &mut Gpu, out: &mut Output| -> Result<()> {
         for (_, e) in gpu.events.drain() {
-            if let crate::sim::Event::DramCommand {
-                channel,
-                dram_cycle,
-                cmd,
-            } = e
-            {
+            if let crate::sim::Event::DramCommand { channel, dram_cycle, cmd } = e {
                 writeln!(
                     out,
                     "{dram_cycle} {channel} {} {} {} {} {}",
@@ -93,15 +84,10 @@ pub fn summary(report: &Report) -> String {
         report.status,
         format("cycles", &serde_json::json!(report.cycles)),
         report.sim.wall_seconds,
-        format(
-            "sim.cycles_per_second",
-            &serde_json::json!(report.sim.cycles_per_second)
-        ),
+        format("sim.cycles_per_second", &serde_json::json!(report.sim.cycles_per_second)),
     );
-    let rows: Vec<Vec<String>> = SUMMARY
-        .iter()
-        .filter_map(|k| value(report, k).map(|v| vec![k.to_string(), format(k, &v)]))
-        .collect();
+    let rows: Vec<Vec<String>> =
+        SUMMARY.iter().filter_map(|k| value(report, k).map(|v| vec![k.to_string(), format(k, &v)])).collect();
     s.push_str(&table::render(&["metric".into(), "value".into()], &rows));
     s
 }

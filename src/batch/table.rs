@@ -13,25 +13,17 @@ pub fn render(header: &[String], rows: &[Vec<String>]) -> String {
         let cells: Vec<String> = row
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                if i == 0 {
-                    format!("{c:<w$}", w = width[i])
-                } else {
-                    format!("{c:>w$}", w = width[i])
-                }
-            })
+            .map(
+                |(i, c)| {
+                    if i == 0 { format!("{c:<w$}", w = width[i]) } else { format!("{c:>w$}", w = width[i]) }
+                },
+            )
             .collect();
         cells.join("  ").trim_end().to_string()
     };
     let mut out = line(header);
     out.push('\n');
-    out.push_str(
-        &width
-            .iter()
-            .map(|w| "-".repeat(*w))
-            .collect::<Vec<_>>()
-            .join("  "),
-    );
+    out.push_str(&width.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
     out.push('\n');
     for r in rows {
         out.push_str(&line(r));

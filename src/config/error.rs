@@ -65,8 +65,7 @@ impl ConfigError {
         }
         let mut e = error_at_path(text, origin, &issue.key, &issue.message);
         if e.position.is_none() {
-            e.message
-                .push_str(" (this is the default value; set it in the file)");
+            e.message.push_str(" (this is the default value; set it in the file)");
         }
         e
     }
@@ -74,15 +73,9 @@ impl ConfigError {
 
 /// An error about the key at `path` of `text`, positioned at the key when it is in the text.
 pub fn error_at_path(text: &str, origin: &Origin, path: &str, message: &str) -> ConfigError {
-    let position = parse_path(path)
-        .and_then(|p| locate::locate(text, &p))
-        .map(|l| line_col(text, l.key_offset));
-    ConfigError {
-        origin: origin.clone(),
-        position,
-        key: path.to_string(),
-        message: message.to_string(),
-    }
+    let position =
+        parse_path(path).and_then(|p| locate::locate(text, &p)).map(|l| line_col(text, l.key_offset));
+    ConfigError { origin: origin.clone(), position, key: path.to_string(), message: message.to_string() }
 }
 
 impl fmt::Display for ConfigError {

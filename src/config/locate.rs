@@ -268,14 +268,7 @@ impl Walker<'_> {
 
 /// Locates `path` in `src`. The top-level value is the root struct.
 pub fn locate(src: &str, path: &[Segment]) -> Option<Located> {
-    let mut w = Walker {
-        src,
-        toks: tokenize(src),
-        pos: 0,
-        target: path,
-        path: Vec::new(),
-        found: None,
-    };
+    let mut w = Walker { src, toks: tokenize(src), pos: 0, target: path, path: Vec::new(), found: None };
     // Skip `#![enable(...)]` attributes at the top.
     while w.pos < w.toks.len() && src[w.toks[w.pos].1.clone()].starts_with('#') {
         while w.pos < w.toks.len() && w.toks[w.pos].0 != Tok::Close(b']') {

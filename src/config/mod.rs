@@ -243,10 +243,7 @@ pub struct Refresh {
 
 impl Default for Refresh {
     fn default() -> Self {
-        Refresh {
-            t_refi: Time::Ns(3900.0),
-            t_rfc: Time::Ns(110.0),
-        }
+        Refresh { t_refi: Time::Ns(3900.0), t_rfc: Time::Ns(110.0) }
     }
 }
 
@@ -291,11 +288,7 @@ impl Default for Config {
 
 impl Default for Clocks {
     fn default() -> Self {
-        Clocks {
-            core_mhz: 1400.0,
-            icnt_mhz: 700.0,
-            dram_mhz: 1500.0,
-        }
+        Clocks { core_mhz: 1400.0, icnt_mhz: 700.0, dram_mhz: 1500.0 }
     }
 }
 
@@ -336,12 +329,7 @@ impl Default for L1Config {
 
 impl Default for IcntConfig {
     fn default() -> Self {
-        IcntConfig {
-            request_flit_bytes: 32,
-            reply_flit_bytes: 32,
-            latency: 8,
-            header_bytes: 8,
-        }
+        IcntConfig { request_flit_bytes: 32, reply_flit_bytes: 32, latency: 8, header_bytes: 8 }
     }
 }
 
@@ -413,21 +401,13 @@ impl Default for DramTiming {
 
 impl Default for MappingConfig {
     fn default() -> Self {
-        MappingConfig {
-            scheme: MappingScheme::Xor,
-            interleave_bytes: 256,
-            custom: String::new(),
-        }
+        MappingConfig { scheme: MappingScheme::Xor, interleave_bytes: 256, custom: String::new() }
     }
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig {
-            seed: 1,
-            watchdog_cycles: 200_000,
-            max_cycles: 0,
-        }
+        SimConfig { seed: 1, watchdog_cycles: 200_000, max_cycles: 0 }
     }
 }
 
@@ -465,12 +445,7 @@ impl Config {
     pub fn with_sets(&self, sets: &[String]) -> Result<Config, ConfigError> {
         let c = overrides::apply(self, sets)?;
         if let Some(issue) = validate::first_issue(&c) {
-            return Err(ConfigError::at_key(
-                "",
-                &Origin::Override(sets.join(" ")),
-                sets,
-                issue,
-            ));
+            return Err(ConfigError::at_key("", &Origin::Override(sets.join(" ")), sets, issue));
         }
         Ok(c)
     }

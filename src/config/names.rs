@@ -67,12 +67,7 @@ pub struct UnknownName {
 
 impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown name \"{}\"; valid: {}",
-            self.found,
-            self.valid.join(", ")
-        )
+        write!(f, "unknown name \"{}\"; valid: {}", self.found, self.valid.join(", "))
     }
 }
 

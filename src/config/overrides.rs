@@ -26,15 +26,11 @@ pub fn apply<T: Serialize + DeserializeOwned + Clone>(value: &T, sets: &[String]
             key: key.to_string(),
             message,
         };
-        let (key, new_value) = arg
-            .split_once('=')
-            .ok_or_else(|| err("", "expected key.path=value".into()))?;
+        let (key, new_value) =
+            arg.split_once('=').ok_or_else(|| err("", "expected key.path=value".into()))?;
         let key = key.trim();
         let path = parse_path(key).ok_or_else(|| {
-            err(
-                key,
-                "malformed key path; expected names separated by dots, e.g. l1.sets".into(),
-            )
+            err(key, "malformed key path; expected names separated by dots, e.g. l1.sets".into())
         })?;
         let located = locate(&text, &path).ok_or_else(|| err(key, unknown_key_message(&text, &path)))?;
         let old = &text[located.value.clone()];
@@ -101,13 +97,9 @@ mod tests {
 
     #[test]
     fn overrides_numbers_names_and_enums() {
-        let c = set(&[
-            "l1.sets=64",
-            "dram.scheduler=fcfs",
-            "dram.timing.t_rcd=Ck(20)",
-            "clocks.core_mhz=1000",
-        ])
-        .unwrap();
+        let c =
+            set(&["l1.sets=64", "dram.scheduler=fcfs", "dram.timing.t_rcd=Ck(20)", "clocks.core_mhz=1000"])
+                .unwrap();
         assert_eq!(c.l1.sets, 64);
         assert_eq!(c.dram.scheduler, DramSchedulerName::Fcfs);
         assert_eq!(c.dram.timing.t_rcd, Time::Ck(20));

@@ -22,10 +22,7 @@ struct Checker {
 
 impl Checker {
     fn fail(&mut self, key: &str, message: impl Into<String>) {
-        self.out.push(Issue {
-            key: key.into(),
-            message: message.into(),
-        });
+        self.out.push(Issue { key: key.into(), message: message.into() });
     }
 
     fn at_least(&mut self, key: &str, v: u32, min: u32) {
@@ -89,10 +86,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     if !matches!(core.simd_width, 1 | 2 | 4 | 8 | 16 | 32) {
         k.fail(
             "core.simd_width",
-            format!(
-                "= {}: must divide the warp size: 1, 2, 4, 8, 16 or 32",
-                core.simd_width
-            ),
+            format!("= {}: must divide the warp size: 1, 2, 4, 8, 16 or 32", core.simd_width),
         );
     }
     k.at_least("core.mem_pipeline_width", core.mem_pipeline_width, 1);
@@ -107,10 +101,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     if l1.mshr_entries == 0 || l1.mshr_entries > MAX_MSHR_ENTRIES {
         k.fail(
             "l1.mshr_entries",
-            format!(
-                "= {}: must be between 1 and {MAX_MSHR_ENTRIES} (MSHR ids are 8-bit)",
-                l1.mshr_entries
-            ),
+            format!("= {}: must be between 1 and {MAX_MSHR_ENTRIES} (MSHR ids are 8-bit)", l1.mshr_entries),
         );
     }
     k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
@@ -128,19 +119,10 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.pow2("l2.sets", l2.sets, 1);
     k.range("l2.ways", l2.ways, 1, MAX_WAYS);
     if l2.line_bytes != l1.line_bytes {
-        k.fail(
-            "l2.line_bytes",
-            format!(
-                "= {}: must equal l1.line_bytes ({})",
-                l2.line_bytes, l1.line_bytes
-            ),
-        );
+        k.fail("l2.line_bytes", format!("= {}: must equal l1.line_bytes ({})", l2.line_bytes, l1.line_bytes));
     }
     if l2.mshr_entries == 0 || l2.mshr_entries > 4096 {
-        k.fail(
-            "l2.mshr_entries",
-            format!("= {}: must be between 1 and 4096", l2.mshr_entries),
-        );
+        k.fail("l2.mshr_entries", format!("= {}: must be between 1 and 4096", l2.mshr_entries));
     }
     k.range("l2.mshr_merge", l2.mshr_merge, 1, 64);
     k.at_least("l2.access_queue", l2.access_queue, 1);
@@ -152,10 +134,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     dram(&mut k, c);
 
     if c.sim.watchdog_cycles < 1000 {
-        k.fail(
-            "sim.watchdog_cycles",
-            format!("= {}: must be at least 1000", c.sim.watchdog_cycles),
-        );
+        k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
     }
     k.out
 }
@@ -165,25 +144,16 @@ fn dram(k: &mut Checker, c: &Config) {
     k.range("dram.channels", d.channels, 1, 256);
     k.pow2("dram.banks", d.banks, 1);
     if d.banks > 64 {
-        k.fail(
-            "dram.banks",
-            format!("= {}: at most 64 banks per channel", d.banks),
-        );
+        k.fail("dram.banks", format!("= {}: at most 64 banks per channel", d.banks));
     }
     if d.bank_groups == 0 || !d.banks.is_multiple_of(d.bank_groups) {
         k.fail(
             "dram.bank_groups",
-            format!(
-                "= {}: must be ≥ 1 and divide dram.banks ({})",
-                d.bank_groups, d.banks
-            ),
+            format!("= {}: must be ≥ 1 and divide dram.banks ({})", d.bank_groups, d.banks),
         );
     }
     if d.bus_bits == 0 || !d.bus_bits.is_multiple_of(8) {
-        k.fail(
-            "dram.bus_bits",
-            format!("= {}: must be a positive multiple of 8", d.bus_bits),
-        );
+        k.fail("dram.bus_bits", format!("= {}: must be a positive multiple of 8", d.bus_bits));
     }
     k.at_least("dram.burst_length", d.burst_length, 1);
     let burst = c.dram_burst_bytes();
@@ -199,10 +169,7 @@ fn dram(k: &mut Checker, c: &Config) {
     if !d.row_bytes.is_power_of_two() || d.row_bytes < c.l2.line_bytes.max(burst) {
         k.fail(
             "dram.row_bytes",
-            format!(
-                "= {}: must be a power of two ≥ the line size ({})",
-                d.row_bytes, c.l2.line_bytes
-            ),
+            format!("= {}: must be a power of two ≥ the line size ({})", d.row_bytes, c.l2.line_bytes),
         );
     }
     k.pow2("dram.rows", d.rows, 1);
@@ -250,10 +217,7 @@ fn dram(k: &mut Checker, c: &Config) {
             Time::Ck(_) => false,
         };
         if bad {
-            k.fail(
-                &format!("dram.timing.{name}"),
-                "must be Ns(x) with x ≥ 0, or Ck(n)",
-            );
+            k.fail(&format!("dram.timing.{name}"), "must be Ns(x) with x ≥ 0, or Ck(n)");
         }
     }
     for (name, v) in [("t_burst", t.t_burst), ("t_ccds", t.t_ccds), ("t_ccdl", t.t_ccdl)] {
@@ -270,10 +234,7 @@ fn dram(k: &mut Checker, c: &Config) {
     if !m.interleave_bytes.is_power_of_two() || m.interleave_bytes < c.l2.line_bytes {
         k.fail(
             "dram.mapping.interleave_bytes",
-            format!(
-                "= {}: must be a power of two ≥ the line size ({})",
-                m.interleave_bytes, c.l2.line_bytes
-            ),
+            format!("= {}: must be a power of two ≥ the line size ({})", m.interleave_bytes, c.l2.line_bytes),
         );
     }
     if m.scheme == MappingScheme::Custom {

@@ -10,53 +10,21 @@ use super::dram::command::Command;
 pub enum Event {
     /// A load needs more new MSHR entries than are free: the LD/ST unit will replay it and
     /// block every other memory instruction (seed 004 §1.3, §5.2).
-    MemoryOcclusion {
-        core: u16,
-        warp: u16,
-        pc: u32,
-        needed: u16,
-        free: u16,
-    },
+    MemoryOcclusion { core: u16, warp: u16, pc: u32, needed: u16, free: u16 },
     /// An L1 miss found no free MSHR.
-    MshrFull {
-        core: u16,
-        warp: u16,
-        pc: u32,
-        line: u64,
-    },
+    MshrFull { core: u16, warp: u16, pc: u32, line: u64 },
     /// A DRAM request opened a row: bank closed (miss) or another row open (conflict).
-    RowMiss {
-        channel: u16,
-        bank: u8,
-        row: u32,
-        conflict: bool,
-    },
+    RowMiss { channel: u16, bank: u8, row: u32, conflict: bool },
     /// The controller switched to draining writes.
     WriteDrainStart { channel: u16, writes: u16, reads: u16 },
     /// The controller went back to reads.
     WriteDrainEnd { channel: u16, writes: u16 },
     /// A DRAM command issued (`dram_cycle` is in the channel's clock).
-    DramCommand {
-        channel: u16,
-        dram_cycle: u64,
-        cmd: Command,
-    },
+    DramCommand { channel: u16, dram_cycle: u64, cmd: Command },
     /// Every request of a warp's load has returned.
-    LoadDone {
-        core: u16,
-        warp: u16,
-        pc: u32,
-        requests: u8,
-        issued: u64,
-        first: u64,
-        last: u64,
-    },
+    LoadDone { core: u16, warp: u16, pc: u32, requests: u8, issued: u64, first: u64, last: u64 },
     /// A warp could not issue this cycle.
-    WarpStall {
-        core: u16,
-        warp: u16,
-        reason: StallReason,
-    },
+    WarpStall { core: u16, warp: u16, reason: StallReason },
     /// A CTA was placed on an SM.
     CtaLaunch { core: u16, cta: u32 },
     /// A CTA's warps have all exited.

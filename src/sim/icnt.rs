@@ -183,10 +183,7 @@ mod tests {
     fn flits_serialize_and_credits_block_senders() {
         // 136-byte packets on 32-byte flits: 5 flits each, latency 2.
         let mut net = Network::new(2, 1, 32, 2);
-        let mut srcs = vec![
-            Src((0..3).map(|i| (0, req(i))).collect()),
-            Src([(0, req(9))].into()),
-        ];
+        let mut srcs = vec![Src((0..3).map(|i| (0, req(i))).collect()), Src([(0, req(9))].into())];
         let mut dst = vec![BoundedQueue::new(2)];
         let mut arrivals = Vec::new();
         for now in 0..40 {

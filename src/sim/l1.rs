@@ -2,12 +2,15 @@
 //! the crossbar, allocate-on-miss or allocate-on-fill, write-evict and no-write-allocate for
 //! stores (stores need no MSHR).
 //!
-//! One access per cycle arrives from the LD/ST unit. An access that cannot proceed returns
+//! One access per cycle arrives from the LD/ST unit. Only requests that go below are
+//! mapped to their memory partition (hits and merges never leave the SM).
+//! An access that cannot proceed returns
 //! the reason ([`StallCause`]) and is retried by the LD/ST unit next cycle.
 
 use crate::config::{AllocPolicy, Config};
 use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
+use crate::sim::dram::mapping::AddressMap;
 use crate::sim::queue::BoundedQueue;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};
 use crate::sim::stats::{CacheStats, StallCause};
@@ -23,6 +26,8 @@ pub struct L1 {
     alloc: AllocPolicy,
     line_shift: u32,
     hit_latency: u64,
+    /// Fills so far (a replay can only change outcome after one).
+    pub fills: u64,
     pub stats: CacheStats,
 }
 
@@ -37,6 +42,7 @@ impl L1 {
             alloc: l.allocate,
             line_shift: l.line_bytes.trailing_zeros(),
             hit_latency: l.hit_latency.into(),
+            fills: 0,
             stats: CacheStats::default(),
         }
     }
@@ -55,7 +61,12 @@ impl L1 {
 
     /// Tries one access. On success the request is consumed (queued below, merged, or on its
     /// way back as a hit); on failure the cause is returned and the LD/ST unit retries.
-    pub fn access(&mut self, mut req: MemRequest, now: u64) -> Result<CacheOutcome, StallCause> {
+    pub fn access(
+        &mut self,
+        mut req: MemRequest,
+        now: u64,
+        map: &AddressMap,
+    ) -> Result<CacheOutcome, StallCause> {
         let key = self.key(req.addr);
         if req.kind == AccessKind::Store {
             if self.miss_queue.is_full() {
@@ -67,6 +78,7 @@ impl L1 {
                 self.stats.write_hits += 1;
             }
             req.trace.l1 = CacheOutcome::Write;
+            req.loc = map.map(req.addr);
             let _ = self.miss_queue.push(req);
             return Ok(CacheOutcome::Write);
         }
@@ -121,6 +133,7 @@ impl L1 {
         self.stats.reads += 1;
         self.stats.read_misses += 1;
         req.trace.l1 = CacheOutcome::Miss;
+        req.loc = map.map(req.addr);
         self.mshr.allocate(key, req.id, now);
         let _ = self.miss_queue.push(req);
         Ok(CacheOutcome::Miss)
@@ -129,6 +142,7 @@ impl L1 {
     /// A reply arrived: fill the line and hand back the returning request and every request
     /// merged behind it (appended to `out`).
     pub fn fill(&mut self, reply: MemRequest, out: &mut Vec<MemRequest>) {
+        self.fills += 1;
         let key = self.key(reply.addr);
         let (set, probe) = self.tags.probe(key);
         match (self.alloc, probe) {

@@ -292,11 +292,7 @@ impl L2Slice {
                     lanes: 0,
                     origin: Default::default(),
                     loc: map.map(old.addr),
-                    trace: ReqTrace {
-                        created: stamp,
-                        l2: CacheOutcome::Write,
-                        ..ReqTrace::default()
-                    },
+                    trace: ReqTrace { created: stamp, l2: CacheOutcome::Write, ..ReqTrace::default() },
                 };
                 *next_id += 1;
                 *created += 1;
@@ -311,12 +307,9 @@ impl L2Slice {
 /// The reply network takes from the response queue; the destination is the requesting SM.
 impl Injector for L2Slice {
     fn head(&self) -> Option<(usize, u32)> {
-        self.response_queue.front().map(|r| {
-            (
-                r.origin.core as usize,
-                r.reply_packet_bytes(self.header_bytes, self.line_bytes),
-            )
-        })
+        self.response_queue
+            .front()
+            .map(|r| (r.origin.core as usize, r.reply_packet_bytes(self.header_bytes, self.line_bytes)))
     }
     fn pop(&mut self) -> MemRequest {
         self.response_queue.pop().expect("head exists")

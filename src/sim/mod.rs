@@ -53,6 +53,8 @@ pub struct CtaLauncher {
     rr: usize,
     /// Core cycle the current kernel started.
     pub kernel_start: u64,
+    /// Every SM was full at the last attempt and no warp slot has been freed since.
+    saturated: bool,
 }
 
 /// The whole GPU.
@@ -108,14 +110,10 @@ impl Gpu {
             icnt_cycle: 0,
             dram_clock: ClockDomain::new(c.clocks.dram_mhz, c.clocks.core_mhz),
             icnt_clock: ClockDomain::new(c.clocks.icnt_mhz, c.clocks.core_mhz),
-            sms: (0..c.core.count)
-                .map(|i| Sm::new(c, i as u16, placeholder.clone()))
-                .collect(),
+            sms: (0..c.core.count).map(|i| Sm::new(c, i as u16, placeholder.clone())).collect(),
             icnt: Crossbar::new(c),
             l2: (0..slices).map(|i| L2Slice::new(c, i as u16)).collect(),
-            dram: (0..c.dram.channels)
-                .map(|i| Controller::new(c, i as u16))
-                .collect(),
+            dram: (0..c.dram.channels).map(|i| Controller::new(c, i as u16)).collect(),
             launcher: CtaLauncher::default(),
             events: EventSink::default(),
             next_id: 0,
@@ -162,9 +160,14 @@ impl Gpu {
             retired: &mut self.retired,
         };
         let mut finished = 0;
+        let mut freed = false;
         for sm in &mut self.sms {
             sm.step(stamp, &mut env);
             finished += std::mem::take(&mut sm.finished_ctas);
+            freed |= std::mem::take(&mut sm.slots_freed);
+        }
+        if freed {
+            self.launcher.saturated = false;
         }
         self.finish_ctas(finished);
         self.cycle += 1;
@@ -215,22 +218,9 @@ impl Gpu {
 
     fn icnt_tick(&mut self, stamp: u64) {
         let now = self.icnt_cycle;
-        self.icnt.reply.step(
-            now,
-            &mut self.l2,
-            &mut self.sms,
-            |r| r.trace.l2_out = stamp,
-            |_| {},
-        );
+        self.icnt.reply.step(now, &mut self.l2, &mut self.sms, |r| r.trace.l2_out = stamp, |_| {});
         for slice in &mut self.l2 {
-            slice.step(
-                now,
-                stamp,
-                &self.map,
-                &mut self.next_id,
-                &mut self.created,
-                &mut self.retired,
-            );
+            slice.step(now, stamp, &self.map, &mut self.next_id, &mut self.created, &mut self.retired);
         }
         self.icnt.request.step(
             now,
@@ -248,6 +238,9 @@ impl Gpu {
             return;
         }
         let k = &kernels[l.kernel];
+        if l.saturated || l.next_cta >= k.ctas() {
+            return;
+        }
         let n = self.sms.len();
         for i in 0..n {
             if l.next_cta >= k.ctas() {
@@ -260,6 +253,7 @@ impl Gpu {
                 l.rr = (s + 1) % n;
             }
         }
+        l.saturated = l.next_cta < k.ctas() && !self.sms.iter().any(|s| s.can_launch(k.warps_per_cta()));
     }
 
     fn finish_ctas(&mut self, finished: u32) {
@@ -267,13 +261,12 @@ impl Gpu {
         l.done_ctas += finished;
         if l.kernel < self.workload.kernels.len() && l.done_ctas == self.workload.kernels[l.kernel].ctas() {
             if self.events.wants(EventKind::KernelEnd) {
-                self.events.emit(Event::KernelEnd {
-                    kernel: l.kernel as u16,
-                });
+                self.events.emit(Event::KernelEnd { kernel: l.kernel as u16 });
             }
             l.kernel += 1;
             l.next_cta = 0;
             l.done_ctas = 0;
+            l.saturated = false;
             l.kernel_start = self.cycle + 1;
         }
     }
@@ -293,20 +286,13 @@ impl Gpu {
         self.retired
             + self.created
             + self.sms.iter().map(|s| s.stats.instructions).sum::<u64>()
-            + self
-                .dram
-                .iter()
-                .map(|d| d.stats.commands.iter().sum::<u64>())
-                .sum::<u64>()
+            + self.dram.iter().map(|d| d.stats.commands.iter().sum::<u64>()).sum::<u64>()
     }
 
     /// Requests currently inside the memory system, counted queue by queue (equals
     /// `created − retired`; the conservation test checks it).
     pub fn requests_in_flight(&self) -> usize {
-        self.sms
-            .iter()
-            .map(|s| s.l1.occupancy() + s.reply_queue.len())
-            .sum::<usize>()
+        self.sms.iter().map(|s| s.l1.occupancy() + s.reply_queue.len()).sum::<usize>()
             + self.icnt.request.in_flight()
             + self.icnt.reply.in_flight()
             + self.l2.iter().map(|s| s.occupancy()).sum::<usize>()
@@ -328,15 +314,7 @@ impl Gpu {
         let _ = write!(
             h,
             "{:?}",
-            (
-                &self.sms,
-                &self.icnt,
-                &self.l2,
-                &self.dram,
-                &self.launcher,
-                self.cycle,
-                self.next_id
-            )
+            (&self.sms, &self.icnt, &self.l2, &self.dram, &self.launcher, self.cycle, self.next_id)
         );
         h.0.finish()
     }
@@ -345,10 +323,7 @@ impl Gpu {
 /// The request network takes from the SM's L1 miss queue.
 impl Injector for Sm {
     fn head(&self) -> Option<(usize, u32)> {
-        self.l1
-            .miss_queue
-            .front()
-            .map(|r| (self.slice_of(r), r.request_packet_bytes(self.header_bytes)))
+        self.l1.miss_queue.front().map(|r| (self.slice_of(r), r.request_packet_bytes(self.header_bytes)))
     }
     fn pop(&mut self) -> MemRequest {
         self.l1.miss_queue.pop().expect("head exists")

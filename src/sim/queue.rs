@@ -11,10 +11,7 @@ pub struct BoundedQueue<T> {
 
 impl<T> BoundedQueue<T> {
     pub fn new(capacity: usize) -> BoundedQueue<T> {
-        BoundedQueue {
-            items: VecDeque::with_capacity(capacity),
-            capacity,
-        }
+        BoundedQueue { items: VecDeque::with_capacity(capacity), capacity }
     }
 
     /// Appends, or hands the item back when full.

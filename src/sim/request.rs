@@ -115,11 +115,7 @@ pub struct MemRequest {
 impl MemRequest {
     /// Bytes of the packet carrying this request on the request network.
     pub fn request_packet_bytes(&self, header: u32) -> u32 {
-        if self.kind.is_write() {
-            header + self.bytes
-        } else {
-            header
-        }
+        if self.kind.is_write() { header + self.bytes } else { header }
     }
 
     /// Bytes of the reply packet (loads only).

@@ -16,11 +16,7 @@ pub struct Watchdog {
 
 impl Watchdog {
     pub fn new(limit: u64) -> Watchdog {
-        Watchdog {
-            limit,
-            last_progress: u64::MAX,
-            last_change: 0,
-        }
+        Watchdog { limit, last_progress: u64::MAX, last_change: 0 }
     }
 
     /// Records a progress sample; true when nothing moved for the limit.
@@ -53,27 +49,17 @@ pub fn diagnose(g: &Gpu) -> String {
                 head.pc,
                 sm.ldst.next,
                 head.coalesced.n,
-                sm.ldst
-                    .stalled
-                    .map_or(String::new(), |c| format!(" stalled on {}", c.name()))
+                sm.ldst.stalled.map_or(String::new(), |c| format!(" stalled on {}", c.name()))
             ));
         }
         if !sm.l1.miss_queue.is_empty() {
-            parts.push(format!(
-                "L1 miss queue {}/{}",
-                sm.l1.miss_queue.len(),
-                sm.l1.miss_queue.capacity()
-            ));
+            parts.push(format!("L1 miss queue {}/{}", sm.l1.miss_queue.len(), sm.l1.miss_queue.capacity()));
         }
         if sm.l1.mshr.used() > 0 {
             parts.push(format!("MSHR {}/{}", sm.l1.mshr.used(), sm.l1.mshr.capacity()));
         }
         if !sm.reply_queue.is_empty() {
-            parts.push(format!(
-                "reply queue {}/{}",
-                sm.reply_queue.len(),
-                sm.reply_queue.capacity()
-            ));
+            parts.push(format!("reply queue {}/{}", sm.reply_queue.len(), sm.reply_queue.capacity()));
         }
         if sm.valid != 0 {
             parts.push(format!("{} warps resident", sm.valid.count_ones()));
@@ -84,11 +70,7 @@ pub fn diagnose(g: &Gpu) -> String {
     }
     for (name, net) in [("request", &g.icnt.request), ("reply", &g.icnt.reply)] {
         if net.in_flight() > 0 {
-            let _ = writeln!(
-                s,
-                "  crossbar {name} network: {} packets in flight",
-                net.in_flight()
-            );
+            let _ = writeln!(s, "  crossbar {name} network: {} packets in flight", net.in_flight());
         }
     }
     for l2 in &g.l2 {
@@ -119,11 +101,7 @@ pub fn diagnose(g: &Gpu) -> String {
                 d.queues.read_capacity,
                 d.queues.n_writes,
                 d.queues.write_capacity,
-                if d.draining {
-                    "draining writes"
-                } else {
-                    "serving reads"
-                }
+                if d.draining { "draining writes" } else { "serving reads" }
             );
         }
     }

@@ -56,23 +56,13 @@ pub struct Instr {
 
 impl Instr {
     pub fn exit(pc: u32) -> Instr {
-        Instr {
-            pc,
-            op: Op::Exit,
-            dst: NO_REG,
-            srcs: [NO_REG; 4],
-            mask: 0,
-        }
+        Instr { pc, op: Op::Exit, dst: NO_REG, srcs: [NO_REG; 4], mask: 0 }
     }
 
     /// Registers this instruction must wait for: its sources, and its destination
     /// (write-after-write on an outstanding load).
     pub fn regs(&self) -> impl Iterator<Item = u8> + '_ {
-        self.srcs
-            .iter()
-            .copied()
-            .chain(std::iter::once(self.dst))
-            .filter(|&r| r != NO_REG)
+        self.srcs.iter().copied().chain(std::iter::once(self.dst)).filter(|&r| r != NO_REG)
     }
 }
 

@@ -105,11 +105,9 @@ impl Workload {
     pub fn load_or_builtin(path: Option<&Path>, sim_seed: u64) -> Result<Workload, ConfigError> {
         match path {
             Some(p) => Workload::load(p, sim_seed),
-            None => Workload::from_text(
-                BUILTIN_WORKLOAD,
-                &Origin::File(BUILTIN_WORKLOAD_NAME.into()),
-                sim_seed,
-            ),
+            None => {
+                Workload::from_text(BUILTIN_WORKLOAD, &Origin::File(BUILTIN_WORKLOAD_NAME.into()), sim_seed)
+            }
         }
     }
 }

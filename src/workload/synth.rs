@@ -178,38 +178,14 @@ pub struct ArrayInfo {
 /// Compiled program step.
 #[derive(Clone, Debug, PartialEq)]
 enum Code {
-    Alu {
-        count: u32,
-        srcs: [u8; 4],
-        dst: u8,
-    },
-    Mem {
-        load: bool,
-        array: u16,
-        pattern: Pattern,
-        reg: u8,
-        srcs: [u8; 4],
-        width: u8,
-        space: Space,
-    },
-    LoopBegin {
-        times: u32,
-        end: u16,
-    },
-    LoopEnd {
-        begin: u16,
-    },
-    IfBegin {
-        fraction: f64,
-        end: u16,
-    },
+    Alu { count: u32, srcs: [u8; 4], dst: u8 },
+    Mem { load: bool, array: u16, pattern: Pattern, reg: u8, srcs: [u8; 4], width: u8, space: Space },
+    LoopBegin { times: u32, end: u16 },
+    LoopEnd { begin: u16 },
+    IfBegin { fraction: f64, end: u16 },
     IfEnd,
-    NeighborBegin {
-        end: u16,
-    },
-    NeighborEnd {
-        begin: u16,
-    },
+    NeighborBegin { end: u16 },
+    NeighborEnd { begin: u16 },
     Barrier,
 }
 
@@ -263,11 +239,7 @@ impl SynthKernel {
             alu_left: 0,
             depth: 0,
             frames: [Frame::default(); MAX_DEPTH],
-            mask: if lanes == 32 {
-                u32::MAX
-            } else {
-                (1u32 << lanes) - 1
-            },
+            mask: if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 },
             first_thread: u64::from(cta) * u64::from(self.threads_per_cta) + u64::from(first_in_cta),
         }
     }
@@ -299,9 +271,7 @@ impl SynthKernel {
     }
 
     fn avg_degree(&self) -> u64 {
-        self.graph
-            .as_ref()
-            .map_or(1, |g| u64::from(g.min_degree + g.max_degree).div_ceil(2))
+        self.graph.as_ref().map_or(1, |g| u64::from(g.min_degree + g.max_degree).div_ceil(2))
     }
 }
 
@@ -323,61 +293,21 @@ impl SynthCursor {
                     if self.alu_left == 0 {
                         self.pc += 1;
                     }
-                    return Instr {
-                        pc,
-                        op: Op::Alu,
-                        dst: *dst,
-                        srcs: *srcs,
-                        mask: self.mask,
-                    };
+                    return Instr { pc, op: Op::Alu, dst: *dst, srcs: *srcs, mask: self.mask };
                 }
-                Code::Mem {
-                    load,
-                    array,
-                    pattern,
-                    reg,
-                    srcs,
-                    width,
-                    space,
-                } => {
+                Code::Mem { load, array, pattern, reg, srcs, width, space } => {
                     self.addresses(k, idx, *array, pattern, addrs);
                     self.pc += 1;
                     let (op, dst, srcs) = if *load {
-                        (
-                            Op::Load {
-                                space: *space,
-                                width: *width,
-                            },
-                            *reg,
-                            *srcs,
-                        )
+                        (Op::Load { space: *space, width: *width }, *reg, *srcs)
                     } else {
-                        (
-                            Op::Store {
-                                space: *space,
-                                width: *width,
-                            },
-                            NO_REG,
-                            *srcs,
-                        )
+                        (Op::Store { space: *space, width: *width }, NO_REG, *srcs)
                     };
-                    return Instr {
-                        pc,
-                        op,
-                        dst,
-                        srcs,
-                        mask: self.mask,
-                    };
+                    return Instr { pc, op, dst, srcs, mask: self.mask };
                 }
                 Code::Barrier => {
                     self.pc += 1;
-                    return Instr {
-                        pc,
-                        op: Op::Barrier,
-                        dst: NO_REG,
-                        srcs: [NO_REG; 4],
-                        mask: self.mask,
-                    };
+                    return Instr { pc, op: Op::Barrier, dst: NO_REG, srcs: [NO_REG; 4], mask: self.mask };
                 }
                 Code::LoopBegin { times, end } => {
                     if *times == 0 {
@@ -414,12 +344,7 @@ impl SynthCursor {
                     if taken == 0 {
                         self.pc = end + 1;
                     } else {
-                        self.push(Frame {
-                            kind: FrameKind::If,
-                            iter: 0,
-                            limit: 0,
-                            saved_mask: self.mask,
-                        });
+                        self.push(Frame { kind: FrameKind::If, iter: 0, limit: 0, saved_mask: self.mask });
                         self.mask = taken;
                         self.pc += 1;
                     }
@@ -436,12 +361,7 @@ impl SynthCursor {
                     if limit == 0 {
                         self.pc = end + 1;
                     } else {
-                        self.push(Frame {
-                            kind: FrameKind::Neighbor,
-                            iter: 0,
-                            limit,
-                            saved_mask: self.mask,
-                        });
+                        self.push(Frame { kind: FrameKind::Neighbor, iter: 0, limit, saved_mask: self.mask });
                         self.mask = self.neighbour_mask(k, 0);
                         self.pc += 1;
                     }
@@ -482,11 +402,7 @@ impl SynthCursor {
 
     /// Iteration of the innermost frame of a kind (0 outside any).
     fn innermost(&self, kind: FrameKind) -> u32 {
-        self.frames[..self.depth as usize]
-            .iter()
-            .rev()
-            .find(|f| f.kind == kind)
-            .map_or(0, |f| f.iter)
+        self.frames[..self.depth as usize].iter().rev().find(|f| f.kind == kind).map_or(0, |f| f.iter)
     }
 
     fn addresses(&self, k: &SynthKernel, idx: usize, array: u16, p: &Pattern, out: &mut LaneAddrs) {
@@ -497,10 +413,9 @@ impl SynthCursor {
             let t = self.first_thread + u64::from(lane);
             let byte = match p {
                 Pattern::Coalesced => (t + i * k.grid_threads()) % a.elems * a.elem_bytes,
-                Pattern::Strided {
-                    stride_bytes,
-                    offset_bytes,
-                } => (t * stride_bytes + offset_bytes + i * a.elem_bytes) % (a.elems * a.elem_bytes),
+                Pattern::Strided { stride_bytes, offset_bytes } => {
+                    (t * stride_bytes + offset_bytes + i * a.elem_bytes) % (a.elems * a.elem_bytes)
+                }
                 Pattern::Random => {
                     hash(k.seed, &[0xa11, t, idx as u64, i, u64::from(j)]) % a.elems * a.elem_bytes
                 }
@@ -544,12 +459,7 @@ pub fn compile(
     origin: &Origin,
 ) -> Result<Vec<SynthKernel>, ConfigError> {
     if spec.kernels.is_empty() {
-        return Err(error_at_path(
-            text,
-            origin,
-            "kernels",
-            "must list at least one kernel",
-        ));
+        return Err(error_at_path(text, origin, "kernels", "must list at least one kernel"));
     }
     let mut kernels = Vec::new();
     let mut next_base = ARRAY_SPACE;
@@ -557,10 +467,7 @@ pub fn compile(
         let at = |path: String, msg: String| error_at_path(text, origin, &path, &msg);
         let kp = format!("kernels[{ki}]");
         if ks.ctas == 0 {
-            return Err(at(
-                format!("{kp}.ctas"),
-                "= 0: a grid needs at least one CTA".into(),
-            ));
+            return Err(at(format!("{kp}.ctas"), "= 0: a grid needs at least one CTA".into()));
         }
         if ks.threads_per_cta == 0 || ks.threads_per_cta > 2048 {
             return Err(at(
@@ -575,10 +482,7 @@ pub fn compile(
             if g.min_degree > g.max_degree || g.max_degree > 4096 {
                 return Err(at(
                     format!("{kp}.graph.max_degree"),
-                    format!(
-                        "= {}: must be ≥ min_degree ({}) and ≤ 4096",
-                        g.max_degree, g.min_degree
-                    ),
+                    format!("= {}: must be ≥ min_degree ({}) and ≤ 4096", g.max_degree, g.min_degree),
                 ));
             }
             if !(0.0..=1.0).contains(&g.locality) {
@@ -601,10 +505,7 @@ pub fn compile(
                 ));
             }
             if arrays.iter().any(|x: &ArrayInfo| x.name == a.name) {
-                return Err(at(
-                    format!("{ap}.name"),
-                    format!("\"{}\" is declared twice", a.name),
-                ));
+                return Err(at(format!("{ap}.name"), format!("\"{}\" is declared twice", a.name)));
             }
             let bytes = a.elems * u64::from(a.elem_bytes);
             let base = match a.base {
@@ -623,18 +524,10 @@ pub fn compile(
             });
         }
         let mut code = Vec::new();
-        let ctx = CompileCtx {
-            text,
-            origin,
-            arrays: &arrays,
-            graph: ks.graph.is_some(),
-        };
+        let ctx = CompileCtx { text, origin, arrays: &arrays, graph: ks.graph.is_some() };
         ctx.ops(&ks.program, &format!("{kp}.program"), 0, &mut code)?;
         if code.len() > u16::MAX as usize / 2 {
-            return Err(at(
-                format!("{kp}.program"),
-                "is too long (at most 32767 steps)".into(),
-            ));
+            return Err(at(format!("{kp}.program"), "is too long (at most 32767 steps)".into()));
         }
         kernels.push(SynthKernel {
             name: ks.name.clone(),
@@ -684,25 +577,12 @@ impl CompileCtx<'_> {
                         return Err(self.err(&format!("{p}.count"), "= 0: must be at least 1"));
                     }
                     let srcs = self.regs(&format!("{p}.srcs"), srcs)?;
-                    code.push(Code::Alu {
-                        count: *count,
-                        srcs,
-                        dst: *dst,
-                    });
+                    code.push(Code::Alu { count: *count, srcs, dst: *dst });
                 }
-                OpSpec::Load {
-                    array,
-                    pattern,
-                    dst,
-                    srcs,
-                    width,
-                    space,
-                } => {
+                OpSpec::Load { array, pattern, dst, srcs, width, space } => {
                     if *dst == NO_REG {
-                        return Err(self.err(
-                            &format!("{p}.dst"),
-                            "= 255: a load needs a destination register 0..254",
-                        ));
+                        return Err(self
+                            .err(&format!("{p}.dst"), "= 255: a load needs a destination register 0..254"));
                     }
                     let m = self.mem(&p, array, pattern, srcs, *width)?;
                     code.push(Code::Mem {
@@ -715,13 +595,7 @@ impl CompileCtx<'_> {
                         space: *space,
                     });
                 }
-                OpSpec::Store {
-                    array,
-                    pattern,
-                    srcs,
-                    width,
-                    space,
-                } => {
+                OpSpec::Store { array, pattern, srcs, width, space } => {
                     let m = self.mem(&p, array, pattern, srcs, *width)?;
                     code.push(Code::Mem {
                         load: false,
@@ -745,20 +619,16 @@ impl CompileCtx<'_> {
                 }
                 OpSpec::If { fraction, body } => {
                     if !(0.0..=1.0).contains(fraction) {
-                        return Err(self.err(
-                            &format!("{p}.fraction"),
-                            format!("= {fraction}: must be in [0, 1]"),
-                        ));
+                        return Err(
+                            self.err(&format!("{p}.fraction"), format!("= {fraction}: must be in [0, 1]"))
+                        );
                     }
                     self.block(
                         &p,
                         body,
                         depth,
                         code,
-                        |end| Code::IfBegin {
-                            fraction: *fraction,
-                            end,
-                        },
+                        |end| Code::IfBegin { fraction: *fraction, end },
                         |_| Code::IfEnd,
                     )?;
                 }
@@ -791,10 +661,7 @@ impl CompileCtx<'_> {
         end: impl Fn(u16) -> Code,
     ) -> Result<(), ConfigError> {
         if depth >= MAX_DEPTH {
-            return Err(self.err(
-                p,
-                format!("nests deeper than {MAX_DEPTH} Loop/If/ForEachNeighbor levels"),
-            ));
+            return Err(self.err(p, format!("nests deeper than {MAX_DEPTH} Loop/If/ForEachNeighbor levels")));
         }
         let b = code.len();
         code.push(Code::Barrier); // placeholder, patched below
@@ -819,29 +686,17 @@ impl CompileCtx<'_> {
                 &format!("{p}.array"),
                 format!(
                     "\"{array}\" is not declared; declared arrays: {}",
-                    if names.is_empty() {
-                        "none".into()
-                    } else {
-                        names.join(", ")
-                    }
+                    if names.is_empty() { "none".into() } else { names.join(", ") }
                 ),
             ));
         };
         if !matches!(width, 1 | 2 | 4 | 8 | 16) {
-            return Err(self.err(
-                &format!("{p}.width"),
-                format!("= {width}: must be 1, 2, 4, 8 or 16 bytes"),
-            ));
+            return Err(self.err(&format!("{p}.width"), format!("= {width}: must be 1, 2, 4, 8 or 16 bytes")));
         }
-        if matches!(
-            pattern,
-            Pattern::CsrEdge | Pattern::CsrNeighbor | Pattern::CsrNode
-        ) && !self.graph
-        {
-            return Err(self.err(
-                &format!("{p}.pattern"),
-                "CSR patterns need the kernel to declare a `graph`",
-            ));
+        if matches!(pattern, Pattern::CsrEdge | Pattern::CsrNeighbor | Pattern::CsrNode) && !self.graph {
+            return Err(
+                self.err(&format!("{p}.pattern"), "CSR patterns need the kernel to declare a `graph`")
+            );
         }
         Ok((ai as u16, self.regs(&format!("{p}.srcs"), srcs)?))
     }
@@ -853,9 +708,7 @@ mod tests {
 
     fn kernel(src: &str) -> SynthKernel {
         let spec: SynthWorkloadSpec = crate::config::parse_ron(src, &Origin::File("t".into())).unwrap();
-        compile(&spec, 1, src, &Origin::File("t".into()))
-            .unwrap()
-            .remove(0)
+        compile(&spec, 1, src, &Origin::File("t".into())).unwrap().remove(0)
     }
 
     const STRIDED: &str = r#"(name: "s", kernels: [(name: "k", ctas: 2, threads_per_cta: 64,
@@ -868,24 +721,14 @@ mod tests {
         let mut c = k.cursor(1, 1);
         let mut a = [0u64; 32];
         let i = c.fetch(&k, &mut a);
-        assert_eq!(
-            i.op,
-            Op::Load {
-                space: Space::Global,
-                width: 4
-            }
-        );
+        assert_eq!(i.op, Op::Load { space: Space::Global, width: 4 });
         // CTA 1, warp 1: thread 96 is lane 0.
         assert_eq!(a[0], 0x1000_0000 + 96 * 4096);
         assert_eq!(a[1] - a[0], 4096);
         assert_eq!(c.fetch(&k, &mut a).op, Op::Alu);
         assert_eq!(c.fetch(&k, &mut a).op, Op::Alu);
         c.fetch(&k, &mut a);
-        assert_eq!(
-            a[0],
-            0x1000_0000 + 96 * 4096 + 4,
-            "second iteration moves one element"
-        );
+        assert_eq!(a[0], 0x1000_0000 + 96 * 4096 + 4, "second iteration moves one element");
         assert_eq!(c.fetch(&k, &mut a).op, Op::Alu);
         assert_eq!(c.fetch(&k, &mut a).op, Op::Alu);
         assert_eq!(c.fetch(&k, &mut a).op, Op::Exit);
@@ -910,10 +753,7 @@ mod tests {
             c.fetch(&k, &mut a);
         }
         assert_eq!(c.fetch(&k, &mut a).op, Op::Exit);
-        assert!(
-            degrees.iter().any(|&d| d < max),
-            "trip counts diverge: {degrees:?}"
-        );
+        assert!(degrees.iter().any(|&d| d < max), "trip counts diverge: {degrees:?}");
     }
 
     #[test]

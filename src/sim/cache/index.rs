@@ -12,9 +12,7 @@ pub enum IndexFn {
 impl IndexFn {
     pub fn new(name: IndexName, sets: usize) -> IndexFn {
         match name {
-            IndexName::Conv => IndexFn::Conv {
-                mask: sets as u64 - 1,
-            },
+            IndexName::Conv => IndexFn::Conv { mask: sets as u64 - 1 },
         }
     }
 

@@ -80,11 +80,7 @@ impl Mshr {
 
     /// Allocates an entry for `key` (the caller checked [`Mshr::free`]).
     pub fn allocate(&mut self, key: u64, primary: u64, now: u64) -> usize {
-        let i = self
-            .entries
-            .iter()
-            .position(|e| !e.valid)
-            .expect("a free MSHR entry");
+        let i = self.entries.iter().position(|e| !e.valid).expect("a free MSHR entry");
         let e = &mut self.entries[i];
         e.key = key;
         e.valid = true;

@@ -105,8 +105,7 @@ impl TagArray {
         if let Some(w) = lines.iter().position(|l| l.state == LineState::Invalid) {
             return Some(w);
         }
-        self.replacement
-            .victim(set, &|w| lines[w].state == LineState::Valid)
+        self.replacement.victim(set, &|w| lines[w].state == LineState::Valid)
     }
 
     /// Places `key` in `way`, returning the valid line it displaced.
@@ -130,10 +129,7 @@ impl TagArray {
 
     /// Lines currently reserved for fills.
     pub fn reserved(&self) -> usize {
-        self.lines
-            .iter()
-            .filter(|l| l.state == LineState::Reserved)
-            .count()
+        self.lines.iter().filter(|l| l.state == LineState::Reserved).count()
     }
 }
 
@@ -142,11 +138,7 @@ mod tests {
     use super::*;
 
     fn line(key: u64, state: LineState) -> Line {
-        Line {
-            key,
-            state,
-            ..Line::default()
-        }
+        Line { key, state, ..Line::default() }
     }
 
     #[test]

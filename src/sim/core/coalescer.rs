@@ -16,11 +16,7 @@ pub struct Coalesced {
 
 impl Default for Coalesced {
     fn default() -> Self {
-        Coalesced {
-            lines: [0; 64],
-            lanes: [0; 64],
-            n: 0,
-        }
+        Coalesced { lines: [0; 64], lanes: [0; 64], n: 0 }
     }
 }
 

@@ -37,6 +37,8 @@ pub struct Ldst {
     pub started: Option<u64>,
     /// Why the head could not send an access last cycle.
     pub stalled: Option<StallCause>,
+    /// The L1's fill count when it stalled.
+    pub stalled_fills: u64,
     /// Shared-memory loads completing: (cycle, warp, load slot).
     pub shared: VecDeque<(u64, u16, u8)>,
 }
@@ -48,6 +50,7 @@ impl Ldst {
             next: 0,
             started: None,
             stalled: None,
+            stalled_fills: 0,
             shared: VecDeque::with_capacity(shared_latency + 1),
         }
     }

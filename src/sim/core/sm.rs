@@ -68,6 +68,9 @@ pub struct Sm {
     pub valid: u64,
     /// Warps known not to be able to issue (waiting on memory, at a barrier, exited).
     pub blocked: u64,
+    /// Warps whose next instruction is a load or store (skipped at once while the LD/ST
+    /// queue is full).
+    pub mem_next: u64,
     /// Warp slots of each scheduler.
     pub sched_masks: Vec<u64>,
     pub schedulers: Vec<WarpSchedulerKind>,
@@ -82,6 +85,8 @@ pub struct Sm {
     pub generation: u64,
     /// CTAs finished since the GPU last collected them.
     pub finished_ctas: u32,
+    /// A warp slot was freed since the GPU last looked (a CTA may fit again).
+    pub slots_freed: bool,
     /// Packet header size and L2 slices per channel (to address the request network).
     pub header_bytes: u32,
     slices_per_channel: u32,
@@ -107,10 +112,9 @@ impl Sm {
             ages: vec![0; n],
             valid: 0,
             blocked: 0,
+            mem_next: 0,
             sched_masks,
-            schedulers: (0..k)
-                .map(|_| WarpSchedulerKind::new(c.core.warp_scheduler))
-                .collect(),
+            schedulers: (0..k).map(|_| WarpSchedulerKind::new(c.core.warp_scheduler)).collect(),
             alu_free: vec![0; k],
             ctas: vec![CtaSlot::default(); c.core.max_ctas as usize],
             ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize),
@@ -118,6 +122,7 @@ impl Sm {
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             generation: 0,
             finished_ctas: 0,
+            slots_freed: false,
             header_bytes: c.icnt.header_bytes,
             slices_per_channel: c.l2.slices_per_channel,
             next_age: 0,
@@ -158,9 +163,7 @@ impl Sm {
             self.ages[w] = self.next_age;
             self.next_age += 1;
             warp.program = kernel.warp_program(cta, i);
-            warp.next = warp.program.fetch(kernel, &mut warp.addrs);
             warp.pending = Default::default();
-            warp.ready_at = 0;
             warp.alu_regs = [(crate::workload::instr::NO_REG, 0); 4];
             warp.at_barrier = false;
             warp.exited = false;
@@ -175,16 +178,10 @@ impl Sm {
             warp.last_load.reqs.clear();
             self.valid |= 1 << w;
             self.blocked &= !(1 << w);
+            self.fetch(w, kernel);
             mask |= 1 << w;
         }
-        self.ctas[slot] = CtaSlot {
-            active: true,
-            cta,
-            warps: mask,
-            resident: n,
-            running: n,
-            at_barrier: 0,
-        };
+        self.ctas[slot] = CtaSlot { active: true, cta, warps: mask, resident: n, running: n, at_barrier: 0 };
         self.generation += 1;
         self.stats.ctas += 1;
         if sink.wants(EventKind::CtaLaunch) {
@@ -319,9 +316,7 @@ impl Sm {
             if head.space == Space::Shared {
                 self.stats.shared_accesses += 1;
                 if head.load {
-                    self.ldst
-                        .shared
-                        .push_back((now + self.params.shared_latency, head.warp, load_slot));
+                    self.ldst.shared.push_back((now + self.params.shared_latency, head.warp, load_slot));
                 }
                 self.ldst.queue.pop();
                 self.ldst.started = None;
@@ -331,14 +326,25 @@ impl Sm {
                 self.check_occlusion(env);
             }
         }
+        // A replay gives the same answer until a fill changes the L1 (a fill is the only way
+        // an MSHR entry frees or a missing line appears) or the miss queue drains: count the
+        // stall without redoing the lookup.
+        if let Some(cause) = self.ldst.stalled {
+            let unchanged = self.l1.fills == self.ldst.stalled_fills;
+            let persists = match cause {
+                StallCause::Mshr => self.l1.mshr.free() == 0,
+                StallCause::MissQueue => unchanged && self.l1.miss_queue.is_full(),
+                _ => false,
+            };
+            if persists {
+                self.record_ldst_stall(cause, w, env);
+                return;
+            }
+        }
         let head = self.ldst.queue.front().expect("head present");
         let k = self.ldst.next;
         let (addr, lanes) = (head.coalesced.lines[k], head.coalesced.lanes[k]);
-        let kind = if head.load {
-            AccessKind::Load
-        } else {
-            AccessKind::Store
-        };
+        let kind = if head.load { AccessKind::Load } else { AccessKind::Store };
         let bytes = if head.load {
             self.params.line_bytes as u32
         } else {
@@ -359,14 +365,10 @@ impl Sm {
                 index: k as u8,
                 last_to_channel: false,
             },
-            loc: env.map.map(addr),
-            trace: ReqTrace {
-                created: now,
-                ..ReqTrace::default()
-            },
+            loc: Default::default(),
+            trace: ReqTrace { created: now, ..ReqTrace::default() },
         };
-        let loc = req.loc;
-        match self.l1.access(req, now) {
+        match self.l1.access(req, now, env.map) {
             Ok(outcome) => {
                 *env.next_id += 1;
                 *env.created += 1;
@@ -376,28 +378,17 @@ impl Sm {
                         id: *env.next_id - 1,
                         addr,
                         lanes,
-                        loc,
-                        trace: ReqTrace {
-                            created: now,
-                            l1: outcome,
-                            ..ReqTrace::default()
-                        },
+                        loc: Default::default(),
+                        trace: ReqTrace { created: now, l1: outcome, ..ReqTrace::default() },
                     });
                 }
                 self.ldst.next += 1;
             }
             Err(cause) => {
-                self.stats.ldst_stalls[cause as usize] += 1;
                 self.ldst.stalled = Some(cause);
-                if cause == StallCause::Mshr && env.sink.wants(EventKind::MshrFull) {
-                    let pc = self.ldst.queue.front().map_or(0, |h| h.pc);
-                    env.sink.emit(Event::MshrFull {
-                        core: self.id,
-                        warp: w as u16,
-                        pc,
-                        line: addr,
-                    });
-                }
+                self.ldst.stalled_fills = self.l1.fills;
+                self.stats.ldst_stalls[cause as usize] += 1;
+                self.emit_mshr_full(cause, w, env);
                 return;
             }
         }
@@ -420,14 +411,26 @@ impl Sm {
         }
     }
 
+    /// Counts a replayed access whose cause persists (the L1 counts its own stalls on a real
+    /// attempt; here the attempt is skipped, so both are counted).
+    fn record_ldst_stall(&mut self, cause: StallCause, w: usize, env: &mut SmEnv<'_>) {
+        self.stats.ldst_stalls[cause as usize] += 1;
+        self.l1.stats.stall(cause);
+        self.emit_mshr_full(cause, w, env);
+    }
+
+    fn emit_mshr_full(&self, cause: StallCause, w: usize, env: &mut SmEnv<'_>) {
+        if cause == StallCause::Mshr && env.sink.wants(EventKind::MshrFull) {
+            let head = self.ldst.queue.front().expect("head present");
+            let line = head.coalesced.lines[self.ldst.next];
+            env.sink.emit(Event::MshrFull { core: self.id, warp: w as u16, pc: head.pc, line });
+        }
+    }
+
     /// A load entering the LD/ST unit that needs more new MSHRs than are free is occluded.
     fn check_occlusion(&mut self, env: &mut SmEnv<'_>) {
         let head = self.ldst.queue.front().expect("head present");
-        let needed = head
-            .coalesced
-            .iter()
-            .filter(|&(line, _)| self.l1.needs_mshr(line))
-            .count();
+        let needed = head.coalesced.iter().filter(|&(line, _)| self.l1.needs_mshr(line)).count();
         let free = self.l1.mshr.free();
         if needed > free {
             self.stats.occlusions += 1;
@@ -456,27 +459,18 @@ impl Sm {
                 self.stats.idle += 1;
                 continue;
             }
-            let candidates = members & !self.blocked;
+            let mut candidates = members & !self.blocked;
+            // With the LD/ST queue full no memory instruction can issue; skip those warps in
+            // one step unless someone listens for their stall events.
+            if self.ldst.queue.is_full() && !env.sink.wants(EventKind::WarpStall) {
+                candidates &= !self.mem_next;
+            }
             if candidates == 0 {
                 self.stats.no_ready += 1;
                 continue;
             }
-            let Sm {
-                warps,
-                ages,
-                blocked,
-                schedulers,
-                ldst,
-                alu_free,
-                params,
-                id,
-                ..
-            } = self;
-            let view = SchedView {
-                ages,
-                members,
-                generation: self.generation,
-            };
+            let Sm { warps, ages, blocked, schedulers, ldst, alu_free, params, id, .. } = self;
+            let view = SchedView { ages, members, generation: self.generation };
             let mut try_issue = |w: usize| -> bool {
                 let warp = &mut warps[w];
                 let reason = check(warp, now, ldst, alu_free[s], params);
@@ -485,11 +479,7 @@ impl Sm {
                         *blocked |= 1 << w;
                     }
                     if warp.stall != reason && env.sink.wants(EventKind::WarpStall) {
-                        env.sink.emit(Event::WarpStall {
-                            core: *id,
-                            warp: w as u16,
-                            reason,
-                        });
+                        env.sink.emit(Event::WarpStall { core: *id, warp: w as u16, reason });
                     }
                     warp.stall = reason;
                     return false;
@@ -590,8 +580,19 @@ impl Sm {
                 return;
             }
         }
+        self.fetch(w, env.kernel);
+    }
+
+    /// Decodes the warp's next instruction and caches what the issue stage checks first.
+    fn fetch(&mut self, w: usize, kernel: &Kernel) {
         let warp = &mut self.warps[w];
-        warp.next = warp.program.fetch(env.kernel, &mut warp.addrs);
+        warp.next = warp.program.fetch(kernel, &mut warp.addrs);
+        warp.ready_at = warp.alu_operands_ready(&warp.next);
+        if warp.next.op.is_memory() {
+            self.mem_next |= 1 << w;
+        } else {
+            self.mem_next &= !(1 << w);
+        }
     }
 
     /// Releases a CTA's barrier once every running warp has arrived.
@@ -618,6 +619,7 @@ impl Sm {
         self.valid &= !(1 << w);
         self.blocked &= !(1 << w);
         self.generation += 1;
+        self.slots_freed = true;
         let cta = warp.cta_slot as usize;
         let c = &mut self.ctas[cta];
         c.resident -= 1;
@@ -625,10 +627,7 @@ impl Sm {
             c.active = false;
             self.finished_ctas += 1;
             if sink.wants(EventKind::CtaDone) {
-                sink.emit(Event::CtaDone {
-                    core: self.id,
-                    cta: c.cta,
-                });
+                sink.emit(Event::CtaDone { core: self.id, cta: c.cta });
             }
         }
     }
@@ -646,7 +645,7 @@ fn check(warp: &Warp, now: u64, ldst: &Ldst, alu_free: u64, p: &Params) -> Stall
     if warp.waits_on_memory() {
         return StallReason::WaitMem;
     }
-    if warp.alu_operands_ready(i) > now {
+    if warp.ready_at > now {
         return StallReason::WaitAlu;
     }
     match i.op {
@@ -671,10 +670,7 @@ fn spread(reqs: &[ReqRecord]) -> (u64, u64) {
             nb += 1;
         }
     }
-    (
-        channels.iter().map(|m| u64::from(m.count_ones())).sum(),
-        nb as u64,
-    )
+    (channels.iter().map(|m| u64::from(m.count_ones())).sum(), nb as u64)
 }
 
 fn mask_of(n: usize) -> u64 {

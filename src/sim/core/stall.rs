@@ -51,13 +51,9 @@ impl StallReason {
 impl std::str::FromStr for StallReason {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        StallReason::ALL
-            .iter()
-            .copied()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = StallReason::ALL.iter().map(|r| r.name()).collect();
-                format!("unknown stall reason \"{s}\"; valid: {}", names.join(", "))
-            })
+        StallReason::ALL.iter().copied().find(|r| r.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = StallReason::ALL.iter().map(|r| r.name()).collect();
+            format!("unknown stall reason \"{s}\"; valid: {}", names.join(", "))
+        })
     }
 }

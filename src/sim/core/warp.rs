@@ -83,6 +83,7 @@ impl LoadTrack {
         if let Some(r) = self.reqs.get_mut(req.origin.index as usize) {
             r.trace = req.trace;
             r.trace.done = now;
+            r.loc = req.loc;
         }
         if self.returned == 0 {
             self.first = now;
@@ -142,17 +143,11 @@ impl Warp {
             at_barrier: false,
             exited: false,
             loads: (0..max_loads)
-                .map(|_| LoadTrack {
-                    reqs: Vec::with_capacity(32),
-                    ..Default::default()
-                })
+                .map(|_| LoadTrack { reqs: Vec::with_capacity(32), ..Default::default() })
                 .collect(),
             loads_out: 0,
             load_seq: 0,
-            last_load: LoadTrack {
-                reqs: Vec::with_capacity(32),
-                ..Default::default()
-            },
+            last_load: LoadTrack { reqs: Vec::with_capacity(32), ..Default::default() },
             instructions: 0,
             stall: StallReason::Issued,
         }
@@ -174,24 +169,15 @@ impl Warp {
         if dst == NO_REG {
             return;
         }
-        let slot = self
-            .alu_regs
-            .iter()
-            .position(|&(r, _)| r == dst)
-            .unwrap_or_else(|| {
-                self.alu_regs
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, (_, t))| *t)
-                    .map(|(i, _)| i)
-                    .unwrap_or(0)
-            });
+        let slot = self.alu_regs.iter().position(|&(r, _)| r == dst).unwrap_or_else(|| {
+            self.alu_regs.iter().enumerate().min_by_key(|(_, (_, t))| *t).map(|(i, _)| i).unwrap_or(0)
+        });
         self.alu_regs[slot] = (dst, at);
     }
 
     /// Whether the next instruction depends on an outstanding load.
     pub fn waits_on_memory(&self) -> bool {
-        self.next.regs().any(|r| self.pending.contains(r))
+        !self.pending.is_empty() && self.next.regs().any(|r| self.pending.contains(r))
     }
 
     /// A free outstanding-load slot.

@@ -108,22 +108,12 @@ impl Device {
         match kind {
             CommandKind::Act => {
                 let oldest = self.faw[self.faw_head];
-                let faw = if oldest == u64::MAX {
-                    0
-                } else {
-                    oldest + self.timing.faw
-                };
+                let faw = if oldest == u64::MAX { 0 } else { oldest + self.timing.faw };
                 b.next_act.max(self.next_act).max(faw)
             }
             CommandKind::Pre => b.next_pre,
-            CommandKind::Rd => b
-                .next_rd
-                .max(self.group_next_rd[self.group(bank)])
-                .max(self.next_rd),
-            CommandKind::Wr => b
-                .next_wr
-                .max(self.group_next_wr[self.group(bank)])
-                .max(self.next_wr),
+            CommandKind::Rd => b.next_rd.max(self.group_next_rd[self.group(bank)]).max(self.next_rd),
+            CommandKind::Wr => b.next_wr.max(self.group_next_wr[self.group(bank)]).max(self.next_wr),
             CommandKind::Ref => self.banks.iter().map(|b| b.next_act).max().unwrap_or(0),
         }
     }
@@ -209,22 +199,13 @@ mod tests {
     }
 
     fn cmd(kind: CommandKind, bank: u8, row: u32) -> Command {
-        Command {
-            kind,
-            bank,
-            row,
-            col: 0,
-        }
+        Command { kind, bank, row, col: 0 }
     }
 
     /// Ramulator-style: a command is not ready one cycle before its constraint and is ready
     /// exactly at it.
     fn edge(d: &Device, c: Command, at: u64) {
-        assert!(
-            !d.ready(&c, at - 1),
-            "{c:?} ready at {} (constraint {at})",
-            at - 1
-        );
+        assert!(!d.ready(&c, at - 1), "{c:?} ready at {} (constraint {at})", at - 1);
         assert!(d.ready(&c, at), "{c:?} not ready at {at}");
     }
 

@@ -79,10 +79,7 @@ impl Controller {
     /// [`Controller::can_accept`]). `stamp` is the core cycle recorded in its trace.
     pub fn enqueue(&mut self, mut req: MemRequest, stamp: u64) -> Slot {
         let is_write = req.kind.is_write();
-        assert!(
-            self.queues.has_room(is_write),
-            "enqueue into a full controller queue"
-        );
+        assert!(self.queues.has_room(is_write), "enqueue into a full controller queue");
         req.trace.dram_in = stamp;
         let slot = self.queues.insert(Pending {
             arrival: self.now,
@@ -128,12 +125,7 @@ impl Controller {
         self.account_cycle();
         if !self.refresh(sink) {
             self.update_drain_mode(sink);
-            let ctx = SchedCtx {
-                queues: &self.queues,
-                device: &self.device,
-                now,
-                draining: self.draining,
-            };
+            let ctx = SchedCtx { queues: &self.queues, device: &self.device, now, draining: self.draining };
             if let Some(slot) = self.scheduler.select(&ctx) {
                 let cmd = ctx.next_command(slot);
                 self.issue(slot, cmd, stamp, sink);
@@ -165,12 +157,7 @@ impl Controller {
         // Close open banks one PRE at a time, then REF.
         for bank in 0..self.device.banks.len() {
             if let Some(row) = self.device.banks[bank].open_row {
-                let pre = Command {
-                    kind: CommandKind::Pre,
-                    bank: bank as u8,
-                    row,
-                    col: 0,
-                };
+                let pre = Command { kind: CommandKind::Pre, bank: bank as u8, row, col: 0 };
                 if self.device.ready(&pre, self.now) {
                     self.device.issue(&pre, self.now);
                     self.record(&pre, sink);
@@ -178,12 +165,7 @@ impl Controller {
                 return true;
             }
         }
-        let r = Command {
-            kind: CommandKind::Ref,
-            bank: 0,
-            row: 0,
-            col: 0,
-        };
+        let r = Command { kind: CommandKind::Ref, bank: 0, row: 0, col: 0 };
         if self.device.ready(&r, self.now) {
             self.device.issue(&r, self.now);
             self.record(&r, sink);
@@ -208,10 +190,7 @@ impl Controller {
         } else if self.draining && (writes == 0 || (writes <= self.low_watermark && reads > 0)) {
             self.draining = false;
             if sink.wants(EventKind::WriteDrainEnd) {
-                sink.emit(Event::WriteDrainEnd {
-                    channel: self.channel,
-                    writes: writes as u16,
-                });
+                sink.emit(Event::WriteDrainEnd { channel: self.channel, writes: writes as u16 });
             }
         }
     }
@@ -274,11 +253,7 @@ impl Controller {
     fn record(&mut self, cmd: &Command, sink: &mut EventSink) {
         self.stats.commands[cmd.kind as usize] += 1;
         if sink.wants(EventKind::DramCommand) {
-            sink.emit(Event::DramCommand {
-                channel: self.channel,
-                dram_cycle: self.now,
-                cmd: *cmd,
-            });
+            sink.emit(Event::DramCommand { channel: self.channel, dram_cycle: self.now, cmd: *cmd });
         }
     }
 }

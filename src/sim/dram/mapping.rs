@@ -42,6 +42,11 @@ pub struct AddressMap {
     burst_bytes: u64,
     line_bytes: u64,
     interleave_shift: u32,
+    // log2 of the power-of-two sizes (divisions on the hot path become shifts).
+    row_shift: u32,
+    bank_shift: u32,
+    line_shift: u32,
+    burst_shift: u32,
     custom: Option<CustomFields>,
 }
 
@@ -64,6 +69,10 @@ impl AddressMap {
             burst_bytes: c.dram_burst_bytes().into(),
             line_bytes: c.l2.line_bytes.into(),
             interleave_shift: c.dram.mapping.interleave_bytes.trailing_zeros(),
+            row_shift: c.dram.row_bytes.trailing_zeros(),
+            bank_shift: c.dram.banks.trailing_zeros(),
+            line_shift: c.l2.line_bytes.trailing_zeros(),
+            burst_shift: c.dram_burst_bytes().trailing_zeros(),
             custom,
         }
     }
@@ -75,21 +84,26 @@ impl AddressMap {
             MappingScheme::Xor => self.split_channel(addr, true),
             MappingScheme::Custom => return self.map_custom(addr),
         };
-        let col_bytes = local % self.row_bytes;
-        let t = local / self.row_bytes;
-        let mut bank = t % self.banks;
-        let row = (t / self.banks) % self.rows;
+        let col_bytes = local & (self.row_bytes - 1);
+        let t = local >> self.row_shift;
+        let mut bank = t & (self.banks - 1);
+        let row = (t >> self.bank_shift) & (self.rows - 1);
         if self.scheme == MappingScheme::Xor {
-            bank ^= row % self.banks;
+            bank ^= row & (self.banks - 1);
         }
-        let local_line = local / self.line_bytes;
+        let local_line = local >> self.line_shift;
+        let (slice, slice_line) = if self.slices == 1 {
+            (0, local_line)
+        } else {
+            (local_line % self.slices, local_line / self.slices)
+        };
         DramLocation {
             channel: channel as u32,
-            slice: (local_line % self.slices) as u32,
+            slice: slice as u32,
             bank: bank as u32,
             row: row as u32,
-            col: (col_bytes / self.burst_bytes) as u32,
-            slice_line: local_line / self.slices,
+            col: (col_bytes >> self.burst_shift) as u32,
+            slice_line,
         }
     }
 
@@ -140,10 +154,7 @@ pub struct CustomFields {
 impl CustomFields {
     /// Parses and checks the field widths against the machine.
     pub fn parse(spec: &str, c: &Config) -> Result<CustomFields, String> {
-        let letters: Vec<u8> = spec
-            .bytes()
-            .filter(|b| !matches!(b, b'.' | b'_' | b' '))
-            .collect();
+        let letters: Vec<u8> = spec.bytes().filter(|b| !matches!(b, b'.' | b'_' | b' ')).collect();
         if letters.is_empty() {
             return Err("is empty; give one letter per address bit, most significant first, e.g. \"RRRRRRRRRRRRR.BBBB.CCCCC.HHH.SSSSSSS\" (R row, B bank, C column, H channel, S byte, 0 unused)".into());
         }
@@ -157,11 +168,7 @@ impl CustomFields {
             ));
         }
         let n = letters.len() as u32;
-        let bits: Vec<(u8, u32)> = letters
-            .iter()
-            .enumerate()
-            .map(|(i, &l)| (l, n - 1 - i as u32))
-            .collect();
+        let bits: Vec<(u8, u32)> = letters.iter().enumerate().map(|(i, &l)| (l, n - 1 - i as u32)).collect();
         let f = CustomFields { bits };
         let need = |letter: u8, count: u64, what: &str| -> Result<(), String> {
             if !count.is_power_of_two() {
@@ -188,11 +195,7 @@ impl CustomFields {
             ));
         }
         let line_bits = c.l2.line_bytes.trailing_zeros();
-        let low_ok = f
-            .bits
-            .iter()
-            .filter(|(_, b)| *b < line_bits)
-            .all(|(l, _)| matches!(l, b'S' | b'C'));
+        let low_ok = f.bits.iter().filter(|(_, b)| *b < line_bits).all(|(l, _)| matches!(l, b'S' | b'C'));
         if !low_ok {
             return Err(format!(
                 "must keep the {line_bits} lowest bits (one {}-byte line) in 'S'/'C' so a line is not split",
@@ -263,10 +266,7 @@ mod tests {
             for i in 0..20_000u64 {
                 let addr = i * 128 * 7919 % (1 << 30) / 128 * 128;
                 let l = m.map(addr);
-                assert!(
-                    seen.insert((l.channel, l.bank, l.row, l.col)),
-                    "{scheme:?} aliases {addr:#x}"
-                );
+                assert!(seen.insert((l.channel, l.bank, l.row, l.col)), "{scheme:?} aliases {addr:#x}");
                 assert!(slice_lines.insert((l.channel, l.slice, l.slice_line)));
             }
         }

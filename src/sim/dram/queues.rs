@@ -63,11 +63,7 @@ impl Queues {
 
     /// Whether a request of this direction fits.
     pub fn has_room(&self, is_write: bool) -> bool {
-        if is_write {
-            self.n_writes < self.write_capacity
-        } else {
-            self.n_reads < self.read_capacity
-        }
+        if is_write { self.n_writes < self.write_capacity } else { self.n_reads < self.read_capacity }
     }
 
     /// Adds a request (the caller checked [`Queues::has_room`]).
@@ -94,11 +90,7 @@ impl Queues {
     pub fn remove(&mut self, slot: Slot) -> Pending {
         let p = self.slots[slot as usize].take().expect("removing a live slot");
         let bank = p.bank as usize;
-        let list = if p.is_write {
-            &mut self.writes[bank]
-        } else {
-            &mut self.reads[bank]
-        };
+        let list = if p.is_write { &mut self.writes[bank] } else { &mut self.reads[bank] };
         let pos = list.iter().position(|&s| s == slot).expect("slot is listed");
         list.remove(pos);
         if p.is_write {
@@ -131,12 +123,8 @@ impl Queues {
 
     /// Every pending request, oldest first (for views; not for the hot path).
     pub fn pending(&self) -> Vec<(Slot, &Pending)> {
-        let mut v: Vec<(Slot, &Pending)> = self
-            .slots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| p.as_ref().map(|p| (i as Slot, p)))
-            .collect();
+        let mut v: Vec<(Slot, &Pending)> =
+            self.slots.iter().enumerate().filter_map(|(i, p)| p.as_ref().map(|p| (i as Slot, p))).collect();
         v.sort_by_key(|(_, p)| p.seq);
         v
     }
@@ -160,11 +148,6 @@ impl Queues {
             Some(_) => CommandKind::Pre,
             None => CommandKind::Act,
         };
-        Command {
-            kind,
-            bank: p.bank,
-            row: p.row,
-            col: p.col,
-        }
+        Command { kind, bank: p.bank, row: p.row, col: p.col }
     }
 }

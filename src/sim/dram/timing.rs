@@ -79,13 +79,7 @@ mod tests {
     #[test]
     fn seed000_gddr5_in_cycles() {
         let t = Timing::from_config(&Config::default());
-        assert_eq!(
-            (t.rc, t.rcd, t.rp, t.cas, t.ras, t.rrd, t.wtr, t.faw),
-            (60, 18, 18, 18, 42, 9, 8, 35)
-        );
-        assert_eq!(
-            (t.wl, t.rtp, t.burst, t.rtrs, t.ccdl, t.ccds, t.wr),
-            (4, 3, 2, 1, 3, 2, 18)
-        );
+        assert_eq!((t.rc, t.rcd, t.rp, t.cas, t.ras, t.rrd, t.wtr, t.faw), (60, 18, 18, 18, 42, 9, 8, 35));
+        assert_eq!((t.wl, t.rtp, t.burst, t.rtrs, t.ccdl, t.ccds, t.wr), (4, 3, 2, 1, 3, 2, 18));
     }
 }

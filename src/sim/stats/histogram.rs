@@ -15,12 +15,7 @@ pub struct Histogram {
 
 impl Default for Histogram {
     fn default() -> Self {
-        Histogram {
-            counts: vec![0; BUCKETS],
-            count: 0,
-            sum: 0,
-            max: 0,
-        }
+        Histogram { counts: vec![0; BUCKETS], count: 0, sum: 0, max: 0 }
     }
 }
 
@@ -52,11 +47,7 @@ impl Histogram {
     }
 
     pub fn mean(&self) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.sum as f64 / self.count as f64
-        }
+        if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 }
     }
 
     /// The value at quantile `q` (0..=1): the lower bound of its bucket.

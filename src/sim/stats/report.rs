@@ -268,11 +268,7 @@ impl Report {
             },
             sim: SimReport {
                 wall_seconds,
-                cycles_per_second: if wall_seconds > 0.0 {
-                    cycles as f64 / wall_seconds
-                } else {
-                    0.0
-                },
+                cycles_per_second: if wall_seconds > 0.0 { cycles as f64 / wall_seconds } else { 0.0 },
                 requests: g.created,
             },
         }
@@ -282,11 +278,7 @@ impl Report {
     /// entries are left out (they are in the JSON).
     pub fn flat(&self) -> Vec<(String, serde_json::Value)> {
         let mut out = Vec::new();
-        flatten(
-            "",
-            &serde_json::to_value(self).expect("report serializes"),
-            &mut out,
-        );
+        flatten("", &serde_json::to_value(self).expect("report serializes"), &mut out);
         out
     }
 }
@@ -295,11 +287,7 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, serde_jso
     match v {
         serde_json::Value::Object(m) => {
             for (k, v) in m {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
+                let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
                 flatten(&key, v, out);
             }
         }

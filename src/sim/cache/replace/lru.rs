@@ -12,10 +12,7 @@ pub struct Lru {
 
 impl Lru {
     pub fn new(sets: usize, ways: usize) -> Lru {
-        Lru {
-            ways,
-            order: (0..sets).flat_map(|_| 0..ways as u8).collect(),
-        }
+        Lru { ways, order: (0..sets).flat_map(|_| 0..ways as u8).collect() }
     }
 
     fn chain(&mut self, set: usize) -> &mut [u8] {
@@ -24,10 +21,7 @@ impl Lru {
 
     fn move_to_mru(&mut self, set: usize, way: usize) {
         let chain = self.chain(set);
-        let pos = chain
-            .iter()
-            .position(|&w| w as usize == way)
-            .expect("way in chain");
+        let pos = chain.iter().position(|&w| w as usize == way).expect("way in chain");
         chain[..=pos].rotate_right(1);
     }
 }
@@ -50,10 +44,7 @@ impl Replacement for Lru {
     }
 
     fn order(&self, set: usize) -> Vec<usize> {
-        self.order[set * self.ways..(set + 1) * self.ways]
-            .iter()
-            .map(|&w| w as usize)
-            .collect()
+        self.order[set * self.ways..(set + 1) * self.ways].iter().map(|&w| w as usize).collect()
     }
 }
 

@@ -56,23 +56,11 @@ mod tests {
         ages[1] = 30;
         ages[2] = 10;
         ages[3] = 20;
-        let view = SchedView {
-            ages: &ages,
-            members: 0b1110,
-            generation: 0,
-        };
+        let view = SchedView { ages: &ages, members: 0b1110, generation: 0 };
         let mask = 0b1110;
         assert_eq!(s.pick(mask, &view, &mut |_| true), Some(2), "oldest first");
         assert_eq!(s.pick(mask, &view, &mut |_| true), Some(2), "then greedy");
-        assert_eq!(
-            s.pick(mask, &view, &mut |w| w != 2),
-            Some(3),
-            "next oldest when blocked"
-        );
-        assert_eq!(
-            s.pick(mask, &view, &mut |_| true),
-            Some(3),
-            "greedy on the new warp"
-        );
+        assert_eq!(s.pick(mask, &view, &mut |w| w != 2), Some(3), "next oldest when blocked");
+        assert_eq!(s.pick(mask, &view, &mut |_| true), Some(3), "greedy on the new warp");
     }
 }

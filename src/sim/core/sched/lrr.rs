@@ -28,15 +28,9 @@ mod tests {
     fn rotates_past_the_last_issuer() {
         let mut s = Lrr::default();
         let ages = [0u64; 64];
-        let view = SchedView {
-            ages: &ages,
-            members: 0b1110,
-            generation: 0,
-        };
+        let view = SchedView { ages: &ages, members: 0b1110, generation: 0 };
         let mask = 0b1110;
-        let order: Vec<usize> = (0..4)
-            .map(|_| s.pick(mask, &view, &mut |_| true).unwrap())
-            .collect();
+        let order: Vec<usize> = (0..4).map(|_| s.pick(mask, &view, &mut |_| true).unwrap()).collect();
         assert_eq!(order, vec![1, 2, 3, 1]);
         // Warp 2 cannot issue: it is skipped.
         assert_eq!(s.pick(mask, &view, &mut |w| w != 2), Some(3));

@@ -60,11 +60,7 @@ impl WarpSchedulerKind {
 /// Visits set bits of `mask` starting after `after` and wrapping around.
 pub(crate) fn rotate(mask: u64, after: usize) -> impl Iterator<Item = usize> {
     let split = (after + 1) % 64;
-    let high = if split == 0 {
-        mask
-    } else {
-        mask & !((1u64 << split) - 1)
-    };
+    let high = if split == 0 { mask } else { mask & !((1u64 << split) - 1) };
     let low = mask & !high;
     bits(high).chain(bits(low))
 }

@@ -8,11 +8,8 @@ pub struct Fcfs;
 
 impl DramScheduler for Fcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
-        let oldest = ctx
-            .lists()
-            .iter()
-            .filter_map(|l| l.first().copied())
-            .min_by_key(|&s| ctx.queues.get(s).seq)?;
+        let oldest =
+            ctx.lists().iter().filter_map(|l| l.first().copied()).min_by_key(|&s| ctx.queues.get(s).seq)?;
         ctx.ready(oldest).then_some(oldest)
     }
 }

@@ -12,11 +12,7 @@ pub struct FrFcfs;
 
 impl DramScheduler for FrFcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
-        let cas = if ctx.draining {
-            CommandKind::Wr
-        } else {
-            CommandKind::Rd
-        };
+        let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
         let mut best_hit: Option<(u64, Slot)> = None;
         let mut best_other: Option<(u64, Slot)> = None;
         for (bank, list) in ctx.lists().iter().enumerate() {

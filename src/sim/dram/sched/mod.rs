@@ -42,8 +42,7 @@ impl SchedCtx<'_> {
     #[inline]
     pub fn next_command(&self, slot: Slot) -> Command {
         let p = self.queues.get(slot);
-        self.queues
-            .next_command(slot, self.device.banks[p.bank as usize].open_row)
+        self.queues.next_command(slot, self.device.banks[p.bank as usize].open_row)
     }
 
     /// Whether the request's next command can issue now.
