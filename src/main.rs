@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warpscope::batch::{compare, output, run};
@@ -101,6 +102,8 @@ fn main() {
     let cli = Cli::parse();
     let code = match dispatch(cli) {
         Ok(code) => code,
+        // The reader went away (`warpscope ... | head`): stop quietly.
+        Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             if let Some(ce) = e.downcast_ref::<ConfigError>() {
                 eprintln!("error: {ce}");
@@ -112,6 +115,20 @@ fn main() {
         }
     };
     std::process::exit(code);
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes to standard output, returning errors (a closed pipe) instead of panicking.
+fn out(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }
 
 fn dispatch(cli: Cli) -> Result<i32> {
@@ -140,7 +157,7 @@ fn run_cmd(a: RunArgs) -> Result<i32> {
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone() };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
     if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
-        print!("{}", run::summary(&report));
+        out(&run::summary(&report))?;
     }
     if let Some(path) = &a.json {
         output::write_atomic(path, &(serde_json::to_string_pretty(&report)? + "\n"))?;
@@ -166,7 +183,7 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     result.check_metrics(&metrics)?;
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
     if !to_stdout {
-        print!("{}", result.table(&metrics));
+        out(&result.table(&metrics))?;
     }
     if let Some(p) = &a.csv {
         output::write_atomic(p, &result.csv(&metrics))?;
@@ -182,16 +199,21 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
-    println!("machine          {} × {}", report.config, report.workload);
-    println!("status           {}", report.status);
-    println!("core cycles      {}", report.cycles);
-    println!("wall seconds     {:.3}", report.sim.wall_seconds);
-    println!("cycles/s         {:.0}", report.sim.cycles_per_second);
-    println!("requests/s       {:.0}", gpu.created as f64 / report.sim.wall_seconds.max(1e-9));
-    match peak_rss_mb() {
-        Some(mb) => println!("peak memory      {mb:.1} MB"),
-        None => println!("peak memory      unavailable (no /proc/self/status)"),
-    }
+    let peak = match peak_rss_mb() {
+        Some(mb) => format!("{mb:.1} MB"),
+        None => "unavailable (no /proc/self/status)".into(),
+    };
+    out(&format!(
+        "machine          {} × {}\nstatus           {}\ncore cycles      {}\nwall seconds     {:.3}\n\
+         cycles/s         {:.0}\nrequests/s       {:.0}\npeak memory      {peak}\n",
+        report.config,
+        report.workload,
+        report.status,
+        report.cycles,
+        report.sim.wall_seconds,
+        report.sim.cycles_per_second,
+        gpu.created as f64 / report.sim.wall_seconds.max(1e-9),
+    ))?;
     Ok(run::exit_code(&gpu.status))
 }
 

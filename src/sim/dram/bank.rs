@@ -106,15 +106,27 @@ impl Device {
     pub fn earliest(&self, kind: CommandKind, bank: usize) -> u64 {
         let b = &self.banks[bank];
         match kind {
-            CommandKind::Act => {
-                let oldest = self.faw[self.faw_head];
-                let faw = if oldest == u64::MAX { 0 } else { oldest + self.timing.faw };
-                b.next_act.max(self.next_act).max(faw)
-            }
+            CommandKind::Act => b.next_act.max(self.channel_earliest(kind)),
             CommandKind::Pre => b.next_pre,
             CommandKind::Rd => b.next_rd.max(self.group_next_rd[self.group(bank)]).max(self.next_rd),
             CommandKind::Wr => b.next_wr.max(self.group_next_wr[self.group(bank)]).max(self.next_wr),
             CommandKind::Ref => self.banks.iter().map(|b| b.next_act).max().unwrap_or(0),
+        }
+    }
+
+    /// The channel-wide part of [`Device::earliest`]: no bank can take the command before
+    /// this (column commands: CAS spacing and turnarounds; ACT: tRRD and tFAW).
+    #[inline]
+    pub fn channel_earliest(&self, kind: CommandKind) -> u64 {
+        match kind {
+            CommandKind::Act => {
+                let oldest = self.faw[self.faw_head];
+                let faw = if oldest == u64::MAX { 0 } else { oldest + self.timing.faw };
+                self.next_act.max(faw)
+            }
+            CommandKind::Rd => self.next_rd,
+            CommandKind::Wr => self.next_wr,
+            CommandKind::Pre | CommandKind::Ref => 0,
         }
     }
 

@@ -36,6 +36,9 @@ pub struct Controller {
     pub cas_per_request: u8,
     /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
     in_flight: VecDeque<(u64, MemRequest)>,
+    /// No pending request's next command can issue before this DRAM cycle (a scheduler can
+    /// only choose a ready request, so selection is skipped until then). Reset by arrivals.
+    idle_until: u64,
     /// Refresh state: next REF due (0 = refresh disabled).
     next_refresh: u64,
     refresh_pending: bool,
@@ -63,6 +66,7 @@ impl Controller {
             low_watermark: c.dram.write_low_watermark as usize,
             cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
+            idle_until: 0,
             next_refresh,
             refresh_pending: false,
             now: 0,
@@ -93,6 +97,7 @@ impl Controller {
             req,
         });
         self.scheduler.on_arrival(slot, &self.queues);
+        self.idle_until = 0;
         slot
     }
 
@@ -123,15 +128,57 @@ impl Controller {
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink) {
         let now = self.now;
         self.account_cycle();
-        if !self.refresh(sink) {
+        if !self.refresh(sink) && !self.queues.is_empty() {
+            let was_draining = self.draining;
             self.update_drain_mode(sink);
-            let ctx = SchedCtx { queues: &self.queues, device: &self.device, now, draining: self.draining };
-            if let Some(slot) = self.scheduler.select(&ctx) {
-                let cmd = ctx.next_command(slot);
-                self.issue(slot, cmd, stamp, sink);
+            if self.draining != was_draining {
+                self.idle_until = 0;
+            }
+            if now >= self.idle_until {
+                let ctx =
+                    SchedCtx { queues: &self.queues, device: &self.device, now, draining: self.draining };
+                match self.scheduler.select(&ctx) {
+                    Some(slot) => {
+                        let cmd = ctx.next_command(slot);
+                        self.issue(slot, cmd, stamp, sink);
+                    }
+                    None => self.idle_until = self.earliest_ready(),
+                }
             }
         }
         self.now += 1;
+    }
+
+    /// The first cycle at which some pending request of the active direction has a ready
+    /// next command. Device timing only moves when a command issues, and every issue goes
+    /// through [`Controller::issue`], so this stays valid until then or the next arrival.
+    fn earliest_ready(&self) -> u64 {
+        let mut t = u64::MAX;
+        for (bank, list) in self.queues.lists(self.draining).iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            let b = &self.device.banks[bank];
+            let (mut hit, mut other) = (false, false);
+            for l in list {
+                if b.open_row == Some(l.row) {
+                    hit = true;
+                } else {
+                    other = true;
+                }
+            }
+            if hit {
+                let cas = if self.draining { CommandKind::Wr } else { CommandKind::Rd };
+                t = t.min(self.device.earliest(cas, bank));
+            }
+            if other {
+                let k = if b.open_row.is_some() { CommandKind::Pre } else { CommandKind::Act };
+                t = t.min(self.device.earliest(k, bank));
+            }
+        }
+        // Never skip past the next refresh, and always move forward.
+        let refresh = if self.next_refresh > 0 { self.next_refresh } else { u64::MAX };
+        t.max(self.now + 1).min(refresh)
     }
 
     fn account_cycle(&mut self) {
@@ -198,6 +245,7 @@ impl Controller {
     /// Issues `cmd` on behalf of `slot` and retires the request after its last burst.
     fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink) {
         let now = self.now;
+        self.idle_until = 0;
         self.device.issue(&cmd, now);
         self.record(&cmd, sink);
         let t = &self.device.timing;

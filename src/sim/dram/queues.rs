@@ -1,11 +1,21 @@
-//! The controller's read and write queues: a slab of pending requests plus, per bank, the
-//! slots of that bank's reads and writes in arrival order (what schedulers scan).
+//! The controller's read and write queues: a slab of pending requests plus, per bank, that
+//! bank's reads and writes in arrival order (what schedulers scan). List entries carry the
+//! row and arrival order inline, so a scan never leaves the list.
 
 use super::command::{Command, CommandKind};
 use crate::sim::request::MemRequest;
 
 /// Index of a pending request in the controller's slab.
 pub type Slot = u16;
+
+/// A pending request as listed under its bank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listed {
+    pub slot: Slot,
+    pub row: u32,
+    /// Arrival order (smaller = older).
+    pub seq: u64,
+}
 
 /// A request waiting in (or being served from) a controller queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,10 +41,10 @@ pub struct Pending {
 pub struct Queues {
     slots: Vec<Option<Pending>>,
     free: Vec<Slot>,
-    /// Per bank: read slots, oldest first.
-    pub reads: Vec<Vec<Slot>>,
-    /// Per bank: write slots, oldest first.
-    pub writes: Vec<Vec<Slot>>,
+    /// Per bank: reads, oldest first.
+    pub reads: Vec<Vec<Listed>>,
+    /// Per bank: writes, oldest first.
+    pub writes: Vec<Vec<Listed>>,
     pub n_reads: usize,
     pub n_writes: usize,
     pub read_capacity: usize,
@@ -75,11 +85,12 @@ impl Queues {
         if self.reads[bank].is_empty() && self.writes[bank].is_empty() {
             self.banks_pending += 1;
         }
+        let listed = Listed { slot, row: p.row, seq: p.seq };
         if p.is_write {
-            self.writes[bank].push(slot);
+            self.writes[bank].push(listed);
             self.n_writes += 1;
         } else {
-            self.reads[bank].push(slot);
+            self.reads[bank].push(listed);
             self.n_reads += 1;
         }
         self.slots[slot as usize] = Some(p);
@@ -91,7 +102,7 @@ impl Queues {
         let p = self.slots[slot as usize].take().expect("removing a live slot");
         let bank = p.bank as usize;
         let list = if p.is_write { &mut self.writes[bank] } else { &mut self.reads[bank] };
-        let pos = list.iter().position(|&s| s == slot).expect("slot is listed");
+        let pos = list.iter().position(|l| l.slot == slot).expect("slot is listed");
         list.remove(pos);
         if p.is_write {
             self.n_writes -= 1;
@@ -117,7 +128,7 @@ impl Queues {
 
     /// Per-bank lists of one direction.
     #[inline]
-    pub fn lists(&self, writes: bool) -> &[Vec<Slot>] {
+    pub fn lists(&self, writes: bool) -> &[Vec<Listed>] {
         if writes { &self.writes } else { &self.reads }
     }
 

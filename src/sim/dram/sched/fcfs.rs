@@ -8,8 +8,7 @@ pub struct Fcfs;
 
 impl DramScheduler for Fcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
-        let oldest =
-            ctx.lists().iter().filter_map(|l| l.first().copied()).min_by_key(|&s| ctx.queues.get(s).seq)?;
+        let oldest = ctx.lists().iter().filter_map(|l| l.first()).min_by_key(|l| l.seq)?.slot;
         ctx.ready(oldest).then_some(oldest)
     }
 }

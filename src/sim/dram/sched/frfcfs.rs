@@ -13,36 +13,30 @@ pub struct FrFcfs;
 impl DramScheduler for FrFcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
         let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
+        // Channel-wide constraints first: when they forbid a kind, no bank needs checking.
+        let cas_open = ctx.device.channel_earliest(cas) <= ctx.now;
+        let act_open = ctx.device.channel_earliest(CommandKind::Act) <= ctx.now;
         let mut best_hit: Option<(u64, Slot)> = None;
         let mut best_other: Option<(u64, Slot)> = None;
         for (bank, list) in ctx.lists().iter().enumerate() {
-            let Some(&oldest) = list.first() else { continue };
-            match ctx.device.banks[bank].open_row {
-                Some(open) => {
-                    // Lists are in arrival order: the first hit is the oldest hit.
-                    if let Some(&hit) = list.iter().find(|&&s| ctx.queues.get(s).row == open) {
-                        let seq = ctx.queues.get(hit).seq;
-                        if best_hit.is_none_or(|(b, _)| seq < b) && ctx.device.earliest(cas, bank) <= ctx.now
-                        {
-                            best_hit = Some((seq, hit));
-                        }
-                        continue;
-                    }
-                    let seq = ctx.queues.get(oldest).seq;
-                    if best_other.is_none_or(|(b, _)| seq < b)
-                        && ctx.device.earliest(CommandKind::Pre, bank) <= ctx.now
-                    {
-                        best_other = Some((seq, oldest));
-                    }
+            let Some(oldest) = list.first() else { continue };
+            let open = ctx.device.banks[bank].open_row;
+            // Lists are in arrival order: the first hit is the oldest hit.
+            if let Some(hit) = open.and_then(|r| list.iter().find(|l| l.row == r)) {
+                if cas_open
+                    && best_hit.is_none_or(|(b, _)| hit.seq < b)
+                    && ctx.device.earliest(cas, bank) <= ctx.now
+                {
+                    best_hit = Some((hit.seq, hit.slot));
                 }
-                None => {
-                    let seq = ctx.queues.get(oldest).seq;
-                    if best_other.is_none_or(|(b, _)| seq < b)
-                        && ctx.device.earliest(CommandKind::Act, bank) <= ctx.now
-                    {
-                        best_other = Some((seq, oldest));
-                    }
-                }
+                continue;
+            }
+            let k = if open.is_some() { CommandKind::Pre } else { CommandKind::Act };
+            if (k == CommandKind::Pre || act_open)
+                && best_other.is_none_or(|(b, _)| oldest.seq < b)
+                && ctx.device.earliest(k, bank) <= ctx.now
+            {
+                best_other = Some((oldest.seq, oldest.slot));
             }
         }
         best_hit.or(best_other).map(|(_, s)| s)

@@ -17,7 +17,7 @@ pub use frfcfs::FrFcfs;
 
 use super::bank::Device;
 use super::command::Command;
-use super::queues::{Queues, Slot};
+use super::queues::{Listed, Queues, Slot};
 use crate::config::{Config, DramSchedulerName};
 use enum_dispatch::enum_dispatch;
 
@@ -34,7 +34,7 @@ pub struct SchedCtx<'a> {
 impl SchedCtx<'_> {
     /// Per-bank lists of the direction being served.
     #[inline]
-    pub fn lists(&self) -> &[Vec<Slot>] {
+    pub fn lists(&self) -> &[Vec<Listed>] {
         self.queues.lists(self.draining)
     }
 

@@ -1,0 +1,95 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+pub mod timing_checker;
+
+use std::sync::Arc;
+use warpscope::config::{Config, Origin};
+use warpscope::sim::dram::Controller;
+use warpscope::sim::dram::mapping::AddressMap;
+use warpscope::sim::request::{AccessKind, MemRequest};
+use warpscope::sim::{Event, EventKind, EventSink, Gpu};
+use warpscope::workload::Workload;
+
+/// A small, fast machine for end-to-end tests: 4 SMs, 2 channels.
+pub const SMALL_CONFIG: &str = include_str!("../fixtures/small.ron");
+
+pub fn small_config(sets: &[&str]) -> Config {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Config::from_text(SMALL_CONFIG, Origin::File("tests/fixtures/small.ron".into()), &sets)
+        .expect("small config")
+}
+
+pub fn workload(text: &str, seed: u64) -> Arc<Workload> {
+    Arc::new(Workload::from_text(text, &Origin::File("test workload".into()), seed).expect("workload"))
+}
+
+pub fn gpu(config: Config, workload: Arc<Workload>) -> Gpu {
+    Gpu::new(Arc::new(config), workload).expect("machine builds")
+}
+
+/// A request to `addr` for a standalone controller.
+pub fn dram_request(map: &AddressMap, id: u64, addr: u64, write: bool) -> MemRequest {
+    MemRequest {
+        id,
+        kind: if write { AccessKind::Writeback } else { AccessKind::Load },
+        addr,
+        bytes: 128,
+        lanes: 0,
+        origin: Default::default(),
+        loc: map.map(addr),
+        trace: Default::default(),
+    }
+}
+
+/// What a standalone controller did with a request stream.
+pub struct Driven {
+    pub cmds: Vec<timing_checker::Cmd>,
+    pub served: usize,
+    pub total: usize,
+    pub controller: Controller,
+}
+
+/// Feeds `addrs` (address, is_write) to channel 0's controller as fast as it accepts them
+/// (only addresses that map to channel 0 are used) until every request is served.
+pub fn drive_controller(config: &Config, addrs: &[(u64, bool)]) -> Driven {
+    let map = AddressMap::new(config);
+    let mut mc = Controller::new(config, 0);
+    let mut sink = EventSink::default();
+    sink.set(EventKind::DramCommand, true);
+    let reqs: Vec<MemRequest> = addrs
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, w))| dram_request(&map, i as u64, a, w))
+        .filter(|r| r.loc.channel == 0)
+        .collect();
+    let total = reqs.len();
+    let mut next = 0;
+    let mut reads_done = 0;
+    let mut cmds = Vec::new();
+    let mut idle = 0;
+    while (next < total || !mc.is_idle()) && idle < 100_000 {
+        if next < total && mc.can_accept(reqs[next].kind.is_write()) {
+            mc.enqueue(reqs[next], mc.now);
+            next += 1;
+        }
+        let before = cmds.len();
+        mc.tick(mc.now, &mut sink);
+        for (_, e) in sink.drain() {
+            if let Event::DramCommand { dram_cycle, cmd, .. } = e {
+                cmds.push(timing_checker::Cmd {
+                    cycle: dram_cycle,
+                    bank: cmd.bank as usize,
+                    kind: cmd.kind,
+                    row: cmd.row,
+                });
+            }
+        }
+        while mc.pop_completed().is_some() {
+            reads_done += 1;
+        }
+        idle = if cmds.len() == before { idle + 1 } else { 0 };
+    }
+    let served = reads_done + mc.stats.writes as usize;
+    Driven { cmds, served, total, controller: mc }
+}
