@@ -24,22 +24,22 @@ pub fn check(t: &Timing, banks: usize, groups: usize, cmds: &[Cmd]) -> Vec<Strin
     for (i, c) in cmds.iter().enumerate() {
         let earlier = &cmds[..i];
         // One command per cycle on the command bus, in time order.
-        if let Some(p) = earlier.last() {
-            if p.cycle >= c.cycle {
-                err(i, c, format!("not after the previous command at {}", p.cycle));
-            }
+        if let Some(p) = earlier.last()
+            && p.cycle >= c.cycle
+        {
+            err(i, c, format!("not after the previous command at {}", p.cycle));
         }
         let last = |pred: &dyn Fn(&Cmd) -> bool| earlier.iter().rev().find(|p| pred(p)).copied();
         let gap = |p: Option<Cmd>, need: u64, name: &str, err: &mut dyn FnMut(String)| {
-            if let Some(p) = p {
-                if c.cycle < p.cycle + need {
-                    err(format!(
-                        "{name}: only {} cycles after {:?} at {} (need {need})",
-                        c.cycle - p.cycle,
-                        p.kind,
-                        p.cycle
-                    ));
-                }
+            if let Some(p) = p
+                && c.cycle < p.cycle + need
+            {
+                err(format!(
+                    "{name}: only {} cycles after {:?} at {} (need {need})",
+                    c.cycle - p.cycle,
+                    p.kind,
+                    p.cycle
+                ));
             }
         };
         let same_bank = |k: CommandKind| last(&|p: &Cmd| p.bank == c.bank && p.kind == k);
