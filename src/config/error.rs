@@ -34,11 +34,13 @@ impl ConfigError {
     /// Wraps a serde/ron error, adding the key path and the list of valid keys where serde only
     /// says "unknown field".
     pub(crate) fn from_serde(origin: &Origin, key: String, e: ron::error::SpannedError) -> ConfigError {
-        let message = match &e.code {
-            ron::Error::NoSuchStructField { expected, found, .. } => {
+        let message = match (&e.code, expected_value(&key)) {
+            (ron::Error::NoSuchStructField { expected, found, .. }, _) => {
                 format!("unknown key `{found}`; valid keys here: {}", expected.join(", "))
             }
-            other => other.to_string(),
+            // ron's own words ("invalid std identifier") would mislead here.
+            (_, Some(expected)) => format!("expected {expected}"),
+            (other, None) => other.to_string(),
         };
         ConfigError {
             origin: origin.clone(),
@@ -71,6 +73,15 @@ impl ConfigError {
     }
 }
 
+/// What a value at `key` should look like, where serde's message would not say it well.
+fn expected_value(key: &str) -> Option<&'static str> {
+    if key.starts_with("dram.timing.") || key.starts_with("dram.refresh.") {
+        Some("a timing value: Ns(<nanoseconds>) or Ck(<DRAM cycles>), e.g. Ns(12.0) or Ck(4)")
+    } else {
+        None
+    }
+}
+
 /// An error about the key at `path` of `text`, positioned at the key when it is in the text.
 pub fn error_at_path(text: &str, origin: &Origin, path: &str, message: &str) -> ConfigError {
     let position =
@@ -92,7 +103,12 @@ impl fmt::Display for ConfigError {
         if !self.key.is_empty() {
             write!(f, ": {}", self.key)?;
         }
-        write!(f, ": {}", self.message)
+        // "l1.sets = 0: must be ..." reads better than "l1.sets: = 0: ...".
+        if self.message.starts_with("= ") && !self.key.is_empty() {
+            write!(f, " {}", self.message)
+        } else {
+            write!(f, ": {}", self.message)
+        }
     }
 }
 

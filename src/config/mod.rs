@@ -489,7 +489,7 @@ pub fn parse_ron<T: DeserializeOwned>(text: &str, origin: &Origin) -> Result<T, 
     })?;
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let key = e.path().to_string();
-        let key = if key == "." { String::new() } else { key };
+        let key = if key == "." || key == "?" { String::new() } else { key };
         let spanned = de.span_error(e.inner().clone());
         ConfigError::from_serde(origin, key, spanned)
     })?;

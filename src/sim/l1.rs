@@ -186,3 +186,89 @@ impl L1 {
         self.hits.iter()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::request::AccessKind;
+
+    fn setup(sets: &[&str]) -> (L1, AddressMap) {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let c = Config::default().with_sets(&sets).unwrap();
+        (L1::new(&c), AddressMap::new(&c))
+    }
+
+    fn load(id: u64, addr: u64) -> MemRequest {
+        MemRequest {
+            id,
+            kind: AccessKind::Load,
+            addr,
+            bytes: 128,
+            lanes: 1,
+            origin: Default::default(),
+            loc: Default::default(),
+            trace: Default::default(),
+        }
+    }
+
+    #[test]
+    fn miss_merge_fill_then_hit() {
+        let (mut l1, map) = setup(&[]);
+        assert_eq!(l1.access(load(1, 0x1000), 0, &map), Ok(CacheOutcome::Miss));
+        assert_eq!(l1.access(load(2, 0x1000), 1, &map), Ok(CacheOutcome::Merged));
+        assert_eq!(l1.mshr.used(), 1);
+        let sent = l1.miss_queue.pop().unwrap();
+        assert_eq!((sent.id, sent.loc), (1, map.map(0x1000)), "only the first miss goes below, mapped");
+        let mut out = Vec::new();
+        l1.fill(sent, &mut out);
+        assert_eq!(out.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1, 2]);
+        assert_eq!(l1.mshr.used(), 0);
+        assert_eq!(l1.access(load(3, 0x1040), 10, &map), Ok(CacheOutcome::Hit));
+        assert_eq!(l1.pop_hit(10 + 19), None);
+        assert_eq!(l1.pop_hit(10 + 20).map(|r| r.id), Some(3), "hit latency 20");
+    }
+
+    #[test]
+    fn each_stall_cause() {
+        // Two MSHRs, merge of 2, miss queue of 2, one way per set (so lines can all be reserved).
+        let (mut l1, map) = setup(&["l1.mshr_entries=2", "l1.mshr_merge=2", "l1.miss_queue=2", "l1.ways=1"]);
+        assert!(l1.access(load(1, 0), 0, &map).is_ok());
+        assert!(l1.access(load(2, 0), 0, &map).is_ok(), "merge");
+        assert_eq!(l1.access(load(3, 0), 0, &map), Err(StallCause::MergeFull));
+        // Same set (32 sets × 128 B apart = 4096 B), way reserved by the first miss.
+        assert_eq!(l1.access(load(4, 4096), 0, &map), Err(StallCause::LineAlloc));
+        assert!(l1.access(load(5, 128), 0, &map).is_ok());
+        assert_eq!(l1.access(load(6, 256), 0, &map), Err(StallCause::Mshr));
+        let mut out = Vec::new();
+        let r = l1.miss_queue.pop().unwrap();
+        l1.fill(r, &mut out);
+        let mut store = load(7, 512);
+        store.kind = AccessKind::Store;
+        assert_eq!(l1.access(store, 0, &map), Ok(CacheOutcome::Write));
+        let mut store = load(8, 640);
+        store.kind = AccessKind::Store;
+        assert_eq!(l1.access(store, 0, &map), Err(StallCause::MissQueue));
+        assert_eq!(l1.stats.stalls[StallCause::MergeFull as usize], 1);
+        assert_eq!(l1.stats.stalls[StallCause::LineAlloc as usize], 1);
+    }
+
+    #[test]
+    fn stores_evict_and_do_not_allocate() {
+        let (mut l1, map) = setup(&[]);
+        l1.access(load(1, 0x2000), 0, &map).unwrap();
+        let r = l1.miss_queue.pop().unwrap();
+        l1.fill(r, &mut Vec::new());
+        let mut store = load(2, 0x2000);
+        store.kind = AccessKind::Store;
+        assert_eq!(l1.access(store, 1, &map), Ok(CacheOutcome::Write));
+        assert_eq!(
+            l1.access(load(3, 0x2000), 2, &map),
+            Ok(CacheOutcome::Miss),
+            "write-evict dropped the line"
+        );
+        let mut store = load(4, 0x3000);
+        store.kind = AccessKind::Store;
+        l1.access(store, 3, &map).unwrap();
+        assert!(l1.needs_mshr(0x3000), "no-write-allocate");
+    }
+}

@@ -1,0 +1,173 @@
+//! The command line as a user drives it: exit codes, stable JSON keys, the DRAM command
+//! trace (checked against GDDR5 timing end to end), compare output, error messages.
+
+mod common;
+
+use common::timing_checker::{Cmd, check};
+use std::process::Command;
+use warpscope::sim::dram::command::CommandKind;
+use warpscope::sim::dram::timing::Timing;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+const SMALL: &str = "tests/fixtures/small.ron";
+const TINY: &str = "tests/fixtures/tiny.ron";
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// The documented keys of `run --json` (README "Report keys").
+const KEYS: &[&str] = &[
+    "cycles",
+    "warp_instructions",
+    "ipc",
+    "l1.hit_rate",
+    "l2.hit_rate",
+    "dram.row_hit_rate",
+    "dram.bandwidth_utilization",
+    "memory.avg_latency",
+    "memory.requests_per_load",
+    "memory.effective_latency_mean",
+    "memory.latency_divergence_mean",
+    "memory.channels_per_load_mean",
+    "memory.banks_per_load_mean",
+    "sim.cycles_per_second",
+];
+
+fn get<'a>(v: &'a serde_json::Value, key: &str) -> &'a serde_json::Value {
+    key.split('.').fold(v, |v, k| &v[k])
+}
+
+#[test]
+fn run_writes_json_and_a_dram_trace_that_obeys_gddr5_timing() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let trace = dir.path().join("dram.txt");
+    let (code, stdout, stderr) = run(&[
+        "run",
+        "-c",
+        SMALL,
+        "-w",
+        TINY,
+        "--json",
+        json.to_str().unwrap(),
+        "--dram-trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("small × tiny: done after"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for k in KEYS {
+        assert!(get(&report, k).is_number(), "missing report key {k}");
+    }
+    assert_eq!(report["status"], "done");
+    // Every command line parses, and each channel's commands obey every constraint.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let config = common::small_config(&[]);
+    let mut per_channel: Vec<Vec<Cmd>> = vec![Vec::new(); config.dram.channels as usize];
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 7, "{line}");
+        let kind = match f[4] {
+            "ACT" => CommandKind::Act,
+            "PRE" => CommandKind::Pre,
+            "RD" => CommandKind::Rd,
+            "WR" => CommandKind::Wr,
+            "REF" => CommandKind::Ref,
+            other => panic!("unknown command {other}"),
+        };
+        let bank: usize = f[3].parse().unwrap();
+        assert_eq!(f[2].parse::<usize>().unwrap(), bank % config.dram.bank_groups as usize);
+        per_channel[f[1].parse::<usize>().unwrap()].push(Cmd {
+            cycle: f[0].parse().unwrap(),
+            bank,
+            kind,
+            row: f[5].parse().unwrap(),
+        });
+    }
+    let t = Timing::from_config(&config);
+    for cmds in &per_channel {
+        assert!(cmds.len() > 100);
+        let errors = check(&t, config.dram.banks as usize, config.dram.bank_groups as usize, cmds);
+        assert!(errors.is_empty(), "{:?}", &errors[..errors.len().min(3)]);
+    }
+    // No temporary files are left next to the outputs.
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn repeated_runs_give_identical_reports_and_traces() {
+    let one = || {
+        let (code, stdout, _) = run(&["run", "-c", SMALL, "-w", TINY, "--json", "-"]);
+        assert_eq!(code, 0);
+        let mut v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        v["sim"]["wall_seconds"] = 0.into();
+        v["sim"]["cycles_per_second"] = 0.into();
+        let (_, trace, _) = run(&["run", "-c", SMALL, "-w", TINY, "-q", "--dram-trace", "-"]);
+        (v, trace)
+    };
+    assert_eq!(one(), one());
+}
+
+#[test]
+fn compare_runs_variants_into_one_table_and_csv() {
+    let (code, stdout, stderr) =
+        run(&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs,frfcfs"]);
+    assert_eq!(code, 0, "{stderr}");
+    let header = stdout.lines().next().unwrap();
+    assert!(header.starts_with("metric") && header.contains("fcfs") && header.contains("frfcfs"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.starts_with("dram.row_hit_rate")));
+    let (code, csv, _) = run(&[
+        "compare",
+        "-c",
+        SMALL,
+        "-w",
+        TINY,
+        "--vary",
+        "dram.scheduler=fcfs,frfcfs",
+        "--metrics",
+        "cycles,dram.row_hit_rate",
+        "--csv",
+        "-",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "metric,fcfs,frfcfs");
+    assert_eq!(lines.len(), 3);
+    assert!(lines[2].starts_with("dram.row_hit_rate,0."));
+    let (code, _, stderr) =
+        run(&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs", "--metrics", "nope"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("unknown metric `nope`; valid metrics: config, workload"), "{stderr}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_located_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(&bad, "(\n  l1: (sets: 0),\n)\n").unwrap();
+    let (code, _, stderr) = run(&["run", "-c", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr.trim(),
+        format!("error: {}:2:8: l1.sets = 0: must be a power of two ≥ 1 (e.g. 32, 64)", bad.display())
+    );
+    let (code, _, stderr) = run(&["run", "--set", "dram.scheduler=nope"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("valid: fcfs, frfcfs"));
+    let (code, _, stderr) = run(&["compare", "--vary", "dram.banks=16,12", "-c", SMALL, "-w", TINY]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--set dram.banks=12: dram.banks = 12: must be a power of two"), "{stderr}");
+    let (code, _, stderr) = run(&["run", "-w", "/no/such/workload.ron"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("/no/such/workload.ron: cannot read"));
+}

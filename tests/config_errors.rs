@@ -1,0 +1,143 @@
+//! Bad configs and workloads get a message naming the file, line:column, key and what would
+//! be valid — one test per kind of bad input.
+
+use warpscope::config::{Config, Origin};
+use warpscope::workload::Workload;
+
+fn config_error(text: &str) -> String {
+    Config::from_text(text, Origin::File("m.ron".into()), &[]).unwrap_err().to_string()
+}
+
+fn set_error(sets: &[&str]) -> String {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Config::from_text("()", Origin::File("m.ron".into()), &sets).unwrap_err().to_string()
+}
+
+#[test]
+fn syntax_error_has_a_position() {
+    assert_eq!(config_error("(\n  l1: (sets: 32,\n)\n"), "m.ron:3:2: Expected comma");
+}
+
+#[test]
+fn unknown_key_lists_the_valid_ones() {
+    let e = config_error("(\n  l1: (setz: 4),\n)");
+    assert!(
+        e.starts_with("m.ron:2:8: l1.setz: unknown key `setz`; valid keys here: sets, ways, line_bytes"),
+        "{e}"
+    );
+    let e = config_error("(\n  dramm: (),\n)");
+    assert!(e.contains("unknown key `dramm`") && e.contains("dram"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_the_key() {
+    assert_eq!(config_error("(\n  l1: (sets: \"many\"),\n)"), "m.ron:2:13: l1.sets: Expected integer");
+    let e = config_error("(dram: (timing: (t_rcd: 12)))");
+    assert!(
+        e.contains("dram.timing.t_rcd: expected a timing value: Ns(<nanoseconds>) or Ck(<DRAM cycles>)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn zero_and_non_power_of_two_sets() {
+    assert_eq!(
+        config_error("(\n  l1: (sets: 0),\n)"),
+        "m.ron:2:8: l1.sets = 0: must be a power of two ≥ 1 (e.g. 32, 64)"
+    );
+    assert!(
+        config_error("(\n  l2: (sets: 48),\n)")
+            .starts_with("m.ron:2:8: l2.sets = 48: must be a power of two")
+    );
+}
+
+#[test]
+fn zero_sized_queue() {
+    assert_eq!(
+        config_error("(\n  l2: (miss_queue: 0),\n)"),
+        "m.ron:2:8: l2.miss_queue = 0: must be at least 1"
+    );
+    assert!(config_error("(dram: (read_queue: 0))").contains("dram.read_queue = 0: must be at least 1"));
+}
+
+#[test]
+fn more_mshrs_than_the_id_can_address() {
+    assert_eq!(
+        config_error("(\n  l1: (mshr_entries: 300),\n)"),
+        "m.ron:2:8: l1.mshr_entries = 300: must be between 1 and 256 (MSHR ids are 8-bit)"
+    );
+}
+
+#[test]
+fn watermarks_must_be_ordered() {
+    let e = config_error("(\n  dram: (write_high_watermark: 16, write_low_watermark: 16),\n)");
+    assert_eq!(e, "m.ron:2:36: dram.write_low_watermark = 16: must be below dram.write_high_watermark (16)");
+    let e = config_error("(dram: (write_queue: 8, write_high_watermark: 16))");
+    assert!(e.contains("dram.write_high_watermark = 16: must be between 1 and dram.write_queue (8)"), "{e}");
+}
+
+#[test]
+fn unknown_policy_name_lists_the_valid_ones() {
+    let e = config_error("(\n  dram: (scheduler: \"magic\"),\n)");
+    assert_eq!(e, "m.ron:2:22: dram.scheduler: unknown name \"magic\"; valid: fcfs, frfcfs");
+}
+
+#[test]
+fn geometry_constraints() {
+    assert!(config_error("(dram: (banks: 12))").contains("dram.banks = 12: must be a power of two"));
+    assert!(
+        config_error("(dram: (bank_groups: 3))")
+            .contains("dram.bank_groups = 3: must be ≥ 1 and divide dram.banks (16)")
+    );
+    assert!(
+        config_error("(l2: (line_bytes: 64))").contains("l2.line_bytes = 64: must equal l1.line_bytes (128)")
+    );
+    assert!(config_error("(core: (max_threads: 4096))").contains("64 warps per SM at most"));
+    let e = config_error("(dram: (mapping: (scheme: \"custom\", custom: \"RRBB\")))");
+    assert!(e.contains("dram.mapping.custom: needs dram.channels = 6 to be a power of two"), "{e}");
+    let e = config_error("(dram: (channels: 8, mapping: (scheme: \"custom\", custom: \"RRBB\")))");
+    assert!(e.contains("dram.mapping.custom: has 0 'H' bits but dram.channels = 8 needs 3"), "{e}");
+}
+
+#[test]
+fn a_default_value_made_invalid_by_another_key_says_so() {
+    // The high watermark (32) is not in the file, but the smaller write queue makes it
+    // invalid: the error names it and says it is the default.
+    let e = config_error("(dram: (write_queue: 8))");
+    assert!(e.contains("this is the default value"), "{e}");
+}
+
+#[test]
+fn overrides_are_checked_like_the_file() {
+    assert_eq!(
+        set_error(&["l1.sets=abc"]),
+        "--set l1.sets=abc: l1.sets: Invalid digit 'a' for base 10 integers"
+    );
+    assert_eq!(set_error(&["l1.ways=0"]), "--set l1.ways=0: l1.ways = 0: must be between 1 and 64");
+    assert!(set_error(&["l1.sest=4"]).contains("valid keys in `l1`: sets, ways"));
+    assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs"));
+}
+
+#[test]
+fn workload_errors_point_into_the_workload_file() {
+    let bad =
+        |text: &str| Workload::from_text(text, &Origin::File("w.ron".into()), 1).unwrap_err().to_string();
+    let head = "(name: \"w\", kernels: [(name: \"k\", ctas: 1, threads_per_cta: 32,\n";
+    assert_eq!(
+        bad(&format!(
+            "{head}  arrays: [(name: \"a\", elems: 4)],\n  program: [Load(array: \"a\", pattern: CsrEdge, dst: 1)])])"
+        )),
+        "w.ron:3:30: kernels[0].program[0].pattern: CSR patterns need the kernel to declare a `graph`"
+    );
+    let e = bad(&format!("{head}  program: [Lod(array: \"a\")])])"));
+    assert!(
+        e.starts_with("w.ron:2:13: kernels[0].program[0]: Unexpected variant named `Lod`")
+            && e.contains("`Load`"),
+        "{e}"
+    );
+    assert!(bad("(name: \"w\", kernels: [])").contains("kernels: must list at least one kernel"));
+    let e = bad(&format!(
+        "{head}  arrays: [(name: \"a\", elems: 4)],\n  program: [If(fraction: 1.5, body: [])])])"
+    ));
+    assert!(e.contains("kernels[0].program[0].fraction = 1.5: must be in [0, 1]"), "{e}");
+}

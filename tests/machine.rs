@@ -1,0 +1,129 @@
+//! Whole-machine properties: determinism, snapshots, request conservation, completion.
+
+mod common;
+
+use common::{gpu, small_config, workload};
+use warpscope::sim::stats::report::Report;
+use warpscope::sim::{Event, EventKind, Gpu, Status};
+
+const TINY: &str = include_str!("fixtures/tiny.ron");
+
+/// Runs to completion, returning the report (wall time zeroed) and the DRAM command trace.
+fn run_traced(mut g: Gpu) -> (Gpu, Report, Vec<String>) {
+    g.events.set(EventKind::DramCommand, true);
+    let mut trace = Vec::new();
+    while g.is_running() {
+        g.step();
+        for (_, e) in g.events.drain() {
+            if let Event::DramCommand { channel, dram_cycle, cmd } = e {
+                trace.push(format!(
+                    "{dram_cycle} {channel} {} {} {} {}",
+                    cmd.bank, cmd.kind, cmd.row, cmd.col
+                ));
+            }
+        }
+        assert!(g.cycle < 2_000_000, "runaway simulation");
+    }
+    let report = Report::new(&g, 0.0);
+    (g, report, trace)
+}
+
+#[test]
+fn same_inputs_give_identical_reports_and_dram_traces() {
+    let (g1, r1, t1) = run_traced(gpu(small_config(&[]), workload(TINY, 1)));
+    let (_, r2, t2) = run_traced(gpu(small_config(&[]), workload(TINY, 1)));
+    assert_eq!(g1.status, Status::Done);
+    assert_eq!(serde_json::to_string(&r1).unwrap(), serde_json::to_string(&r2).unwrap());
+    assert_eq!(t1, t2);
+    assert!(t1.len() > 1000, "the workload exercises DRAM ({} commands)", t1.len());
+    // A different seed changes the random graph, so the run differs.
+    let (_, r3, _) = run_traced(gpu(small_config(&[]), workload(TINY, 2)));
+    assert_ne!(r1.cycles, r3.cycles);
+}
+
+#[test]
+fn a_snapshot_is_a_clone_that_continues_identically() {
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    for _ in 0..5_000 {
+        g.step();
+    }
+    let snapshot = g.clone();
+    assert_eq!(snapshot.state_hash(), g.state_hash());
+    let (a, ra, ta) = run_traced(g);
+    let (b, rb, tb) = run_traced(snapshot);
+    assert_eq!(a.state_hash(), b.state_hash());
+    assert_eq!(ra, rb);
+    assert_eq!(ta, tb);
+}
+
+#[test]
+fn every_request_that_enters_the_memory_system_leaves_it() {
+    for sets in
+        [&[][..], &["dram.scheduler=fcfs", "l1.allocate=on-fill"][..], &["l2.sets=4", "l2.ways=2"][..]]
+    {
+        let mut g = gpu(small_config(sets), workload(TINY, 1));
+        let mut checks = 0;
+        while g.is_running() {
+            g.step();
+            if g.cycle % 97 == 0 {
+                assert_eq!(
+                    (g.created - g.retired) as usize,
+                    g.requests_in_flight(),
+                    "cycle {}: created − retired must equal the requests found in queues",
+                    g.cycle
+                );
+                checks += 1;
+            }
+        }
+        assert_eq!(g.status, Status::Done, "{sets:?}");
+        assert!(checks > 50);
+        assert_eq!(g.created, g.retired);
+        assert_eq!(g.requests_in_flight(), 0);
+        assert!(g.drained());
+        let r = Report::new(&g, 0.0);
+        assert!(r.dram.writes > 0 && r.dram.reads > 0, "{sets:?}: reads and write-backs reach DRAM");
+    }
+}
+
+#[test]
+fn both_kernels_run_in_order_and_every_cta_finishes() {
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    g.events.set(EventKind::KernelEnd, true);
+    g.events.set(EventKind::CtaDone, true);
+    let mut ends = Vec::new();
+    let mut ctas = 0;
+    while g.is_running() {
+        g.step();
+        for (cycle, e) in g.events.drain() {
+            match e {
+                Event::KernelEnd { kernel } => ends.push((cycle, kernel)),
+                Event::CtaDone { .. } => ctas += 1,
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(ends.iter().map(|e| e.1).collect::<Vec<_>>(), vec![0, 1]);
+    assert!(ends[0].0 < ends[1].0);
+    assert_eq!(ctas, 16 + 8);
+}
+
+#[test]
+fn the_watchdog_stops_a_machine_that_cannot_move() {
+    let mut g = gpu(small_config(&["sim.watchdog_cycles=2000"]), workload(TINY, 1));
+    for _ in 0..3000 {
+        g.step();
+    }
+    // Freeze DRAM: no bank may take a command for ages, so misses never return.
+    for mc in &mut g.dram {
+        for b in &mut mc.device.banks {
+            (b.next_act, b.next_pre, b.next_rd, b.next_wr) =
+                (u64::MAX / 4, u64::MAX / 4, u64::MAX / 4, u64::MAX / 4);
+        }
+    }
+    g.run(200_000);
+    let Status::Stuck(why) = &g.status else { panic!("expected the watchdog to fire, got {:?}", g.status) };
+    assert!(why.contains("no progress for 2000 cycles"), "{why}");
+    assert!(why.contains("DRAM channel 0: reads"), "{why}");
+    assert!(why.contains("MSHR"), "{why}");
+    assert!(g.cycle < 20_000, "stopped soon after the limit, at {}", g.cycle);
+}
