@@ -65,7 +65,7 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
         let mut checks = 0;
         while g.is_running() {
             g.step();
-            if g.cycle % 97 == 0 {
+            if g.cycle.is_multiple_of(97) {
                 assert_eq!(
                     (g.created - g.retired) as usize,
                     g.requests_in_flight(),
