@@ -1,6 +1,7 @@
 //! The SM side: warps, warp schedulers, coalescer, LD/ST unit (MECHANISMS §1, §6, §9).
 
 pub mod coalescer;
+pub mod fcw;
 pub mod ldst;
 pub mod sched;
 pub mod sm;

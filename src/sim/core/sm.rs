@@ -64,6 +64,10 @@ pub struct Sm {
     pub warps: Vec<Warp>,
     /// Launch age per warp slot (contiguous, for schedulers).
     pub ages: Vec<u64>,
+    /// GTO priority per warp slot: its rank by age among its scheduler's warps (0 = oldest).
+    /// Valid for resident warps; refreshed when the resident warps change.
+    pub priority: Vec<u8>,
+    priority_generation: u64,
     /// Occupied warp slots.
     pub valid: u64,
     /// Warps known not to be able to issue (waiting on memory, at a barrier, exited).
@@ -110,6 +114,8 @@ impl Sm {
                 .map(|_| Warp::empty(placeholder.clone(), c.core.max_loads_per_warp as usize))
                 .collect(),
             ages: vec![0; n],
+            priority: vec![0; n],
+            priority_generation: u64::MAX,
             valid: 0,
             blocked: 0,
             mem_next: 0,
@@ -450,8 +456,24 @@ impl Sm {
         }
     }
 
+    /// Recomputes GTO priorities (ranks by age within each scheduler) after CTAs come or go.
+    pub fn refresh_priorities(&mut self) {
+        if self.priority_generation == self.generation {
+            return;
+        }
+        self.priority_generation = self.generation;
+        for &members in &self.sched_masks {
+            let mut warps: Vec<usize> = super::sched::bits(members & self.valid).collect();
+            warps.sort_by_key(|&w| self.ages[w]);
+            for (rank, w) in warps.into_iter().enumerate() {
+                self.priority[w] = rank.min(255) as u8;
+            }
+        }
+    }
+
     /// Each scheduler issues at most one instruction.
     fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) {
+        self.refresh_priorities();
         for s in 0..self.schedulers.len() {
             self.stats.issue_slots += 1;
             let members = self.valid & self.sched_masks[s];
@@ -675,4 +697,33 @@ fn spread(reqs: &[ReqRecord]) -> (u64, u64) {
 
 fn mask_of(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, Origin};
+    use crate::workload::Workload;
+
+    #[test]
+    fn gto_priorities_rank_warps_by_age_within_each_scheduler() {
+        let c = Config::default();
+        let w = Workload::from_text(
+            "(name: \"p\", kernels: [(name: \"k\", ctas: 2, threads_per_cta: 128, arrays: [(name: \"a\", elems: 64)], program: [Alu()])])",
+            &Origin::File("t".into()),
+            1,
+        )
+        .unwrap();
+        let k = &w.kernels[0];
+        let mut sm = Sm::new(&c, 0, k.warp_program(0, 0));
+        let mut sink = EventSink::default();
+        sm.launch(k, 0, &mut sink);
+        sm.launch(k, 1, &mut sink);
+        sm.refresh_priorities();
+        // Warps 0..8 by age; even slots on scheduler 0, odd on scheduler 1.
+        assert_eq!(&sm.priority[..8], &[0, 0, 1, 1, 2, 2, 3, 3]);
+        sm.retire_warp(0, &mut sink);
+        sm.refresh_priorities();
+        assert_eq!(&sm.priority[2..8], &[0, 1, 1, 2, 2, 3]);
+    }
 }
