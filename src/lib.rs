@@ -5,5 +5,7 @@
 
 pub mod batch;
 pub mod config;
+pub mod debug;
 pub mod sim;
+pub mod tui;
 pub mod workload;

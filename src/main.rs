@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use warpscope::batch::{compare, output, run};
 use warpscope::config::{Config, ConfigError};
+use warpscope::debug::{Outcome, Session};
 use warpscope::workload::Workload;
 
 #[derive(Parser)]
@@ -14,7 +15,7 @@ use warpscope::workload::Workload;
     name = "warpscope",
     version,
     about = "A cycle-level GPU memory-system simulator you can debug",
-    long_about = "A cycle-level GPU memory-system simulator you can debug.\n\nWithout a command, runs the built-in machine (seed 000's GTX 480-like GPU) on the built-in irregular workload (BFS-like) and prints its report."
+    long_about = "A cycle-level GPU memory-system simulator you can debug.\n\nWithout a command, opens the debugger's terminal UI on the built-in machine (seed 000's GTX 480-like GPU) and the built-in irregular workload (BFS-like)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -23,12 +24,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Debug a machine × workload in the terminal UI (the default command).
+    Tui(TuiArgs),
     /// Run one machine × workload to completion and print a summary.
     Run(RunArgs),
     /// Run a workload on variants of a machine (in parallel) and tabulate them.
     Compare(CompareArgs),
     /// Measure simulation speed (core cycles/s) and peak memory.
     Bench(BenchArgs),
+    /// Run debugger commands headless and print their output (like `gdb -batch`).
+    Batch(BatchArgs),
 }
 
 #[derive(Args, Clone)]
@@ -87,6 +92,30 @@ struct CompareArgs {
 }
 
 #[derive(Args)]
+struct TuiArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// Pane layout: a name in layouts/ (default, dram, cache, warp) or a .ron file.
+    #[arg(short, long, value_name = "LAYOUT")]
+    layout: Option<String>,
+    /// Let the mouse focus panes, select rows and scroll.
+    #[arg(long)]
+    mouse: bool,
+}
+
+#[derive(Args)]
+struct BatchArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// A file of debugger commands, one per line (`#` starts a comment).
+    #[arg(long, value_name = "FILE", conflicts_with = "execute")]
+    script: Option<PathBuf>,
+    /// Commands separated by `;`, e.g. -x "break occlusion; continue; show warp 3.17".
+    #[arg(short = 'x', long = "execute", value_name = "COMMANDS")]
+    execute: Option<String>,
+}
+
+#[derive(Args)]
 struct BenchArgs {
     #[command(flatten)]
     machine: Machine,
@@ -133,17 +162,76 @@ fn out(text: &str) -> Result<()> {
 
 fn dispatch(cli: Cli) -> Result<i32> {
     match cli.command {
-        None => run_cmd(RunArgs {
+        None => tui_cmd(TuiArgs {
             machine: Machine { config: None, workload: None, sets: Vec::new() },
-            max_cycles: 0,
-            json: None,
-            dram_trace: None,
-            quiet: false,
+            layout: None,
+            mouse: false,
         }),
+        Some(Command::Tui(a)) => tui_cmd(a),
         Some(Command::Run(a)) => run_cmd(a),
         Some(Command::Compare(a)) => compare_cmd(a),
         Some(Command::Bench(a)) => bench_cmd(a),
+        Some(Command::Batch(a)) => batch_cmd(a),
     }
+}
+
+fn tui_cmd(a: TuiArgs) -> Result<i32> {
+    use std::io::IsTerminal;
+    let (config, workload) = load(&a.machine)?;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!(
+            "error: the terminal UI needs a terminal; for a headless run use `warpscope run` (or `warpscope batch -x ...`)"
+        );
+        return Ok(EXIT_INPUT);
+    }
+    let session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
+    let opts = warpscope::tui::TuiOptions {
+        mouse: a.mouse,
+        layout: a.layout,
+        layouts_dir: PathBuf::from("layouts"),
+    };
+    warpscope::tui::run(session, opts)?;
+    Ok(0)
+}
+
+fn batch_cmd(a: BatchArgs) -> Result<i32> {
+    let (config, workload) = load(&a.machine)?;
+    let lines: Vec<String> = match (&a.script, &a.execute) {
+        (Some(path), _) => std::fs::read_to_string(path)
+            .map_err(|e| ConfigError {
+                origin: warpscope::config::Origin::File(path.display().to_string()),
+                position: None,
+                key: String::new(),
+                message: format!("cannot read: {e}"),
+            })?
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+            .collect(),
+        (None, Some(x)) => x.split(';').map(|c| c.trim().to_string()).collect(),
+        (None, None) => anyhow::bail!("batch needs --script FILE or -x \"COMMANDS\""),
+    };
+    let mut session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
+    for (i, line) in lines.iter().enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        out(&format!("(ws) {line}\n"))?;
+        match session.execute_blocking(line) {
+            Ok(Outcome::Text(t)) if !t.is_empty() => out(&format!("{}\n", t.trim_end()))?,
+            Ok(Outcome::Quit) => break,
+            Ok(Outcome::Layout(_)) => out("(layouts apply to the TUI only)\n")?,
+            Ok(_) => {}
+            Err(e) => {
+                let place = match &a.script {
+                    Some(p) => format!("{}:{}: ", p.display(), i + 1),
+                    None => String::new(),
+                };
+                eprintln!("error: {place}{line}: {e}");
+                return Ok(1);
+            }
+        }
+    }
+    Ok(0)
 }
 
 fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {

@@ -41,6 +41,7 @@ pub struct Config {
     pub l2: L2Config,
     pub dram: DramConfig,
     pub sim: SimConfig,
+    pub debug: DebugConfig,
 }
 
 /// Clock domains (MECHANISMS §1). The debugger's "cycle" is a core cycle; the other domains
@@ -259,6 +260,24 @@ pub struct MappingConfig {
     pub custom: String,
 }
 
+/// The debugger's time travel and event log.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DebugConfig {
+    /// Core cycles between time-travel snapshots (doubles when the budget fills).
+    pub snapshot_interval: u64,
+    /// Memory for time-travel snapshots, in MiB.
+    pub snapshot_budget_mb: u64,
+    /// Events kept in the event log.
+    pub event_log: u32,
+}
+
+impl Default for DebugConfig {
+    fn default() -> Self {
+        DebugConfig { snapshot_interval: 5000, snapshot_budget_mb: 512, event_log: 5000 }
+    }
+}
+
 /// Simulation control.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -282,6 +301,7 @@ impl Default for Config {
             l2: L2Config::default(),
             dram: DramConfig::default(),
             sim: SimConfig::default(),
+            debug: DebugConfig::default(),
         }
     }
 }

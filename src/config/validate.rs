@@ -133,6 +133,18 @@ pub fn issues(c: &Config) -> Vec<Issue> {
 
     dram(&mut k, c);
 
+    if c.debug.snapshot_interval < 100 {
+        k.fail(
+            "debug.snapshot_interval",
+            format!("= {}: must be at least 100 cycles", c.debug.snapshot_interval),
+        );
+    }
+    if c.debug.snapshot_budget_mb < 16 {
+        k.fail(
+            "debug.snapshot_budget_mb",
+            format!("= {}: must be at least 16 (MiB)", c.debug.snapshot_budget_mb),
+        );
+    }
     if c.sim.watchdog_cycles < 1000 {
         k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
     }

@@ -5,8 +5,15 @@
 use super::core::StallReason;
 use super::dram::command::Command;
 
+/// A field value of an event, for breakpoint filters and conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValue {
+    Int(i64),
+    Name(&'static str),
+}
+
 /// Something that happened at a cycle.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A load needs more new MSHR entries than are free: the LD/ST unit will replay it and
     /// block every other memory instruction (seed 004 §1.3, §5.2).
@@ -68,9 +75,132 @@ impl EventKind {
     pub fn bit(self) -> u64 {
         1 << (self as u8)
     }
+
+    /// The user-facing name (`break memory-occlusion`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::MemoryOcclusion => "memory-occlusion",
+            EventKind::MshrFull => "mshr-full",
+            EventKind::RowMiss => "row-miss",
+            EventKind::WriteDrainStart => "write-drain-start",
+            EventKind::WriteDrainEnd => "write-drain-end",
+            EventKind::DramCommand => "dram-command",
+            EventKind::LoadDone => "load-done",
+            EventKind::WarpStall => "warp-stall",
+            EventKind::CtaLaunch => "cta-launch",
+            EventKind::CtaDone => "cta-done",
+            EventKind::KernelEnd => "kernel-end",
+        }
+    }
+
+    /// The field names events of this kind carry.
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            EventKind::MemoryOcclusion => &["core", "warp", "pc", "needed", "free"],
+            EventKind::MshrFull => &["core", "warp", "pc", "line"],
+            EventKind::RowMiss => &["channel", "bank", "row", "conflict"],
+            EventKind::WriteDrainStart => &["channel", "writes", "reads"],
+            EventKind::WriteDrainEnd => &["channel", "writes"],
+            EventKind::DramCommand => &["channel", "dram_cycle", "bank", "row", "col", "cmd"],
+            EventKind::LoadDone => {
+                &["core", "warp", "pc", "requests", "issued", "first", "last", "latency", "divergence"]
+            }
+            EventKind::WarpStall => &["core", "warp", "reason"],
+            EventKind::CtaLaunch | EventKind::CtaDone => &["core", "cta"],
+            EventKind::KernelEnd => &["kernel"],
+        }
+    }
 }
 
 impl Event {
+    /// A field by name (see [`EventKind::fields`]).
+    pub fn field(&self, name: &str) -> Option<FieldValue> {
+        use FieldValue::{Int, Name};
+        let i = |v: u64| Some(Int(v as i64));
+        match (self, name) {
+            (Event::MemoryOcclusion { core, .. }, "core")
+            | (Event::MshrFull { core, .. }, "core")
+            | (Event::LoadDone { core, .. }, "core")
+            | (Event::WarpStall { core, .. }, "core")
+            | (Event::CtaLaunch { core, .. }, "core")
+            | (Event::CtaDone { core, .. }, "core") => i(u64::from(*core)),
+            (Event::MemoryOcclusion { warp, .. }, "warp")
+            | (Event::MshrFull { warp, .. }, "warp")
+            | (Event::LoadDone { warp, .. }, "warp")
+            | (Event::WarpStall { warp, .. }, "warp") => i(u64::from(*warp)),
+            (Event::MemoryOcclusion { pc, .. }, "pc")
+            | (Event::MshrFull { pc, .. }, "pc")
+            | (Event::LoadDone { pc, .. }, "pc") => i(u64::from(*pc)),
+            (Event::MemoryOcclusion { needed, .. }, "needed") => i(u64::from(*needed)),
+            (Event::MemoryOcclusion { free, .. }, "free") => i(u64::from(*free)),
+            (Event::MshrFull { line, .. }, "line") => i(*line),
+            (Event::RowMiss { channel, .. }, "channel")
+            | (Event::WriteDrainStart { channel, .. }, "channel")
+            | (Event::WriteDrainEnd { channel, .. }, "channel")
+            | (Event::DramCommand { channel, .. }, "channel") => i(u64::from(*channel)),
+            (Event::RowMiss { bank, .. }, "bank") => i(u64::from(*bank)),
+            (Event::RowMiss { row, .. }, "row") => i(u64::from(*row)),
+            (Event::RowMiss { conflict, .. }, "conflict") => i(u64::from(*conflict)),
+            (Event::WriteDrainStart { writes, .. }, "writes")
+            | (Event::WriteDrainEnd { writes, .. }, "writes") => i(u64::from(*writes)),
+            (Event::WriteDrainStart { reads, .. }, "reads") => i(u64::from(*reads)),
+            (Event::DramCommand { dram_cycle, .. }, "dram_cycle") => i(*dram_cycle),
+            (Event::DramCommand { cmd, .. }, "bank") => i(u64::from(cmd.bank)),
+            (Event::DramCommand { cmd, .. }, "row") => i(u64::from(cmd.row)),
+            (Event::DramCommand { cmd, .. }, "col") => i(u64::from(cmd.col)),
+            (Event::DramCommand { cmd, .. }, "cmd") => Some(Name(cmd.kind.name())),
+            (Event::LoadDone { requests, .. }, "requests") => i(u64::from(*requests)),
+            (Event::LoadDone { issued, .. }, "issued") => i(*issued),
+            (Event::LoadDone { first, .. }, "first") => i(*first),
+            (Event::LoadDone { last, .. }, "last") => i(*last),
+            (Event::LoadDone { issued, last, .. }, "latency") => i(last - issued),
+            (Event::LoadDone { first, last, .. }, "divergence") => i(last - first),
+            (Event::WarpStall { reason, .. }, "reason") => Some(Name(reason.name())),
+            (Event::CtaLaunch { cta, .. }, "cta") | (Event::CtaDone { cta, .. }, "cta") => i(u64::from(*cta)),
+            (Event::KernelEnd { kernel }, "kernel") => i(u64::from(*kernel)),
+            _ => None,
+        }
+    }
+
+    /// One line for people: what happened, with its numbers.
+    pub fn describe(&self) -> String {
+        match self {
+            Event::MemoryOcclusion { core, warp, pc, needed, free } => {
+                format!(
+                    "memory occlusion on core {core} warp {warp} pc {pc:#06x}: needs {needed} MSHRs, {free} free"
+                )
+            }
+            Event::MshrFull { core, warp, pc, line } => {
+                format!("MSHRs full on core {core}: warp {warp} pc {pc:#06x} cannot miss on line {line:#x}")
+            }
+            Event::RowMiss { channel, bank, row, conflict } => format!(
+                "row {} on channel {channel} bank {bank}: opening row {row}",
+                if *conflict { "conflict" } else { "miss" }
+            ),
+            Event::WriteDrainStart { channel, writes, reads } => {
+                format!("write drain starts on channel {channel}: {writes} writes queued, {reads} reads")
+            }
+            Event::WriteDrainEnd { channel, writes } => {
+                format!("write drain ends on channel {channel}: {writes} writes left")
+            }
+            Event::DramCommand { channel, dram_cycle, cmd } => format!(
+                "channel {channel} DRAM cycle {dram_cycle}: {} bank {} row {} col {}",
+                cmd.kind, cmd.bank, cmd.row, cmd.col
+            ),
+            Event::LoadDone { core, warp, pc, requests, issued, first, last } => format!(
+                "load done on core {core} warp {warp} pc {pc:#06x}: {requests} requests, latency {}, divergence {}",
+                last - issued,
+                last - first
+            ),
+            Event::WarpStall { core, warp, reason } => {
+                format!("warp {core}.{warp} stalls: {}", reason.name())
+            }
+            Event::CtaLaunch { core, cta } => format!("CTA {cta} launched on core {core}"),
+            Event::CtaDone { core, cta } => format!("CTA {cta} finished on core {core}"),
+            Event::KernelEnd { kernel } => format!("kernel {kernel} finished"),
+        }
+    }
+
     pub fn kind(&self) -> EventKind {
         match self {
             Event::MemoryOcclusion { .. } => EventKind::MemoryOcclusion,

@@ -134,7 +134,7 @@ impl L1 {
         self.stats.read_misses += 1;
         req.trace.l1 = CacheOutcome::Miss;
         req.loc = map.map(req.addr);
-        self.mshr.allocate(key, req.id, now);
+        self.mshr.allocate(key, req.id, req.origin.warp, now);
         let _ = self.miss_queue.push(req);
         Ok(CacheOutcome::Miss)
     }

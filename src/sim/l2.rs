@@ -251,7 +251,7 @@ impl L2Slice {
                 req.trace.l2 = CacheOutcome::Miss;
                 self.stats.reads += 1;
                 self.stats.read_misses += 1;
-                self.mshr.allocate(key, req.id, now);
+                self.mshr.allocate(key, req.id, req.origin.core, now);
                 if self.miss_queue.push(req).is_err() {
                     unreachable!("miss queue room checked");
                 }

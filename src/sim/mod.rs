@@ -11,6 +11,7 @@ pub mod core;
 pub mod dram;
 pub mod event;
 pub mod icnt;
+pub mod inspect;
 pub mod l1;
 pub mod l2;
 pub mod queue;
@@ -140,7 +141,9 @@ impl Gpu {
     /// Advances one core cycle.
     pub fn step(&mut self) {
         let stamp = self.cycle;
-        self.events.set_now(stamp);
+        // Events carry the cycle count after the step they happen in: the machine state a
+        // debugger stops at (and `goto` returns to) when it breaks on them.
+        self.events.set_now(stamp + 1);
         for _ in 0..self.dram_clock.advance() {
             self.dram_tick(stamp);
         }

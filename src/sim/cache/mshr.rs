@@ -12,8 +12,9 @@ pub struct MshrEntry {
     pub valid: bool,
     /// Cycle the entry was allocated.
     pub since: u64,
-    /// The request that went below for this line.
+    /// The request that went below for this line, and its warp (L1) or SM (L2).
     pub primary: u64,
+    pub owner: u16,
     /// Requests waiting for the same line.
     pub merged: Vec<MemRequest>,
 }
@@ -34,6 +35,7 @@ impl Mshr {
                     valid: false,
                     since: 0,
                     primary: 0,
+                    owner: 0,
                     merged: Vec::with_capacity(merge.saturating_sub(1)),
                 })
                 .collect(),
@@ -78,14 +80,16 @@ impl Mshr {
         self.entries[i].merged.push(req);
     }
 
-    /// Allocates an entry for `key` (the caller checked [`Mshr::free`]).
-    pub fn allocate(&mut self, key: u64, primary: u64, now: u64) -> usize {
+    /// Allocates an entry for `key` for request `primary` of `owner` (the caller checked
+    /// [`Mshr::free`]).
+    pub fn allocate(&mut self, key: u64, primary: u64, owner: u16, now: u64) -> usize {
         let i = self.entries.iter().position(|e| !e.valid).expect("a free MSHR entry");
         let e = &mut self.entries[i];
         e.key = key;
         e.valid = true;
         e.since = now;
         e.primary = primary;
+        e.owner = owner;
         self.used += 1;
         i
     }
@@ -127,7 +131,7 @@ mod tests {
     #[test]
     fn merges_up_to_the_limit_and_releases_all() {
         let mut m = Mshr::new(2, 3);
-        let i = m.allocate(0x40, 1, 5);
+        let i = m.allocate(0x40, 1, 3, 5);
         assert_eq!((m.used(), m.free()), (1, 1));
         assert_eq!(m.find(0x40), Some(i));
         assert!(m.can_merge(i));

@@ -617,6 +617,12 @@ impl Sm {
         }
     }
 
+    /// Why warp `w` cannot issue at `now`, evaluated live (`Issued` when it could).
+    pub fn stall_reason(&self, w: usize, now: u64) -> StallReason {
+        let s = w % self.schedulers.len();
+        check(&self.warps[w], now, &self.ldst, self.alu_free[s], &self.params)
+    }
+
     /// Releases a CTA's barrier once every running warp has arrived.
     fn try_release_barrier(&mut self, cta: usize) {
         let c = &mut self.ctas[cta];

@@ -46,6 +46,11 @@ impl Histogram {
         self.max = self.max.max(v);
     }
 
+    /// Number of buckets.
+    pub fn buckets(&self) -> usize {
+        self.counts.len()
+    }
+
     pub fn mean(&self) -> f64 {
         if self.count == 0 { 0.0 } else { self.sum as f64 / self.count as f64 }
     }

@@ -37,6 +37,13 @@ pub struct ChannelStats {
     pub read_latency: Histogram,
 }
 
+impl ChannelStats {
+    /// Buckets of the read-latency histogram (for memory estimates).
+    pub fn read_latency_buckets(&self) -> usize {
+        self.read_latency.buckets()
+    }
+}
+
 /// Why a cache could not accept an access this cycle (seed 002 §IV; seed 004 §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StallCause {

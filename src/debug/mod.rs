@@ -1,0 +1,14 @@
+//! The debugger, UI-free: a [`session::Session`] owns the machine, breakpoints, time travel
+//! and the command language; [`views`] describe what panes show as plain data. The TUI
+//! (`src/tui`) and `warpscope batch` both drive it.
+
+pub mod breakpoint;
+pub mod command;
+pub mod expr;
+pub mod history;
+pub mod session;
+pub mod state;
+pub mod timetravel;
+pub mod views;
+
+pub use session::{Outcome, Session, Stop};

@@ -1,0 +1,479 @@
+//! A debugging session: the machine, its breakpoints, time travel, event log and samples,
+//! driven by commands. UI-free: the TUI and `warpscope batch` both call [`Session::execute`];
+//! moving commands (`step`, `continue`, `until`, `run`) then advance in bounded chunks through
+//! [`Session::advance`], so a terminal can redraw and be interrupted between chunks.
+
+use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, event_kind, parse_trigger};
+use super::command::{COMMANDS, Command, Info, VIEWS};
+use super::expr::Expr;
+use super::history::{EventLog, Samples};
+use super::timetravel::TimeTravel;
+use super::views;
+use crate::config::Config;
+use crate::sim::event::{Event, EventKind};
+use crate::sim::{Gpu, Status};
+use crate::workload::Workload;
+use std::sync::Arc;
+
+/// Why a moving command stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Hit(Hit),
+    /// The requested cycle (step count, `until`, `goto`) was reached.
+    Reached(u64),
+    /// Every kernel finished and the memory system drained.
+    Finished(u64),
+    Stuck(String),
+    /// Interrupted by the user (Esc in the TUI).
+    Interrupted(u64),
+}
+
+impl Stop {
+    pub fn message(&self) -> String {
+        match self {
+            Stop::Hit(h) => h.message(),
+            Stop::Reached(c) => format!("cycle {c}"),
+            Stop::Finished(c) => {
+                format!("The program finished at cycle {c}: every kernel done, memory drained.")
+            }
+            Stop::Stuck(why) => format!("The machine is stuck: {why}"),
+            Stop::Interrupted(c) => format!("Interrupted at cycle {c}."),
+        }
+    }
+}
+
+/// What a command produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Text to show.
+    Text(String),
+    /// A moving command started; call [`Session::advance`] until it stops.
+    Running,
+    Layout(String),
+    Quit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    /// Stop when the machine reaches this cycle.
+    until: Option<u64>,
+    /// Stop at breakpoints.
+    breaks: bool,
+}
+
+/// A debugging session.
+pub struct Session {
+    pub gpu: Gpu,
+    pub breakpoints: Breakpoints,
+    pub travel: TimeTravel,
+    pub log: EventLog,
+    pub samples: Samples,
+    /// The last non-empty command line (an empty line repeats it).
+    pub last_line: Option<String>,
+    /// The last stop, for status lines.
+    pub last_stop: Option<Stop>,
+    run: Option<Run>,
+    buf: Vec<(u64, Event)>,
+}
+
+impl Session {
+    pub fn new(config: Config, workload: Arc<Workload>) -> Result<Session, String> {
+        let d = config.debug.clone();
+        let gpu = Gpu::new(Arc::new(config), workload)?;
+        Ok(Session {
+            travel: TimeTravel::new(&gpu, d.snapshot_interval, (d.snapshot_budget_mb as usize) << 20),
+            gpu,
+            breakpoints: Breakpoints::default(),
+            log: EventLog::new(d.event_log as usize),
+            samples: Samples::new(500, 4096),
+            last_line: None,
+            last_stop: None,
+            run: None,
+            buf: Vec::new(),
+        })
+    }
+
+    /// A moving command is in progress.
+    pub fn is_running(&self) -> bool {
+        self.run.is_some()
+    }
+
+    /// Executes one command line; an empty line repeats the last command (gdb).
+    pub fn execute(&mut self, line: &str) -> Result<Outcome, String> {
+        let line = line.trim();
+        let line = if line.is_empty() {
+            match &self.last_line {
+                Some(l) => l.clone(),
+                None => return Ok(Outcome::Text(String::new())),
+            }
+        } else {
+            line.to_string()
+        };
+        let cmd = Command::parse(&line)?;
+        self.last_line = Some(line);
+        self.command(cmd)
+    }
+
+    /// Executes a command line to its end (moving commands run until they stop): the
+    /// behaviour of `warpscope batch`.
+    pub fn execute_blocking(&mut self, line: &str) -> Result<Outcome, String> {
+        match self.execute(line)? {
+            Outcome::Running => {
+                let mut out = None;
+                while out.is_none() {
+                    out = self.advance(u64::MAX);
+                }
+                Ok(Outcome::Text(out.unwrap_or_default()))
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// Runs a parsed command.
+    pub fn command(&mut self, cmd: Command) -> Result<Outcome, String> {
+        let text = |s: String| Ok(Outcome::Text(s));
+        match cmd {
+            Command::Step(n) => self.start(Some(self.gpu.cycle + n), true),
+            Command::Continue => self.start(None, true),
+            Command::Until(c) => {
+                if c <= self.gpu.cycle {
+                    return Err(format!("until: already at cycle {}; use goto to go back", self.gpu.cycle));
+                }
+                self.start(Some(c), true)
+            }
+            Command::Run => self.start(None, false),
+            Command::ReverseStep(n) => text(self.goto(self.gpu.cycle.saturating_sub(n))),
+            Command::Goto(c) => text(self.goto(c)),
+            Command::ReverseContinue => text(self.reverse_continue()),
+            Command::Break { temporary, spec } => {
+                let (trigger, cond) = parse_trigger(&spec)?;
+                let desc = match &trigger {
+                    Trigger::Cycle(c) => format!("cycle {c}"),
+                    _ => spec.clone(),
+                };
+                let id = self.breakpoints.add(trigger, cond, temporary);
+                text(format!(
+                    "{} {id}: {desc}",
+                    if temporary { "Temporary breakpoint" } else { "Breakpoint" }
+                ))
+            }
+            Command::Watch(e) => {
+                let expr = Expr::parse(&e)?;
+                let v = expr.eval(&EventScope { event: None, gpu: &self.gpu })?;
+                let id = self.breakpoints.add(Trigger::Watch { text: e.clone(), expr }, None, false);
+                self.breakpoints.reset_watches(&self.gpu);
+                text(format!("Watchpoint {id}: {e} (now {v})"))
+            }
+            Command::Condition { id, expr } => {
+                let parsed = match &expr {
+                    Some(e) => Some((e.clone(), Expr::parse(e)?)),
+                    None => None,
+                };
+                self.breakpoints.get_mut(id)?.condition = parsed;
+                text(match expr {
+                    Some(e) => format!("Breakpoint {id} now stops only if {e}"),
+                    None => format!("Breakpoint {id} is now unconditional"),
+                })
+            }
+            Command::Ignore { id, count } => {
+                self.breakpoints.get_mut(id)?.ignore = count;
+                text(format!("Will ignore the next {count} hits of breakpoint {id}"))
+            }
+            Command::Delete(ids) => {
+                if ids.is_empty() {
+                    let n = self.breakpoints.list.len();
+                    self.breakpoints.list.clear();
+                    return text(format!("Deleted {n} breakpoints"));
+                }
+                for id in &ids {
+                    self.breakpoints.delete(*id)?;
+                }
+                text(format!("Deleted {}", join_ids(&ids)))
+            }
+            Command::Disable(ids) => self.set_enabled(&ids, false),
+            Command::Enable(ids) => self.set_enabled(&ids, true),
+            Command::Info(Info::Breakpoints) => text(views::breakpoints(self).to_text()),
+            Command::Info(Info::Snapshots) => text(self.snapshot_info()),
+            Command::Info(Info::Log) => text(self.log_info()),
+            Command::Show { view, args } => text(views::show(self, view, &args)?.to_text()),
+            Command::Print(e) => {
+                let v = Expr::parse(&e)?.eval(&EventScope { event: None, gpu: &self.gpu })?;
+                text(format!("{e} = {v}"))
+            }
+            Command::Log { event: None, .. } => text(self.log_info()),
+            Command::Log { event: Some(name), on } => {
+                let kind = event_kind(&name)?;
+                if on {
+                    self.log.mask |= kind.bit();
+                } else {
+                    self.log.mask &= !kind.bit();
+                }
+                text(format!("{} events are {}logged", kind.name(), if on { "" } else { "no longer " }))
+            }
+            Command::Layout(name) => Ok(Outcome::Layout(name)),
+            Command::Help(topic) => text(help(topic.as_deref())?),
+            Command::Quit => Ok(Outcome::Quit),
+        }
+    }
+
+    fn set_enabled(&mut self, ids: &[u32], on: bool) -> Result<Outcome, String> {
+        let verb = if on { "Enabled" } else { "Disabled" };
+        if ids.is_empty() {
+            self.breakpoints.list.iter_mut().for_each(|b| b.enabled = on);
+            return Ok(Outcome::Text(format!("{verb} every breakpoint")));
+        }
+        for id in ids {
+            self.breakpoints.get_mut(*id)?.enabled = on;
+        }
+        Ok(Outcome::Text(format!("{verb} {}", join_ids(ids))))
+    }
+
+    fn start(&mut self, until: Option<u64>, breaks: bool) -> Result<Outcome, String> {
+        if let Some(stop) = self.finished() {
+            return Err(format!("{} Use goto or reverse commands to look back.", stop.message()));
+        }
+        self.run = Some(Run { until, breaks });
+        Ok(Outcome::Running)
+    }
+
+    /// Whether the machine can move forward.
+    fn finished(&self) -> Option<Stop> {
+        match &self.gpu.status {
+            Status::Done => Some(Stop::Finished(self.gpu.cycle)),
+            Status::Stuck(why) => Some(Stop::Stuck(why.clone())),
+            Status::Running => None,
+        }
+    }
+
+    /// Advances the running command by at most `budget` cycles. Returns the stop message when
+    /// it stops, `None` when the budget ran out first.
+    pub fn advance(&mut self, budget: u64) -> Option<String> {
+        let run = self.run?;
+        for _ in 0..budget {
+            if let Some(until) = run.until
+                && self.gpu.cycle >= until
+            {
+                return Some(self.stop(Stop::Reached(self.gpu.cycle)));
+            }
+            if let Some(stop) = self.step_once(run.breaks) {
+                return Some(self.stop(stop));
+            }
+        }
+        None
+    }
+
+    /// Stops the running command (the user pressed Esc).
+    pub fn interrupt(&mut self) -> Option<String> {
+        self.run?;
+        Some(self.stop(Stop::Interrupted(self.gpu.cycle)))
+    }
+
+    fn stop(&mut self, stop: Stop) -> String {
+        self.run = None;
+        let msg = stop.message();
+        self.last_stop = Some(stop);
+        msg
+    }
+
+    /// Event kinds the machine must report now.
+    fn event_mask(&self, breaks: bool) -> u64 {
+        self.log.mask | if breaks { self.breakpoints.event_mask() } else { 0 }
+    }
+
+    /// One core cycle: step, snapshot, log, check breakpoints.
+    fn step_once(&mut self, breaks: bool) -> Option<Stop> {
+        if let Some(stop) = self.finished() {
+            return Some(stop);
+        }
+        self.gpu.events.set_mask(self.event_mask(breaks));
+        self.gpu.step();
+        self.travel.observe(&self.gpu);
+        self.samples.observe(&self.gpu);
+        let mut hit = None;
+        if !self.gpu.events.events().is_empty() {
+            let mut buf = std::mem::take(&mut self.buf);
+            buf.extend(self.gpu.events.drain());
+            for (cycle, e) in buf.drain(..) {
+                if breaks && hit.is_none() {
+                    hit = self.breakpoints.check_event(cycle, &e, &self.gpu);
+                }
+                if self.log.wants(e.kind()) {
+                    self.log.push(cycle, e);
+                }
+            }
+            self.buf = buf;
+        }
+        if breaks && hit.is_none() && !self.breakpoints.list.is_empty() {
+            hit = self.breakpoints.check_cycle(self.gpu.cycle, &self.gpu);
+            if hit.is_none() && self.breakpoints.has_watches() {
+                hit = self.breakpoints.check_watches(self.gpu.cycle, &self.gpu);
+            }
+        }
+        hit.map(Stop::Hit).or_else(|| self.finished())
+    }
+
+    /// Moves to cycle `t` (back by restoring a snapshot and replaying, forward by stepping),
+    /// ignoring breakpoints. Lands on exactly the state a forward run shows at `t`.
+    pub fn goto(&mut self, t: u64) -> String {
+        self.run = None;
+        let now = self.gpu.cycle;
+        if t == now {
+            return format!("cycle {t}");
+        }
+        let snap = self.travel.at_or_before(t);
+        if t < now || snap.cycle > now {
+            self.gpu = snap.clone();
+            self.log.truncate_after(self.gpu.cycle);
+            self.samples.truncate_after(self.gpu.cycle);
+        }
+        let mut stop = None;
+        while self.gpu.cycle < t && stop.is_none() {
+            stop = self.step_once(false);
+        }
+        self.breakpoints.reset_watches(&self.gpu);
+        match stop {
+            Some(s) => self.stop(s),
+            None => self.stop(Stop::Reached(t)),
+        }
+    }
+
+    /// Goes back to the most recent breakpoint hit before the current cycle: replays the
+    /// snapshot segments before now, newest first, until one contains a hit.
+    fn reverse_continue(&mut self) -> String {
+        let now = self.gpu.cycle;
+        let mut end = now;
+        while let Some(snap) = self.travel.before(end) {
+            let start = snap.cycle;
+            if let Some(hit) = self.last_hit_between(snap.clone(), end, now) {
+                self.goto(hit.cycle);
+                let msg = hit.message();
+                self.last_stop = Some(Stop::Hit(hit));
+                return msg;
+            }
+            end = start;
+        }
+        self.goto(0);
+        "No earlier breakpoint hit: at the start of the program (cycle 0).".into()
+    }
+
+    /// Replays `g` up to cycle `end` and returns the last breakpoint hit before `limit`.
+    /// Matching is pure: hit counts and ignore counts are not touched.
+    fn last_hit_between(&self, mut g: Gpu, end: u64, limit: u64) -> Option<Hit> {
+        g.events.set_mask(self.breakpoints.event_mask());
+        let mut watch = self.breakpoints.clone();
+        watch.list.retain(|b| matches!(b.trigger, Trigger::Watch { .. } | Trigger::Cycle(_)));
+        watch.list.iter_mut().for_each(|b| {
+            b.ignore = 0;
+            b.temporary = false;
+        });
+        watch.reset_watches(&g);
+        let mut last = None;
+        while g.cycle < end && g.is_running() {
+            g.step();
+            let events: Vec<(u64, Event)> = g.events.drain().collect();
+            for (cycle, e) in &events {
+                if *cycle >= limit {
+                    continue;
+                }
+                if let Some(b) = self.breakpoints.list.iter().find(|b| Breakpoints::matches(b, e, &g)) {
+                    last = Some(Hit { id: b.id, cycle: *cycle, what: e.describe(), event: Some(e.clone()) });
+                }
+            }
+            if g.cycle < limit
+                && let Some(h) = watch.check_cycle(g.cycle, &g).or_else(|| watch.check_watches(g.cycle, &g))
+            {
+                last = Some(h);
+            }
+        }
+        last
+    }
+
+    fn snapshot_info(&self) -> String {
+        let cycles = self.travel.cycles();
+        format!(
+            "{} snapshots every {} cycles, about {:.1} MiB each, budget {} MiB; history covers cycles {}..{}",
+            cycles.len(),
+            self.travel.interval,
+            self.travel.snap_bytes as f64 / (1 << 20) as f64,
+            self.travel.budget_bytes() >> 20,
+            cycles.first().copied().unwrap_or(0),
+            self.gpu.cycle.max(cycles.last().copied().unwrap_or(0)),
+        )
+    }
+
+    fn log_info(&self) -> String {
+        let on: Vec<&str> = EventKind::ALL.iter().filter(|k| self.log.wants(**k)).map(|k| k.name()).collect();
+        format!(
+            "logging: {}; {} events kept (of at most {})",
+            if on.is_empty() { "nothing".into() } else { on.join(", ") },
+            self.log.entries.len(),
+            self.log.capacity
+        )
+    }
+}
+
+fn join_ids(ids: &[u32]) -> String {
+    ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// `help` and `help TOPIC`.
+pub fn help(topic: Option<&str>) -> Result<String, String> {
+    let Some(topic) = topic else {
+        let mut s = String::from(
+            "Commands (any unambiguous prefix works; an empty line repeats the last command):\n",
+        );
+        for c in COMMANDS {
+            let names =
+                std::iter::once(c.name).chain(c.aliases.iter().copied()).collect::<Vec<_>>().join(", ");
+            s.push_str(&format!("  {:<22} {:<28} {}\n", names, c.args, c.help));
+        }
+        s.push_str("Type `help break`, `help watch` or `help show` for details.");
+        return Ok(s);
+    };
+    Ok(match topic {
+        "break" | "b" | "tbreak" => {
+            let mut s = String::from(
+                "break EVENT [field=value]... [if EXPR]   stop when an event with these fields happens\n\
+                 break cycle N                           stop when the machine reaches cycle N\n\
+                 (warp=C.W sets core and warp together; conditions see the event's fields and machine state)\n\nEvents and their fields:\n",
+            );
+            for k in EventKind::ALL {
+                s.push_str(&format!("  {:<18} {}\n", k.name(), k.fields().join(" ")));
+            }
+            s.push_str("  occlusion          = memory-occlusion\n");
+            s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300");
+            s
+        }
+        "watch" | "print" | "condition" => {
+            let mut s = String::from(
+                "Expressions: numbers (12, 0x1f), \"names\", + - * / %, == != < <= > >=, && || !, parentheses,\n\
+                 event fields (in conditions) and machine state:\n",
+            );
+            for (p, what) in super::state::PATHS {
+                s.push_str(&format!("  {p:<34} {what}\n"));
+            }
+            s.push_str("Example: watch l1[3].mshr.used | print dram[0].bank[5].queue_len");
+            s
+        }
+        "show" => {
+            let mut s = String::from("Views (each is also a TUI pane):\n");
+            for v in VIEWS {
+                s.push_str(&format!("  show {:<12} {:<10} {}\n", v.name, v.args, v.help));
+            }
+            s.trim_end().to_string()
+        }
+        other => {
+            let name = super::command::resolve(
+                other,
+                &COMMANDS.iter().map(|c| c.name).collect::<Vec<_>>(),
+                &COMMANDS
+                    .iter()
+                    .flat_map(|c| c.aliases.iter().map(move |a| (*a, c.name)))
+                    .collect::<Vec<_>>(),
+                "command",
+            )?;
+            let c = COMMANDS.iter().find(|c| c.name == name).expect("resolved");
+            format!("{} {}\n  {}", c.name, c.args, c.help)
+        }
+    })
+}

@@ -1,0 +1,93 @@
+//! One channel's banks: open row, queued reads/writes, the next command of the oldest request
+//! and how many DRAM cycles until its timing allows it, column accesses since ACT; with the
+//! controller's read/write queues against the write-drain watermarks.
+
+use super::{Block, RowKey, Table, Tone, View, plain, span};
+use crate::sim::Gpu;
+
+pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
+    let mc = &g.dram[channel];
+    let q = &mc.queues;
+    let mode = if mc.draining { span("DRAINING WRITES", Tone::Warn) } else { plain("serving reads") };
+    let mut v = View::new(format!("DRAM channel {channel} — banks (DRAM cycle {})", mc.now))
+        .line(vec![
+            plain(format!(
+                "reads {}/{}  writes {}/{} (drain >{}, to {})  ",
+                q.n_reads, q.read_capacity, q.n_writes, q.write_capacity, mc.high_watermark, mc.low_watermark
+            )),
+            mode,
+        ])
+        .line(vec![span(
+            "next: command the oldest request needs; in: DRAM cycles until timing allows it; CAS: since ACT",
+            Tone::Dim,
+        )]);
+    let mut t = Table {
+        header: ["bank", "grp", "open row", "rd", "wr", "next", "in", "CAS", "oldest (warp row)"]
+            .map(String::from)
+            .to_vec(),
+        right: vec![0, 1, 2, 3, 4, 6, 7],
+        ..Table::default()
+    };
+    for (b, bank) in mc.device.banks.iter().enumerate() {
+        let lists = q.lists(mc.draining);
+        let oldest = lists[b].first().or_else(|| q.lists(!mc.draining)[b].first());
+        let (next, ready) = match oldest {
+            Some(l) => {
+                let cmd = q.next_command(l.slot, bank.open_row);
+                let wait = mc.device.earliest(cmd.kind, b).saturating_sub(mc.now);
+                let tone = if wait == 0 { Tone::Good } else { Tone::Normal };
+                (
+                    span(cmd.kind.name(), tone),
+                    span(if wait == 0 { "now".into() } else { wait.to_string() }, tone),
+                )
+            }
+            None => (span("-", Tone::Dim), span("-", Tone::Dim)),
+        };
+        let oldest_text = oldest.map_or("-".to_string(), |l| {
+            let p = q.get(l.slot);
+            format!("{}.{} {}", p.req.origin.core, p.req.origin.warp, p.row)
+        });
+        let idle = q.reads[b].is_empty() && q.writes[b].is_empty();
+        t.rows.push(vec![
+            plain(b.to_string()),
+            plain(mc.device.group(b).to_string()),
+            bank.open_row.map_or(span("-", Tone::Dim), |r| plain(r.to_string())),
+            span(q.reads[b].len().to_string(), if idle { Tone::Dim } else { Tone::Normal }),
+            span(q.writes[b].len().to_string(), if idle { Tone::Dim } else { Tone::Normal }),
+            next,
+            ready,
+            plain(bank.cas_since_act.to_string()),
+            span(oldest_text, if idle { Tone::Dim } else { Tone::Normal }),
+        ]);
+        t.keys.push(RowKey::Bank { channel: channel as u16, bank: b as u8 });
+    }
+    v = v.block(Block::Table(t));
+    if let Some(b) = detail {
+        let mut d = Table {
+            header: ["#", "kind", "warp", "pc", "row", "col", "age", "state"].map(String::from).to_vec(),
+            right: vec![0, 4, 5, 6],
+            ..Table::default()
+        };
+        let open = mc.device.banks[b as usize].open_row;
+        for (i, l) in q.reads[b as usize].iter().chain(&q.writes[b as usize]).enumerate() {
+            let p = q.get(l.slot);
+            let hit = open == Some(p.row);
+            d.rows.push(vec![
+                plain(i.to_string()),
+                plain(if p.is_write { "write" } else { "read" }),
+                plain(format!("{}.{}", p.req.origin.core, p.req.origin.warp)),
+                plain(format!("{:#06x}", p.req.origin.pc)),
+                span(p.row.to_string(), if hit { Tone::Good } else { Tone::Normal }),
+                plain(p.col.to_string()),
+                plain((mc.now - p.arrival).to_string()),
+                plain(match (p.started, hit) {
+                    (true, _) => "being served",
+                    (false, true) => "row hit",
+                    (false, false) => "row miss",
+                }),
+            ]);
+        }
+        v = v.text(format!("bank {b} queue ({} requests):", d.rows.len())).block(Block::Table(d));
+    }
+    v
+}

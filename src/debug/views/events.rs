@@ -1,0 +1,21 @@
+//! The event log: the most recent events of the logged kinds (`log EVENT on|off`).
+
+use super::super::session::Session;
+use super::{Block, Table, Tone, View, plain, span};
+use crate::sim::event::EventKind;
+
+pub fn events(s: &Session, max: usize) -> View {
+    let mut t = Table { header: vec!["cycle".into(), "event".into()], right: vec![0], ..Table::default() };
+    for (cycle, e) in s.log.entries.iter().rev().take(max) {
+        let tone = match e.kind() {
+            EventKind::MemoryOcclusion | EventKind::MshrFull => Tone::Bad,
+            EventKind::WriteDrainStart | EventKind::RowMiss => Tone::Warn,
+            EventKind::KernelEnd => Tone::Accent,
+            _ => Tone::Normal,
+        };
+        t.rows.push(vec![plain(cycle.to_string()), span(e.describe(), tone)]);
+        t.keys.push(super::RowKey::None);
+    }
+    let v = View::new(format!("Events (newest first, {} logged)", s.log.entries.len()));
+    if t.rows.is_empty() { v.text("no events logged yet") } else { v.block(Block::Table(t)) }
+}

@@ -1,0 +1,447 @@
+//! The TUI's state and input handling: which pane has focus, each pane's selection, the
+//! focused core/channel/warp that panes without fixed parameters follow, the command line,
+//! popups. Everything the screen shows comes from the session's views.
+
+use super::keymap::{self, Action};
+use super::layout::{Layout, PaneKind};
+use super::theme::Theme;
+use crate::debug::command::complete;
+use crate::debug::views::{self, RowKey, View};
+use crate::debug::{Outcome, Session};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use std::path::PathBuf;
+
+/// Per-pane UI state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PaneState {
+    pub selected: usize,
+    /// Bank whose queue the banks pane lists.
+    pub detail: Option<u8>,
+    /// Set shown by an LRU pane.
+    pub set: u32,
+}
+
+/// A scrollable text popup (command output, help).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Popup {
+    pub title: String,
+    pub lines: Vec<String>,
+    pub scroll: usize,
+}
+
+/// The command line being edited.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Input {
+    pub text: String,
+    pub history_pos: Option<usize>,
+    pub completions: Vec<String>,
+    pub completion: usize,
+}
+
+pub struct App {
+    pub session: Session,
+    pub layout: Layout,
+    pub layouts_dir: PathBuf,
+    pub panes: Vec<PaneState>,
+    pub focus: usize,
+    pub core: u16,
+    pub channel: u16,
+    pub warp: (u16, u16),
+    pub input: Option<Input>,
+    pub history: Vec<String>,
+    /// The last message (command output line, stop reason, error) and whether it is an error.
+    pub message: String,
+    pub error: bool,
+    pub popup: Option<Popup>,
+    pub quit: bool,
+    pub theme: Theme,
+    /// Where each pane was drawn last (for mouse clicks).
+    pub areas: Vec<Rect>,
+    /// Which row of each pane's table is at the top (set by drawing).
+    pub offsets: Vec<usize>,
+}
+
+impl App {
+    pub fn new(session: Session, layout: Layout, layouts_dir: PathBuf, theme: Theme) -> App {
+        let n = layout.panes().len();
+        let mut app = App {
+            session,
+            layout,
+            layouts_dir,
+            panes: vec![PaneState::default(); n],
+            focus: 0,
+            core: 0,
+            channel: 0,
+            warp: (0, 0),
+            input: None,
+            history: Vec::new(),
+            message: "Press s to step, c to continue, : for commands, ? for help.".into(),
+            error: false,
+            popup: None,
+            quit: false,
+            theme,
+            areas: Vec::new(),
+            offsets: vec![0; n],
+        };
+        app.apply_layout_params();
+        app
+    }
+
+    fn apply_layout_params(&mut self) {
+        self.panes = self
+            .layout
+            .panes()
+            .iter()
+            .map(|p| PaneState {
+                set: if let PaneKind::Lru { set: Some(s), .. } = p { *s } else { 0 },
+                ..PaneState::default()
+            })
+            .collect();
+        self.offsets = vec![0; self.panes.len()];
+        self.focus = self.focus.min(self.panes.len().saturating_sub(1));
+    }
+
+    pub fn set_layout(&mut self, layout: Layout) {
+        self.layout = layout;
+        self.apply_layout_params();
+    }
+
+    /// The view a pane shows now.
+    pub fn view(&self, idx: usize) -> View {
+        let g = &self.session.gpu;
+        let kind = &self.layout.panes()[idx];
+        let st = &self.panes[idx];
+        let core = |c: &Option<u16>| (c.unwrap_or(self.core) as usize).min(g.sms.len() - 1);
+        let channel = |c: &Option<u16>| (c.unwrap_or(self.channel) as usize).min(g.dram.len() - 1);
+        let shown = match kind {
+            PaneKind::Warps { core: c } => Ok(views::warps(g, core(c))),
+            PaneKind::Inspector => views::inspector(g, self.warp.0, self.warp.1),
+            PaneKind::Banks { channel: c } => Ok(views::banks(g, channel(c), st.detail)),
+            PaneKind::WarpGroups { channel: c } => {
+                views::show(&self.session, "warpgroups", &[channel(c).to_string()])
+            }
+            PaneKind::Merb { channel: c } => views::show(&self.session, "merb", &[channel(c).to_string()]),
+            PaneKind::Mshr { core: c } => Ok(views::mshr(g, core(c))),
+            PaneKind::Lru { core: c, .. } => {
+                let c = core(c);
+                Ok(views::lru(g, c, (st.set as usize).min(g.sms[c].l1.tags.sets - 1)))
+            }
+            PaneKind::Stats => Ok(views::stats(&self.session)),
+            PaneKind::Events => Ok(views::events(&self.session, 200)),
+            PaneKind::Queues => Ok(views::queues(g)),
+            PaneKind::Breakpoints => Ok(views::breakpoints(&self.session)),
+        };
+        shown.unwrap_or_else(|e| View::new("error").text(e))
+    }
+
+    fn say(&mut self, msg: impl Into<String>, error: bool) {
+        self.message = msg.into();
+        self.error = error;
+    }
+
+    /// After a stop at a breakpoint, point the panes at what it is about: the event's core,
+    /// warp and channel become the focus.
+    pub fn follow_stop(&mut self) {
+        use crate::sim::event::FieldValue;
+        let Some(crate::debug::Stop::Hit(hit)) = &self.session.last_stop else { return };
+        let Some(e) = &hit.event else { return };
+        let field = |n: &str| match e.field(n) {
+            Some(FieldValue::Int(v)) => Some(v as u16),
+            _ => None,
+        };
+        if let Some(c) = field("core") {
+            self.core = c;
+            if let Some(w) = field("warp") {
+                self.warp = (c, w);
+            }
+        }
+        if let Some(ch) = field("channel") {
+            self.channel = ch;
+        }
+    }
+
+    /// A running command stopped with `msg`.
+    pub fn stopped(&mut self, msg: String) {
+        self.say(msg, false);
+        self.follow_stop();
+    }
+
+    /// Runs a command line from the user.
+    pub fn run_line(&mut self, line: &str) {
+        if !line.trim().is_empty() && self.history.last().map(|s| s.as_str()) != Some(line.trim()) {
+            self.history.push(line.trim().to_string());
+        }
+        match self.session.execute(line) {
+            Ok(Outcome::Text(t)) => {
+                self.show_text(line, &t);
+                self.follow_stop();
+            }
+            Ok(Outcome::Running) => self.say("running… (Esc stops)", false),
+            Ok(Outcome::Layout(name)) => self.load_layout(&name),
+            Ok(Outcome::Quit) => self.quit = true,
+            Err(e) => self.say(format!("error: {e}"), true),
+        }
+    }
+
+    fn show_text(&mut self, line: &str, t: &str) {
+        let lines: Vec<String> = t.lines().map(String::from).collect();
+        if lines.len() > 1 {
+            let title = if line.trim().is_empty() {
+                self.session.last_line.clone().unwrap_or_default()
+            } else {
+                line.trim().to_string()
+            };
+            self.popup = Some(Popup { title, lines, scroll: 0 });
+            self.say("", false);
+        } else {
+            self.say(t.trim(), false);
+        }
+    }
+
+    /// Switches layout; a broken layout file is reported and the default layout used.
+    pub fn load_layout(&mut self, name: &str) {
+        match Layout::load(name, &self.layouts_dir) {
+            Ok(l) => {
+                self.say(format!("layout {}", l.name), false);
+                self.set_layout(l);
+            }
+            Err(e) => {
+                self.set_layout(Layout::default_layout());
+                self.say(format!("error: {e} (using the default layout)"), true);
+            }
+        }
+    }
+
+    /// Handles a key press.
+    pub fn key(&mut self, e: KeyEvent) {
+        if self.input.is_some() {
+            self.edit(e);
+            return;
+        }
+        if let Some(p) = &mut self.popup {
+            match e.code {
+                KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => self.popup = None,
+                KeyCode::Char('j') | KeyCode::Down => {
+                    p.scroll = (p.scroll + 1).min(p.lines.len().saturating_sub(1))
+                }
+                KeyCode::Char('k') | KeyCode::Up => p.scroll = p.scroll.saturating_sub(1),
+                KeyCode::PageDown => p.scroll = (p.scroll + 20).min(p.lines.len().saturating_sub(1)),
+                KeyCode::PageUp => p.scroll = p.scroll.saturating_sub(20),
+                _ => {}
+            }
+            return;
+        }
+        let Some(action) = keymap::action(&e) else { return };
+        if self.session.is_running() {
+            if action == Action::Interrupt
+                && let Some(msg) = self.session.interrupt()
+            {
+                self.say(msg, false);
+            }
+            return;
+        }
+        self.act(action);
+    }
+
+    fn act(&mut self, action: Action) {
+        let n = self.panes.len().max(1);
+        match action {
+            Action::Step(1) => self.run_line("step"),
+            Action::Step(k) => self.run_line(&format!("step {k}")),
+            Action::Continue => self.run_line("continue"),
+            Action::ReverseStep => self.run_line("reverse-step"),
+            Action::ReverseContinue => self.run_line("reverse-continue"),
+            Action::Run => self.run_line("run"),
+            Action::CommandLine => self.input = Some(Input::default()),
+            Action::Help => {
+                self.popup =
+                    Some(Popup { title: "help".into(), lines: super::render::help_lines(), scroll: 0 })
+            }
+            Action::FocusNext => self.focus = (self.focus + 1) % n,
+            Action::FocusPrev => self.focus = (self.focus + n - 1) % n,
+            Action::Up => self.move_selection(-1),
+            Action::Down => self.move_selection(1),
+            Action::PageUp => self.move_selection(-20),
+            Action::PageDown => self.move_selection(20),
+            Action::Top => self.move_selection(i64::MIN / 2),
+            Action::Bottom => self.move_selection(i64::MAX / 2),
+            Action::Drill => self.drill(),
+            Action::Prev => self.shift(-1),
+            Action::Next => self.shift(1),
+            Action::NextLayout => {
+                let names: Vec<&str> = super::layout::BUILTIN.iter().map(|(n, _)| *n).collect();
+                let i =
+                    names.iter().position(|n| *n == self.layout.name).map_or(0, |i| (i + 1) % names.len());
+                self.load_layout(names[i]);
+            }
+            Action::Interrupt => self.say("", false),
+            Action::Quit => self.quit = true,
+        }
+    }
+
+    fn move_selection(&mut self, delta: i64) {
+        let rows = self.view(self.focus).keys().len();
+        let st = &mut self.panes[self.focus];
+        let max = rows.saturating_sub(1) as i64;
+        st.selected = (st.selected as i64 + delta).clamp(0, max.max(0)) as usize;
+    }
+
+    /// Enter on the selected row.
+    fn drill(&mut self) {
+        let view = self.view(self.focus);
+        let Some(&key) = view.keys().get(self.panes[self.focus].selected) else { return };
+        match key {
+            RowKey::Warp { core, warp } => {
+                self.warp = (core, warp);
+                self.core = core;
+                if let Some(i) = self.layout.panes().iter().position(|p| *p == PaneKind::Inspector) {
+                    self.focus = i;
+                    self.say(format!("inspecting warp {core}.{warp}"), false);
+                } else {
+                    self.run_line(&format!("show warp {core}.{warp}"));
+                }
+            }
+            RowKey::Bank { channel, bank } => {
+                self.channel = channel;
+                let st = &mut self.panes[self.focus];
+                st.detail = if st.detail == Some(bank) { None } else { Some(bank) };
+            }
+            RowKey::Core(c) => {
+                self.core = c;
+                self.say(format!("focused SM {c}"), false);
+            }
+            RowKey::Channel(ch) => {
+                self.channel = ch;
+                self.say(format!("focused channel {ch}"), false);
+            }
+            RowKey::Breakpoint(id) => {
+                let on = self.session.breakpoints.list.iter().find(|b| b.id == id).is_some_and(|b| b.enabled);
+                self.run_line(&format!("{} {id}", if on { "disable" } else { "enable" }));
+            }
+            RowKey::None => {}
+        }
+    }
+
+    /// `[` / `]`: the previous/next core, channel, set or warp of the focused pane.
+    fn shift(&mut self, d: i32) {
+        let g = &self.session.gpu;
+        let step = |v: u16, len: usize| ((v as i64 + d as i64).rem_euclid(len as i64)) as u16;
+        match self.layout.panes()[self.focus].clone() {
+            PaneKind::Warps { core: None } | PaneKind::Mshr { core: None } => {
+                self.core = step(self.core, g.sms.len())
+            }
+            PaneKind::Banks { channel: None }
+            | PaneKind::WarpGroups { channel: None }
+            | PaneKind::Merb { channel: None } => self.channel = step(self.channel, g.dram.len()),
+            PaneKind::Lru { core, .. } => {
+                let sets = g.sms[core.unwrap_or(self.core) as usize].l1.tags.sets;
+                let st = &mut self.panes[self.focus];
+                st.set = ((st.set as i64 + d as i64).rem_euclid(sets as i64)) as u32;
+            }
+            PaneKind::Inspector => {
+                let sm = &g.sms[self.warp.0 as usize];
+                let n = sm.warps.len() as i64;
+                let mut w = self.warp.1 as i64;
+                for _ in 0..n {
+                    w = (w + d as i64).rem_euclid(n);
+                    if sm.valid & (1 << w) != 0 {
+                        break;
+                    }
+                }
+                self.warp.1 = w as u16;
+            }
+            _ => {}
+        }
+        self.panes[self.focus].selected = 0;
+    }
+
+    /// Command-line editing.
+    fn edit(&mut self, e: KeyEvent) {
+        let input = self.input.as_mut().expect("editing");
+        let ctrl = e.modifiers.contains(KeyModifiers::CONTROL);
+        match e.code {
+            KeyCode::Esc => self.input = None,
+            KeyCode::Char('c') if ctrl => self.input = None,
+            KeyCode::Char('u') if ctrl => input.text.clear(),
+            KeyCode::Enter => {
+                let line = std::mem::take(&mut input.text);
+                self.input = None;
+                self.run_line(&line);
+            }
+            KeyCode::Backspace => {
+                input.text.pop();
+                input.completions.clear();
+            }
+            KeyCode::Up | KeyCode::Down => {
+                if self.history.is_empty() {
+                    return;
+                }
+                let last = self.history.len() - 1;
+                let pos = match (input.history_pos, e.code) {
+                    (None, KeyCode::Up) => Some(last),
+                    (Some(p), KeyCode::Up) => Some(p.saturating_sub(1)),
+                    (Some(p), KeyCode::Down) if p < last => Some(p + 1),
+                    _ => None,
+                };
+                input.history_pos = pos;
+                input.text = pos.map_or(String::new(), |p| self.history[p].clone());
+            }
+            KeyCode::Tab => {
+                if input.completions.is_empty() {
+                    input.completions = complete(&input.text);
+                    input.completion = 0;
+                } else {
+                    input.completion = (input.completion + 1) % input.completions.len();
+                }
+                if let Some(c) = input.completions.get(input.completion) {
+                    input.text = c.clone();
+                }
+            }
+            KeyCode::Char(ch) if !ctrl => {
+                input.text.push(ch);
+                input.completions.clear();
+            }
+            _ => {}
+        }
+    }
+
+    /// Mouse (with `--mouse`): click focuses a pane and selects a row; the wheel scrolls.
+    pub fn mouse(&mut self, m: MouseEvent) {
+        let hit = self.areas.iter().position(|a| a.contains((m.column, m.row).into()));
+        match m.kind {
+            MouseEventKind::Down(_) => {
+                if let Some(i) = hit {
+                    self.focus = i;
+                    let a = self.areas[i];
+                    // Rows start under the border, a header line and the table header.
+                    let row = m.row.saturating_sub(a.y + 1) as usize;
+                    let keys = self.view(i).keys().len();
+                    if keys > 0 {
+                        let first_row = self.first_table_row(i);
+                        if row >= first_row {
+                            self.panes[i].selected = (row - first_row + self.offsets[i]).min(keys - 1);
+                        }
+                    }
+                }
+            }
+            MouseEventKind::ScrollDown => self.move_selection(3),
+            MouseEventKind::ScrollUp => self.move_selection(-3),
+            _ => {}
+        }
+    }
+
+    fn first_table_row(&self, i: usize) -> usize {
+        let v = self.view(i);
+        let mut rows = 0;
+        for b in &v.blocks {
+            match b {
+                views::Block::Table(_) => return rows + 1,
+                views::Block::Lines(l) => rows += l.len(),
+                views::Block::Sparks(s) => rows += s.len(),
+                views::Block::Timeline(t) => rows += t.bars.len() + 2,
+            }
+        }
+        rows
+    }
+}
