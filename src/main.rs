@@ -122,6 +122,10 @@ struct BenchArgs {
     /// Stop after this many core cycles (0 = run to completion).
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_cycles: u64,
+    /// Also measure the debugger: `continue` with breakpoints set, TUI frame rendering and
+    /// time-travel jumps.
+    #[arg(long)]
+    debugger: bool,
 }
 
 /// Exit code for bad input (configs, workloads, arguments).
@@ -302,6 +306,15 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
         report.sim.cycles_per_second,
         gpu.created as f64 / report.sim.wall_seconds.max(1e-9),
     ))?;
+    if a.debugger {
+        let (config, workload) = load(&a.machine)?;
+        out(&warpscope::tui::bench::debugger(
+            config,
+            workload,
+            report.cycles,
+            report.sim.cycles_per_second,
+        )?)?;
+    }
     Ok(run::exit_code(&gpu.status))
 }
 

@@ -64,6 +64,9 @@ pub struct Breakpoint {
     /// Deleted after its first stop (`tbreak`).
     pub temporary: bool,
     pub hits: u64,
+    /// The cycle of its last hit: the machine stops between cycles, so a breakpoint hits at
+    /// most once per cycle however many matching events the cycle has.
+    pub last_hit: Option<u64>,
 }
 
 impl Breakpoint {
@@ -209,7 +212,16 @@ impl Breakpoints {
     pub fn add(&mut self, trigger: Trigger, condition: Option<(String, Expr)>, temporary: bool) -> u32 {
         self.next_id += 1;
         let id = self.next_id;
-        self.list.push(Breakpoint { id, trigger, condition, ignore: 0, enabled: true, temporary, hits: 0 });
+        self.list.push(Breakpoint {
+            id,
+            trigger,
+            condition,
+            ignore: 0,
+            enabled: true,
+            temporary,
+            hits: 0,
+            last_hit: None,
+        });
         id
     }
 
@@ -258,7 +270,7 @@ impl Breakpoints {
     /// The first enabled breakpoint an event (at `cycle`) triggers, counting hits and
     /// honouring ignore counts; temporary breakpoints are removed when they stop.
     pub fn check_event(&mut self, cycle: u64, event: &Event, gpu: &Gpu) -> Option<Hit> {
-        let idx = self.list.iter().position(|b| Self::matches(b, event, gpu))?;
+        let idx = self.list.iter().position(|b| b.last_hit != Some(cycle) && Self::matches(b, event, gpu))?;
         let mut hit = self.stop_at(idx, cycle, event.describe())?;
         hit.event = Some(event.clone());
         Some(hit)
@@ -317,6 +329,7 @@ impl Breakpoints {
     fn stop_at(&mut self, idx: usize, cycle: u64, what: String) -> Option<Hit> {
         let b = &mut self.list[idx];
         b.hits += 1;
+        b.last_hit = Some(cycle);
         if b.ignore > 0 {
             b.ignore -= 1;
             return None;

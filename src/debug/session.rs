@@ -72,6 +72,9 @@ pub struct Session {
     pub last_line: Option<String>,
     /// The last stop, for status lines.
     pub last_stop: Option<Stop>,
+    /// The furthest cycle the machine has reached (time travel can go anywhere up to it
+    /// cheaply).
+    pub furthest: u64,
     run: Option<Run>,
     buf: Vec<(u64, Event)>,
 }
@@ -88,6 +91,7 @@ impl Session {
             samples: Samples::new(500, 4096),
             last_line: None,
             last_stop: None,
+            furthest: 0,
             run: None,
             buf: Vec::new(),
         })
@@ -287,6 +291,7 @@ impl Session {
         }
         self.gpu.events.set_mask(self.event_mask(breaks));
         self.gpu.step();
+        self.furthest = self.furthest.max(self.gpu.cycle);
         self.travel.observe(&self.gpu);
         self.samples.observe(&self.gpu);
         let mut hit = None;
@@ -397,7 +402,7 @@ impl Session {
             self.travel.snap_bytes as f64 / (1 << 20) as f64,
             self.travel.budget_bytes() >> 20,
             cycles.first().copied().unwrap_or(0),
-            self.gpu.cycle.max(cycles.last().copied().unwrap_or(0)),
+            self.furthest,
         )
     }
 

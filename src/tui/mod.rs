@@ -6,6 +6,7 @@
 //! to about 25 ms, the screen redraws at most every 50 ms, and Esc / Ctrl-C interrupt.
 
 mod app;
+pub mod bench;
 mod keymap;
 pub mod layout;
 mod render;

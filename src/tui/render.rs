@@ -156,9 +156,16 @@ pub fn draw_view(f: &mut Frame, theme: Theme, v: &View, area: Rect, focused: boo
         let r = |h: u16| Rect { x: inner.x, y, width: inner.width, height: h.min(room) };
         match b {
             VBlock::Lines(lines) => {
-                let h = lines.len() as u16;
+                // Long lines wrap; count the rows they take.
+                let w = inner.width.max(1) as usize;
+                let h: u16 = lines
+                    .iter()
+                    .map(|l| {
+                        l.iter().map(|s| s.text.chars().count()).sum::<usize>().div_ceil(w).max(1) as u16
+                    })
+                    .sum();
                 let text: Vec<Line> = lines.iter().map(|l| spans(theme, l)).collect();
-                f.render_widget(Paragraph::new(text), r(h));
+                f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), r(h));
                 y += h.min(room);
             }
             VBlock::Table(t) => {

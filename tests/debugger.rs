@@ -1,0 +1,267 @@
+//! The debugger session: every event kind breaks exactly where an independent run of the
+//! machine sees the event; conditions, ignore counts, temporary breakpoints and watchpoints;
+//! time travel lands on the same state (hash) as a forward run, in both directions.
+
+mod common;
+
+use common::{gpu, small_config, workload};
+use warpscope::debug::{Outcome, Session};
+use warpscope::sim::event::{Event, EventKind};
+
+const TINY: &str = include_str!("fixtures/tiny.ron");
+
+fn session() -> Session {
+    Session::new(small_config(&[]), workload(TINY, 1)).unwrap()
+}
+
+/// Runs a command to its end and returns its text.
+fn run(s: &mut Session, cmd: &str) -> String {
+    match s.execute_blocking(cmd) {
+        Ok(Outcome::Text(t)) => t,
+        Ok(other) => panic!("{cmd}: unexpected {other:?}"),
+        Err(e) => panic!("{cmd}: {e}"),
+    }
+}
+
+/// The events of `kind` a plain forward run of the machine reports, up to `limit` cycles.
+fn reference_events(kind: EventKind, limit: u64) -> Vec<(u64, Event)> {
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    g.events.set(kind, true);
+    let mut out = Vec::new();
+    while g.is_running() && g.cycle < limit {
+        g.step();
+        out.extend(g.events.drain());
+    }
+    out
+}
+
+/// The state hash a forward run has at `cycle`.
+fn hash_at(cycle: u64) -> u64 {
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    while g.cycle < cycle {
+        g.step();
+    }
+    g.state_hash()
+}
+
+#[test]
+fn every_event_kind_breaks_where_the_machine_reports_it() {
+    for kind in EventKind::ALL {
+        let events = reference_events(*kind, 400_000);
+        let Some((cycle, first)) = events.first().cloned() else {
+            panic!("the test workload never produces {}", kind.name());
+        };
+        let mut s = session();
+        run(&mut s, &format!("break {}", kind.name()));
+        let out = run(&mut s, "continue");
+        assert_eq!(out, format!("Breakpoint 1, cycle {cycle}: {}", first.describe()), "{}", kind.name());
+        assert_eq!(s.gpu.cycle, cycle, "{}: the machine stops at the event's cycle", kind.name());
+    }
+}
+
+#[test]
+fn filters_select_the_matching_event() {
+    let loads = reference_events(EventKind::LoadDone, 400_000);
+    let (cycle, target) = loads
+        .iter()
+        .find(|(_, e)| matches!(e, Event::LoadDone { core: 2, warp: 5, .. }))
+        .cloned()
+        .expect("warp 2.5 finishes a load");
+    let mut s = session();
+    run(&mut s, "break load-done warp=2.5");
+    assert_eq!(run(&mut s, "c"), format!("Breakpoint 1, cycle {cycle}: {}", target.describe()));
+    let misses = reference_events(EventKind::RowMiss, 400_000);
+    let (cycle, _) = misses
+        .iter()
+        .find(|(_, e)| matches!(e, Event::RowMiss { channel: 1, bank: 3, .. }))
+        .cloned()
+        .expect("a row miss on channel 1 bank 3");
+    let mut s = session();
+    run(&mut s, "break row-miss channel=1 bank=3");
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {cycle}:")));
+}
+
+#[test]
+fn conditions_ignore_counts_and_temporary_breakpoints() {
+    let occl = per_cycle(reference_events(EventKind::MemoryOcclusion, 400_000));
+    let big = |e: &Event| matches!(e, Event::MemoryOcclusion { needed, .. } if *needed > 12);
+    let all = reference_events(EventKind::MemoryOcclusion, 400_000);
+    let mut bigs: Vec<&(u64, Event)> = all.iter().filter(|(_, e)| big(e)).collect();
+    bigs.dedup_by_key(|(c, _)| *c);
+    assert!(bigs.len() >= 4, "enough large occlusions to test with");
+    // Condition over event fields.
+    let mut s = session();
+    run(&mut s, "break occlusion if needed > 12");
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", bigs[0].0)));
+    // Ignore the next two hits: the fourth matching event stops it.
+    run(&mut s, "ignore 1 2");
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", bigs[3].0)));
+    let info = run(&mut s, "info breakpoints");
+    assert!(info.contains("memory-occlusion if needed > 12") && info.contains("   4 "), "{info}");
+    // A condition set later, over machine state, and cleared again.
+    let mut s = session();
+    run(&mut s, "break occlusion");
+    run(&mut s, "condition 1 l1[0].mshr.used > 100");
+    let out = run(&mut s, "c");
+    assert!(out.starts_with("The program finished"), "never true, so it runs to the end: {out}");
+    // tbreak stops once and is gone.
+    let mut s = session();
+    run(&mut s, "tbreak occlusion");
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", occl[0].0)));
+    assert!(run(&mut s, "info b").contains("No breakpoints"));
+    // disable / enable.
+    let mut s = session();
+    run(&mut s, "break cycle 5000");
+    run(&mut s, "break cycle 2000");
+    run(&mut s, "disable 2");
+    assert_eq!(run(&mut s, "c"), "Breakpoint 1, cycle 5000: reached cycle 5000");
+}
+
+#[test]
+fn watchpoints_stop_when_the_value_changes() {
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    let mut prev = g.sms[1].l1.mshr.used();
+    let (mut change, mut from, mut to) = (0, 0, 0);
+    while g.is_running() {
+        g.step();
+        let now = g.sms[1].l1.mshr.used();
+        if now != prev {
+            (change, from, to) = (g.cycle, prev, now);
+            break;
+        }
+        prev = now;
+    }
+    let mut s = session();
+    assert_eq!(run(&mut s, "watch l1[1].mshr.used"), "Watchpoint 1: l1[1].mshr.used (now 0)");
+    assert_eq!(run(&mut s, "c"), format!("Breakpoint 1, cycle {change}: l1[1].mshr.used: {from} → {to}"));
+    assert_eq!(run(&mut s, "print l1[1].mshr.used * 2"), format!("l1[1].mshr.used * 2 = {}", to * 2));
+}
+
+#[test]
+fn going_back_lands_on_the_state_a_forward_run_shows() {
+    let mut s = session();
+    run(&mut s, "until 12000");
+    assert_eq!(s.gpu.cycle, 12000);
+    for target in [11_999, 7_321, 5_000, 1, 0, 9_876] {
+        run(&mut s, &format!("goto {target}"));
+        assert_eq!(s.gpu.cycle, target);
+        assert_eq!(s.gpu.state_hash(), hash_at(target), "goto {target}");
+    }
+    // Forward again from the past, past where we had been.
+    run(&mut s, "step 4000");
+    assert_eq!((s.gpu.cycle, s.gpu.state_hash()), (13_876, hash_at(13_876)));
+    run(&mut s, "reverse-step 100");
+    assert_eq!((s.gpu.cycle, s.gpu.state_hash()), (13_776, hash_at(13_776)));
+    run(&mut s, "rs");
+    assert_eq!(s.gpu.cycle, 13_775);
+}
+
+/// The first event of each cycle: a breakpoint hits at most once per cycle, since the machine
+/// stops between cycles.
+fn per_cycle(mut events: Vec<(u64, Event)>) -> Vec<(u64, Event)> {
+    events.dedup_by_key(|(c, _)| *c);
+    events
+}
+
+#[test]
+fn reverse_continue_returns_to_the_previous_hit() {
+    let occl = per_cycle(reference_events(EventKind::MemoryOcclusion, 400_000));
+    let mut s = session();
+    run(&mut s, "break occlusion");
+    run(&mut s, "c");
+    run(&mut s, "c");
+    run(&mut s, "c");
+    assert_eq!(s.gpu.cycle, occl[2].0);
+    run(&mut s, "step 50");
+    // Back to the third hit, then the second: each time on exactly the forward state.
+    let out = run(&mut s, "reverse-continue");
+    assert_eq!(out, format!("Breakpoint 1, cycle {}: {}", occl[2].0, occl[2].1.describe()));
+    assert_eq!(s.gpu.state_hash(), hash_at(occl[2].0));
+    let out = run(&mut s, "rc");
+    let second = occl.iter().rev().find(|(c, _)| *c < occl[2].0).expect("an earlier hit");
+    assert_eq!(out, format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe()));
+    assert_eq!(s.gpu.state_hash(), hash_at(second.0));
+    // A breakpoint set after the fact is found too.
+    run(&mut s, "delete");
+    run(&mut s, "break cycle 100");
+    assert_eq!(run(&mut s, "rc"), "Breakpoint 2, cycle 100: reached cycle 100");
+    assert_eq!(s.gpu.cycle, 100);
+    assert_eq!(run(&mut s, "rc"), "No earlier breakpoint hit: at the start of the program (cycle 0).");
+}
+
+#[test]
+fn snapshots_are_thinned_to_the_budget_and_history_stays_reachable() {
+    let c = small_config(&["debug.snapshot_interval=200", "debug.snapshot_budget_mb=16"]);
+    let mut s = Session::new(c, workload(TINY, 1)).unwrap();
+    run(&mut s, "run");
+    let bytes = s.travel.len() * s.travel.snap_bytes;
+    assert!(bytes <= 16 << 20, "{} snapshots of {} bytes", s.travel.len(), s.travel.snap_bytes);
+    assert!(s.travel.interval > 200, "the interval doubled as the budget filled");
+    let end = s.gpu.cycle;
+    run(&mut s, "goto 777");
+    assert_eq!(s.gpu.state_hash(), hash_at(777));
+    assert!(run(&mut s, "info snapshots").contains(&format!("history covers cycles 0..{end}")));
+}
+
+#[test]
+fn the_machine_refuses_to_move_past_the_end_and_empty_lines_repeat() {
+    let mut s = session();
+    assert_eq!(run(&mut s, "s 10"), "cycle 10");
+    assert_eq!(run(&mut s, ""), "cycle 20", "an empty line repeats the last command");
+    let out = run(&mut s, "run");
+    assert!(out.starts_with("The program finished at cycle"), "{out}");
+    let e = s.execute("step").unwrap_err();
+    assert!(e.contains("Use goto or reverse commands"), "{e}");
+}
+
+#[test]
+fn command_errors_are_reported_not_panicked() {
+    let mut s = session();
+    for (cmd, want) in [
+        ("break occlusoin", "unknown event `occlusoin`"),
+        ("break row-miss core=1", "row-miss has no field `core`"),
+        ("watch l1[99].mshr.used", "l1[99]: there are 4 SMs (0..3)"),
+        ("print nonsense", "unknown state `nonsense`"),
+        ("show warp 9.9", "core 9 does not exist"),
+        ("show lru 0", "which set?"),
+        ("condition 7 needed > 1", "no breakpoint number 7"),
+        ("until 0", "already at cycle 0"),
+        ("frob", "unknown command `frob`"),
+    ] {
+        let e = s.execute_blocking(cmd).unwrap_err();
+        assert!(e.contains(want), "{cmd}: {e}");
+    }
+}
+
+#[test]
+fn every_view_renders_as_text() {
+    let mut s = session();
+    run(&mut s, "break occlusion");
+    run(&mut s, "c");
+    let Some(warpscope::debug::Stop::Hit(h)) = s.last_stop.clone() else { panic!() };
+    let Some(Event::MemoryOcclusion { core, warp, needed, free, .. }) = h.event else { panic!() };
+    let inspector = run(&mut s, &format!("show warp {core}.{warp}"));
+    assert!(inspector.contains(&format!("Warp {core}.{warp} — inspector")), "{inspector}");
+    assert!(inspector.contains("OCCLUDED"), "{inspector}");
+    assert!(inspector.contains("LD/ST unit, not sent"), "{inspector}");
+    assert!(needed as usize > free as usize);
+    let mshr = run(&mut s, &format!("show mshr {core}"));
+    assert!(mshr.contains(&format!("OCCLUDED: needs {needed} MSHRs, {free} free")), "{mshr}");
+    for (cmd, want) in [
+        ("show banks 1", "DRAM channel 1 — banks"),
+        ("show warps 0", "SM 0 — warps"),
+        ("show lru 0 3", "SM 0 — L1 set 3"),
+        ("show stats", "Statistics at cycle"),
+        ("show events", "memory occlusion on core"),
+        ("show queues", "Queues —"),
+        ("show breakpoints", "memory-occlusion"),
+        ("show warpgroups", "this machine uses dram.scheduler = \"frfcfs\""),
+        ("show merb 1", "MERB counters"),
+        ("help", "reverse-continue"),
+        ("help break", "memory-occlusion"),
+        ("help watch", "dram[CH].bank[B].queue_len"),
+    ] {
+        let out = run(&mut s, cmd);
+        assert!(out.contains(want), "{cmd}:\n{out}");
+    }
+}

@@ -1,0 +1,242 @@
+//! The terminal UI: every layout and popup rendered through ratatui's TestBackend and compared
+//! with reviewed snapshots; the real binary driven in a pseudo-terminal (step, break on
+//! occlusion, continue, inspect a warp, step back, quit); the terminal restored after a panic.
+
+mod common;
+
+use common::{small_config, workload};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use warpscope::debug::Session;
+use warpscope::tui::{App, Layout, Theme, draw};
+
+const TINY: &str = include_str!("fixtures/tiny.ron");
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+
+/// An app stopped at the first memory occlusion of the small machine.
+fn app_at_occlusion() -> App {
+    let session = Session::new(small_config(&[]), workload(TINY, 1)).unwrap();
+    let mut app =
+        App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
+    app.run_line("break occlusion");
+    app.run_line("continue");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    app
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| draw(f, app)).unwrap();
+    let buf = t.backend().buffer();
+    (0..h)
+        .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>().trim_end().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn every_layout_renders() {
+    let mut app = app_at_occlusion();
+    assert!(app.message.starts_with("Breakpoint 1, cycle"), "{}", app.message);
+    for name in ["default", "dram", "cache", "warp"] {
+        app.load_layout(name);
+        let s = screen(&mut app, 160, 48);
+        insta::assert_snapshot!(format!("layout_{name}"), s);
+    }
+}
+
+#[test]
+fn the_panes_follow_the_breakpoint_and_drill_in() {
+    let mut app = app_at_occlusion();
+    let s = screen(&mut app, 160, 48);
+    let (core, warp) = app.warp;
+    assert!(s.contains(&format!("SM {core} — warps")), "the warps pane follows the hit");
+    assert!(s.contains(&format!("Warp {core}.{warp} — inspector")));
+    assert!(s.contains("OCCLUDED"));
+    // Select the third warp of the warps pane (focused first) and drill in.
+    app.key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
+    app.key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE));
+    app.key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_ne!(app.warp, (core, warp));
+    assert_eq!(app.message, format!("inspecting warp {}.{}", app.warp.0, app.warp.1));
+    assert!(screen(&mut app, 160, 48).contains(&format!("Warp {}.{} — inspector", app.warp.0, app.warp.1)));
+}
+
+#[test]
+fn help_popup_too_small_and_bad_layout() {
+    let mut app = app_at_occlusion();
+    app.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
+    insta::assert_snapshot!("help", screen(&mut app, 120, 48));
+    app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(app.popup.is_none());
+    insta::assert_snapshot!("too_small", screen(&mut app, 60, 15));
+    // A broken layout file is reported and the default layout is used.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mine.ron"), "(name: \"mine\", root: Pane(Warpz))").unwrap();
+    app.layouts_dir = dir.path().to_path_buf();
+    app.load_layout("warp");
+    app.load_layout("mine");
+    assert_eq!(app.layout.name, "default");
+    assert!(app.message.contains("mine.ron:1:") && app.message.contains("Warpz"), "{}", app.message);
+}
+
+#[test]
+fn the_command_line_has_history_and_completion() {
+    let mut app = app_at_occlusion();
+    let press = |app: &mut App, c: KeyCode| app.key(KeyEvent::new(c, KeyModifiers::NONE));
+    press(&mut app, KeyCode::Char(':'));
+    for c in "sh wa".chars() {
+        press(&mut app, KeyCode::Char(c));
+    }
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.input.as_ref().unwrap().text, "sh warpgroups");
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.input.as_ref().unwrap().text, "sh warps");
+    press(&mut app, KeyCode::Enter);
+    assert!(app.popup.as_ref().is_some_and(|p| p.lines[0].contains("SM")), "multi-line output opens a popup");
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char(':'));
+    press(&mut app, KeyCode::Up);
+    assert_eq!(app.input.as_ref().unwrap().text, "sh warps");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.input.is_none());
+}
+
+/// The real binary in a pseudo-terminal, with a vt100 screen to read.
+struct Pty {
+    screen: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Pty {
+    fn spawn(args: &[&str], env: &[(&str, &str)]) -> Pty {
+        use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+        let pair = native_pty_system()
+            .openpty(PtySize { rows: 48, cols: 160, pixel_width: 0, pixel_height: 0 })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(BIN);
+        cmd.args(args);
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pair.slave.spawn_command(cmd).unwrap();
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("non-zero");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(size(48), size(160), 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (s, r) = (Arc::clone(&screen), Arc::clone(&raw));
+        std::thread::spawn(move || {
+            let _master = pair.master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                s.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Pty { screen, raw, writer, child }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the screen shows `text`.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let c = self.contents();
+            if c.contains(text) {
+                return c;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "timed out waiting for {text:?}; screen:\n{c}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn wait_exit(&mut self) -> u32 {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.exit_code();
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "the program did not exit");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn a_user_session_in_a_real_terminal() {
+    let mut p = Pty::spawn(&["tui", "-c", "tests/fixtures/small.ron", "-w", "tests/fixtures/tiny.ron"], &[]);
+    p.wait_for("small × tiny · cycle 0 ");
+    p.send("s");
+    p.wait_for("· cycle 1 ·");
+    p.send(":break occlusion\r");
+    p.wait_for("Breakpoint 1: occlusion");
+    p.send("c");
+    let screen = p.wait_for("Breakpoint 1, cycle ");
+    // The stop names the warp; the inspector shows it, occluded.
+    let line = screen.lines().find(|l| l.contains("Breakpoint 1, cycle ")).unwrap().to_string();
+    let cycle: u64 = line.split("cycle ").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
+    let warp = line.split("on core ").nth(1).unwrap();
+    let core = warp.split(' ').next().unwrap();
+    let w = warp.split("warp ").nth(1).unwrap().split(' ').next().unwrap();
+    p.wait_for(&format!("Warp {core}.{w} — inspector"));
+    p.wait_for("OCCLUDED");
+    // Open another warp's inspector from the warps pane.
+    p.send("jj\r");
+    p.wait_for("inspecting warp");
+    // Step back one cycle.
+    p.send("b");
+    p.wait_for(&format!("· cycle {} ·", cycle - 1));
+    p.send("q");
+    assert_eq!(p.wait_exit(), 0);
+    let raw = p.raw.lock().unwrap().clone();
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.contains("\x1b[?1049h"), "entered the alternate screen");
+    assert!(text.rfind("\x1b[?1049l") > text.rfind("\x1b[?1049h"), "and left it at exit");
+}
+
+#[test]
+fn the_terminal_is_restored_when_the_program_panics() {
+    let mut p = Pty::spawn(
+        &["tui", "-c", "tests/fixtures/small.ron", "-w", "tests/fixtures/tiny.ron"],
+        &[("WARPSCOPE_TEST_PANIC_AFTER_FRAMES", "2"), ("RUST_BACKTRACE", "0")],
+    );
+    p.send("s");
+    assert_eq!(p.wait_exit(), 101, "a panic exits with 101");
+    std::thread::sleep(Duration::from_millis(200));
+    let raw = p.raw.lock().unwrap().clone();
+    let text = String::from_utf8_lossy(&raw);
+    let left = text.rfind("\x1b[?1049l").expect("left the alternate screen");
+    let msg = text.find("test panic requested").expect("the panic message is printed");
+    assert!(left < msg, "the terminal is restored before the panic message is printed");
+    // Raw mode is off: the message is printed with normal newline handling, on the main screen.
+    assert!(p.contents().contains("test panic requested"), "{}", p.contents());
+}
