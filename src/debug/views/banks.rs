@@ -4,6 +4,15 @@
 
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
+use crate::sim::request::{AccessKind, MemRequest};
+
+/// Who a DRAM request is for: a warp (`core.warp`), or `wb` for an L2 write-back.
+fn requester(r: &MemRequest) -> String {
+    match r.kind {
+        AccessKind::Writeback => "wb".into(),
+        _ => format!("{}.{}", r.origin.core, r.origin.warp),
+    }
+}
 
 pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
     let mc = &g.dram[channel];
@@ -22,7 +31,7 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
             Tone::Dim,
         )]);
     let mut t = Table {
-        header: ["bank", "grp", "open row", "rd", "wr", "next", "in", "CAS", "oldest (warp row)"]
+        header: ["bank", "grp", "open row", "rd", "wr", "next", "in", "CAS", "oldest (warp|wb row)"]
             .map(String::from)
             .to_vec(),
         right: vec![0, 1, 2, 3, 4, 6, 7],
@@ -45,7 +54,7 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
         };
         let oldest_text = oldest.map_or("-".to_string(), |l| {
             let p = q.get(l.slot);
-            format!("{}.{} {}", p.req.origin.core, p.req.origin.warp, p.row)
+            format!("{} {}", requester(&p.req), p.row)
         });
         let idle = q.reads[b].is_empty() && q.writes[b].is_empty();
         t.rows.push(vec![
@@ -75,7 +84,7 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
             d.rows.push(vec![
                 plain(i.to_string()),
                 plain(if p.is_write { "write" } else { "read" }),
-                plain(format!("{}.{}", p.req.origin.core, p.req.origin.warp)),
+                plain(requester(&p.req)),
                 plain(format!("{:#06x}", p.req.origin.pc)),
                 span(p.row.to_string(), if hit { Tone::Good } else { Tone::Normal }),
                 plain(p.col.to_string()),
