@@ -159,7 +159,10 @@ fn bad_input_exits_2_with_a_located_message() {
     assert_eq!(code, 2);
     assert_eq!(
         stderr.trim(),
-        format!("error: {}:2:8: l1.sets = 0: must be a power of two ≥ 1 (e.g. 32, 64)", bad.display())
+        format!(
+            "error: {}:2:8: l1.sets = 0: must be a power of two (e.g. 32, 64) with l1.index = \"conv\"",
+            bad.display()
+        )
     );
     let (code, _, stderr) = run(&["run", "--set", "dram.scheduler=nope"]);
     assert_eq!(code, 2);

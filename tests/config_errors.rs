@@ -43,7 +43,7 @@ fn wrong_type_names_the_key() {
 fn zero_and_non_power_of_two_sets() {
     assert_eq!(
         config_error("(\n  l1: (sets: 0),\n)"),
-        "m.ron:2:8: l1.sets = 0: must be a power of two ≥ 1 (e.g. 32, 64)"
+        "m.ron:2:8: l1.sets = 0: must be a power of two (e.g. 32, 64) with l1.index = \"conv\""
     );
     assert!(
         config_error("(\n  l2: (sets: 48),\n)")
@@ -97,6 +97,49 @@ fn geometry_constraints() {
     assert!(e.contains("dram.mapping.custom: needs dram.channels = 6 to be a power of two"), "{e}");
     let e = config_error("(dram: (channels: 8, mapping: (scheme: \"custom\", custom: \"RRBB\")))");
     assert!(e.contains("dram.mapping.custom: has 0 'H' bits but dram.channels = 8 needs 3"), "{e}");
+}
+
+#[test]
+fn index_functions_name_the_set_count_they_need() {
+    // seed 004 ch. 3: the Fermi hash is defined for 32 or 64 sets, pMOD needs a prime count,
+    // pDisp and FUP a power of two of at least 4.
+    assert_eq!(
+        config_error("(\n  l1: (sets: 16,\n        index: \"fermi\"),\n)"),
+        "m.ron:3:9: l1.index = \"fermi\" needs l1.sets to be 32 or 64 (the Fermi hash is defined for \
+         16 KB and 48 KB L1Ds), but it is 16"
+    );
+    assert_eq!(
+        config_error("(l2: (index: \"pmod\"))"),
+        "m.ron:1:7: l2.index = \"pmod\" needs l2.sets to be a prime number (e.g. 31, 61, 127), but it is 32"
+    );
+    assert!(
+        Config::from_text("(l1: (index: \"pmod\", sets: 31))", Origin::File("m.ron".into()), &[]).is_ok()
+    );
+    assert!(
+        set_error(&["l1.sets=2", "l1.index=pdisp"])
+            .starts_with("--set l1.index=pdisp: l1.index = \"pdisp\" needs l1.sets to be a power of two ≥ 4")
+    );
+    assert!(
+        set_error(&["l1.sets=48"]).starts_with(
+            "--set l1.sets=48: l1.sets = 48: must be a power of two (e.g. 32, 64) with l1.index"
+        )
+    );
+}
+
+#[test]
+fn dacache_is_l1_only_and_its_knobs_are_checked() {
+    let e = config_error("(\n  l2: (replacement: \"dacache\"),\n)");
+    assert!(e.starts_with("m.ron:2:8: l2.replacement = \"dacache\": DaCache needs the issuing warp"), "{e}");
+    assert!(e.contains("the L2 can use lru, dip or rrip"), "{e}");
+    assert_eq!(
+        set_error(&["l1.dacache.partition=Static(1.5)"]),
+        "--set l1.dacache.partition=Static(1.5): l1.dacache.partition = Static(1.5): F must be between 0.0 and 1.0"
+    );
+    assert!(set_error(&["l1.dacache.constrained=sometimes"]).contains("valid: bypass, stall, off"));
+    assert_eq!(
+        set_error(&["l1.dacache.promotion=0"]),
+        "--set l1.dacache.promotion=0: l1.dacache.promotion = 0: must be at least 1"
+    );
 }
 
 #[test]

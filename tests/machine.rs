@@ -58,9 +58,16 @@ fn a_snapshot_is_a_clone_that_continues_identically() {
 
 #[test]
 fn every_request_that_enters_the_memory_system_leaves_it() {
-    for sets in
-        [&[][..], &["dram.scheduler=fcfs", "l1.allocate=on-fill"][..], &["l2.sets=4", "l2.ways=2"][..]]
-    {
+    for sets in [
+        &[][..],
+        &["dram.scheduler=fcfs", "l1.allocate=on-fill"][..],
+        &["l2.sets=4", "l2.ways=2"][..],
+        // Bypassed sector requests (two ways leave DaCache one replaceable position).
+        &["l1.replacement=dacache", "l1.ways=2"][..],
+        &["l1.replacement=dacache", "l1.allocate=on-fill", "l1.index=fup"][..],
+        &["l1.sets=32", "l1.index=fermi", "l1.replacement=rrip", "l2.index=bxor", "l2.replacement=dip"][..],
+        &["l1.sets=31", "l1.index=pmod", "l1.replacement=dip", "l2.index=pdisp", "l2.replacement=rrip"][..],
+    ] {
         let mut g = gpu(small_config(sets), workload(TINY, 1));
         let mut checks = 0;
         while g.is_running() {
@@ -82,7 +89,32 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
         assert!(g.drained());
         let r = Report::new(&g, 0.0);
         assert!(r.dram.writes > 0 && r.dram.reads > 0, "{sets:?}: reads and write-backs reach DRAM");
+        // Bypasses ask for sectors but the L2 still fetches whole lines from DRAM.
+        let cas = u64::from(g.dram[0].cas_per_request);
+        assert_eq!(r.dram.commands.rd, r.dram.reads * cas, "{sets:?}");
+        let d = r.l1.divergence.as_ref().unwrap();
+        assert_eq!(d.misses.cold + d.misses.intra_warp + d.misses.inter_warp, r.l1.read_misses, "{sets:?}");
+        if sets.contains(&"l1.ways=2") {
+            assert!(d.bypassed > 0, "DaCache with two ways bypasses");
+        }
     }
+}
+
+#[test]
+fn bypassed_replies_are_sector_sized_packets() {
+    // The reply network moves ⌈(header + bytes) / flit⌉ flits per packet: 5 for a 128 B line,
+    // 2 for a one-sector bypass. With bypasses the flits per reply drop below 5.
+    let flits_per_reply = |sets: &[&str]| {
+        let mut g = gpu(small_config(sets), workload(TINY, 1));
+        g.run(2_000_000);
+        assert_eq!(g.status, Status::Done);
+        let r = Report::new(&g, 0.0);
+        (r.icnt.reply_flits as f64 / r.icnt.reply_packets as f64, r.l1.divergence.unwrap().bypassed)
+    };
+    let (lru, none) = flits_per_reply(&[]);
+    assert_eq!((lru, none), (5.0, 0));
+    let (dacache, bypassed) = flits_per_reply(&["l1.replacement=dacache", "l1.ways=2"]);
+    assert!(bypassed > 0 && dacache < 5.0, "{dacache} flits per reply, {bypassed} bypasses");
 }
 
 #[test]

@@ -16,7 +16,7 @@ mod validate;
 
 pub use error::{ConfigError, Origin, error_at_path};
 pub use names::{
-    AllocPolicy, DramSchedulerName, IndexName, MappingScheme, ReplacementName, WarpSchedulerName,
+    AllocPolicy, Constrained, DramSchedulerName, IndexName, MappingScheme, ReplacementName, WarpSchedulerName,
 };
 
 use serde::de::DeserializeOwned;
@@ -102,8 +102,53 @@ pub struct L1Config {
     /// Hit latency (core cycles).
     pub hit_latency: u32,
     pub allocate: AllocPolicy,
+    /// Set-index function (seed 004 ch. 3); some need a particular set count.
     pub index: IndexName,
+    /// Replacement policy (seed 004 ch. 4).
     pub replacement: ReplacementName,
+    /// DaCache's knobs, used when `replacement` is `"dacache"`.
+    pub dacache: DacacheConfig,
+}
+
+/// DaCache (seed 004 ch. 4, MECHANISMS §8).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DacacheConfig {
+    /// Positions a hit moves a line toward MRU (§4.2.2 incremental promotion; the seed's best
+    /// is 4). A value ≥ l1.ways promotes to MRU.
+    pub promotion: u32,
+    /// What a miss does when the thrashing region has no replaceable line (§4.2.3).
+    pub constrained: Constrained,
+    /// Split of the ways into locality and thrashing regions (§4.2.3, §4.2.4).
+    pub partition: Partition,
+    /// Divergent loads with at most this many requests are inserted at MRU (§4.2.2: 5).
+    pub mru_requests: u32,
+    /// Entries of the victim cache that detects coherent-load locality (16).
+    pub victim_cache: u32,
+    /// Entries of the coherent-load profiler (32).
+    pub profiler: u32,
+}
+
+/// How DaCache sizes its locality region.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq)]
+pub enum Partition {
+    /// From the fully-cached-warp count trained on divergent loads (§4.2.4).
+    Dynamic,
+    /// p = Assoc · F / (Width / N_set) − 1 with this F in [0, 1] (§4.2.3).
+    Static(f64),
+}
+
+impl Default for DacacheConfig {
+    fn default() -> Self {
+        DacacheConfig {
+            promotion: 4,
+            constrained: Constrained::Bypass,
+            partition: Partition::Dynamic,
+            mru_requests: 5,
+            victim_cache: 16,
+            profiler: 32,
+        }
+    }
 }
 
 /// Crossbar between SMs and memory partitions (MECHANISMS §1, seed 002 Table III).
@@ -142,7 +187,9 @@ pub struct L2Config {
     pub data_port_bytes: u32,
     /// Tag + data pipeline latency (L2 cycles).
     pub latency: u32,
+    /// Set-index function over the slice's lines.
     pub index: IndexName,
+    /// Replacement policy (LRU, DIP or RRIP; DaCache needs warps and is L1-only).
     pub replacement: ReplacementName,
 }
 
@@ -343,6 +390,7 @@ impl Default for L1Config {
             allocate: AllocPolicy::OnMiss,
             index: IndexName::Conv,
             replacement: ReplacementName::Lru,
+            dacache: DacacheConfig::default(),
         }
     }
 }

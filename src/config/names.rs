@@ -98,6 +98,16 @@ policy_names! {
     IndexName {
         /// Conventional modulo indexing: (addr / line) mod sets.
         Conv => "conv",
+        /// Bitwise XOR of the index bits with the next log2(sets) bits.
+        Bxor => "bxor",
+        /// Prime modulo: a prime number of sets, line mod sets.
+        Pmod => "pmod",
+        /// Prime displacement: (p·tag + index) mod the largest prime below the set count.
+        Pdisp => "pdisp",
+        /// The Fermi L1D hash (GPGPU-Sim's hashed set function; 32 or 64 sets).
+        Fermi => "fermi",
+        /// Full-permutation indexing (seed 004 §3.2.3).
+        Fup => "fup",
     }
 }
 
@@ -106,6 +116,25 @@ policy_names! {
     ReplacementName {
         /// Least recently used.
         Lru => "lru",
+        /// Dynamic insertion: set dueling between MRU and bimodal LRU insertion.
+        Dip => "dip",
+        /// Re-reference interval prediction: 3-bit RRPV, set dueling of the insertion value.
+        Rrip => "rrip",
+        /// Divergence-aware cache management (seed 004 ch. 4; L1D only).
+        Dacache => "dacache",
+    }
+}
+
+policy_names! {
+    /// DaCache's constrained replacement (seed 004 §4.2.3): what a miss does when no line of
+    /// the thrashing region can be replaced.
+    Constrained {
+        /// Send the access below as 32 B sectors whose data goes straight to the registers.
+        Bypass => "bypass",
+        /// Replay the access until a thrashing-region line becomes replaceable.
+        Stall => "stall",
+        /// No constraint: any replaceable line may be the victim (DaCache-Uncon).
+        Off => "off",
     }
 }
 

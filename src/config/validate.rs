@@ -2,7 +2,8 @@
 //! Each rule names the key and says what would be valid.
 
 use super::error::Issue;
-use super::{Config, MappingScheme, Time};
+use super::{Config, IndexName, MappingScheme, Partition, ReplacementName, Time};
+use crate::sim::cache::index::requirement;
 
 /// The widest MSHR id the L1 and L2 carry in a request (8 bits).
 pub const MAX_MSHR_ENTRIES: u32 = 256;
@@ -46,6 +47,23 @@ impl Checker {
                     min.max(1) * 32,
                     min.max(1) * 64
                 ),
+            );
+        }
+    }
+
+    /// The set count a cache's index function accepts. CONV's constraint is reported at the
+    /// set count; a special function's at the function, which is what imposes it.
+    fn sets(&mut self, cache: &str, sets: u32, index: IndexName) {
+        let Some(need) = requirement(index, sets) else { return };
+        if index == IndexName::Conv {
+            self.fail(
+                &format!("{cache}.sets"),
+                format!("= {sets}: must be {need} with {cache}.index = \"conv\""),
+            );
+        } else {
+            self.fail(
+                &format!("{cache}.index"),
+                format!("= \"{index}\" needs {cache}.sets to be {need}, but it is {sets}"),
             );
         }
     }
@@ -95,9 +113,12 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.at_least("core.shared_latency", core.shared_latency, 1);
 
     let l1 = &c.l1;
-    k.pow2("l1.sets", l1.sets, 1);
+    k.sets("l1", l1.sets, l1.index);
     k.range("l1.ways", l1.ways, 1, MAX_WAYS);
     k.pow2("l1.line_bytes", l1.line_bytes, 32);
+    if l1.line_bytes > 256 {
+        k.fail("l1.line_bytes", format!("= {}: at most 256 (eight 32 B sectors per line)", l1.line_bytes));
+    }
     if l1.mshr_entries == 0 || l1.mshr_entries > MAX_MSHR_ENTRIES {
         k.fail(
             "l1.mshr_entries",
@@ -107,6 +128,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
     k.at_least("l1.miss_queue", l1.miss_queue, 1);
     k.at_least("l1.hit_latency", l1.hit_latency, 1);
+    dacache(&mut k, c);
 
     let ic = &c.icnt;
     k.at_least("icnt.request_flit_bytes", ic.request_flit_bytes, 1);
@@ -116,7 +138,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
 
     let l2 = &c.l2;
     k.range("l2.slices_per_channel", l2.slices_per_channel, 1, 16);
-    k.pow2("l2.sets", l2.sets, 1);
+    k.sets("l2", l2.sets, l2.index);
     k.range("l2.ways", l2.ways, 1, MAX_WAYS);
     if l2.line_bytes != l1.line_bytes {
         k.fail("l2.line_bytes", format!("= {}: must equal l1.line_bytes ({})", l2.line_bytes, l1.line_bytes));
@@ -130,6 +152,13 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.at_least("l2.response_queue", l2.response_queue, 1);
     k.at_least("l2.data_port_bytes", l2.data_port_bytes, 1);
     k.at_least("l2.latency", l2.latency, 1);
+    if l2.replacement == ReplacementName::Dacache {
+        k.fail(
+            "l2.replacement",
+            "= \"dacache\": DaCache needs the issuing warp's scheduling priority and is only \
+             valid for l1.replacement; the L2 can use lru, dip or rrip",
+        );
+    }
 
     dram(&mut k, c);
 
@@ -149,6 +178,19 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
     }
     k.out
+}
+
+fn dacache(k: &mut Checker, c: &Config) {
+    let d = &c.l1.dacache;
+    k.at_least("l1.dacache.promotion", d.promotion, 1);
+    k.range("l1.dacache.mru_requests", d.mru_requests, 0, 64);
+    k.range("l1.dacache.victim_cache", d.victim_cache, 1, 256);
+    k.range("l1.dacache.profiler", d.profiler, 1, 256);
+    if let Partition::Static(f) = d.partition
+        && !(0.0..=1.0).contains(&f)
+    {
+        k.fail("l1.dacache.partition", format!("= Static({f}): F must be between 0.0 and 1.0"));
+    }
 }
 
 fn dram(k: &mut Checker, c: &Config) {

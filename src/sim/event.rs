@@ -38,6 +38,15 @@ pub enum Event {
     CtaDone { core: u16, cta: u32 },
     /// The last CTA of a kernel finished.
     KernelEnd { kernel: u16 },
+    /// An L1D miss of `warp` evicted a line that the same warp slot had brought in
+    /// (intra-warp associativity conflict, seed 004 §1.2.1): `line` (byte address) and
+    /// `line_pc` are the victim's, `pc` the evicting load's.
+    SetConflict { core: u16, warp: u16, pc: u32, set: u32, line: u64, line_pc: u32 },
+    /// An L1D miss found no replaceable line in DaCache's thrashing region and went below
+    /// without a line: `bytes` of 32 B sectors straight to the registers (seed 004 §4.2.3).
+    Bypass { core: u16, warp: u16, pc: u32, set: u32, line: u64, bytes: u32 },
+    /// The SM's number of fully cached warps changed (seed 004 §4.2.4, Fig. 4.3).
+    FcwChange { core: u16, from: u16, to: u16 },
 }
 
 /// The kind of an event, one bit of a subscription mask.
@@ -55,6 +64,9 @@ pub enum EventKind {
     CtaLaunch,
     CtaDone,
     KernelEnd,
+    SetConflict,
+    Bypass,
+    FcwChange,
 }
 
 impl EventKind {
@@ -70,6 +82,9 @@ impl EventKind {
         EventKind::CtaLaunch,
         EventKind::CtaDone,
         EventKind::KernelEnd,
+        EventKind::SetConflict,
+        EventKind::Bypass,
+        EventKind::FcwChange,
     ];
 
     pub fn bit(self) -> u64 {
@@ -214,6 +229,9 @@ impl Event {
             Event::CtaLaunch { .. } => EventKind::CtaLaunch,
             Event::CtaDone { .. } => EventKind::CtaDone,
             Event::KernelEnd { .. } => EventKind::KernelEnd,
+            Event::SetConflict { .. } => EventKind::SetConflict,
+            Event::Bypass { .. } => EventKind::Bypass,
+            Event::FcwChange { .. } => EventKind::FcwChange,
         }
     }
 }

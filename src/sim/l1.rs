@@ -2,48 +2,161 @@
 //! the crossbar, allocate-on-miss or allocate-on-fill, write-evict and no-write-allocate for
 //! stores (stores need no MSHR).
 //!
-//! One access per cycle arrives from the LD/ST unit. Only requests that go below are
-//! mapped to their memory partition (hits and merges never leave the SM).
-//! An access that cannot proceed returns
-//! the reason ([`StallCause`]) and is retried by the LD/ST unit next cycle.
+//! One access per cycle arrives from the LD/ST unit, with its [`AccessCtx`] (issuing warp,
+//! its GTO priority, the load's request count). Only requests that go below are mapped to their
+//! memory partition (hits and merges never leave the SM). An access that cannot proceed
+//! returns the reason ([`StallCause`]) and is retried by the LD/ST unit next cycle.
+//!
+//! When the replacement policy finds no victim and bypasses (DaCache, seed 004 §4.2.3), the
+//! access goes below without a line or an MSHR, asking only for its 32 B sectors; the reply
+//! goes straight to the warp.
+//!
+//! The L1 also follows each load as its accesses are serviced (seed 004 §4.2.4's Div-reg and
+//! FCW-reg): when the last one is, it records the load's misses (MPLI), its intra-warp
+//! concentration, and trains the SM's fully-cached-warp counter ([`FcwTrainer`]) on divergent
+//! loads. Misses are classified cold / intra-warp / inter-warp from a record of who evicted
+//! each line (seed 004 §2.1.1).
 
 use crate::config::{AllocPolicy, Config};
+use crate::sim::cache::AccessCtx;
+use crate::sim::cache::index::IndexKind;
 use crate::sim::cache::mshr::Mshr;
+use crate::sim::cache::replace::{Replacement, ReplacementKind};
 use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
+use crate::sim::core::coalescer::SECTOR_BYTES;
+use crate::sim::core::fcw::FcwTrainer;
 use crate::sim::dram::mapping::AddressMap;
+use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::queue::BoundedQueue;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};
-use crate::sim::stats::{CacheStats, StallCause};
-use std::collections::VecDeque;
+use crate::sim::stats::{CacheStats, L1LoadStats, StallCause, mpli_bin};
+use crate::workload::hash::mix;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Marks a line that is in the cache (or on its way) in [`LineHistory`].
+const RESIDENT: u16 = u16::MAX;
+
+/// For every line this L1 has missed on: [`RESIDENT`], or the warp slot that last evicted it
+/// (or bypassed it, or wrote it away). A line absent from the map was never here: a cold miss.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineHistory(HashMap<u64, u16, BuildHasherDefault<LineHasher>>);
+
+/// A fixed (deterministic) mixing hash for line numbers.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineHasher(u64);
+
+impl Hasher for LineHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        // SplitMix64: strided line numbers spread over every bucket.
+        self.0 = mix(x ^ self.0);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Why a missing line was missing (seed 004 §2.1.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissKind {
+    Cold,
+    IntraWarp,
+    InterWarp,
+}
+
+impl LineHistory {
+    /// Records that `warp` misses on `key` and marks it `now` (resident or dropped by
+    /// `warp`); returns why it was missing.
+    fn miss(&mut self, key: u64, warp: u16, now: u16) -> MissKind {
+        match self.0.insert(key, now) {
+            None => MissKind::Cold,
+            Some(w) if w == warp => MissKind::IntraWarp,
+            Some(_) => MissKind::InterWarp,
+        }
+    }
+
+    /// `warp` evicted (or invalidated) `key`.
+    fn dropped(&mut self, key: u64, warp: u16) {
+        self.0.insert(key, warp);
+    }
+}
+
+/// The accesses of the load being serviced so far.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct LoadService {
+    accesses: u32,
+    misses: u32,
+    /// Sets touched, one bit per set.
+    sets: Vec<u64>,
+}
+
+/// One line of a set's chain, as the LRU-chain view shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainLine {
+    pub way: usize,
+    /// Byte address of the line.
+    pub addr: u64,
+    pub state: LineState,
+    /// Warp slot that brought it in, and the PC of that load.
+    pub owner: u16,
+    pub pc: u32,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct L1 {
+    pub core: u16,
     pub tags: TagArray,
     pub mshr: Mshr,
     pub miss_queue: BoundedQueue<MemRequest>,
     /// Hits on their way back: (ready cycle, request).
     hits: VecDeque<(u64, MemRequest)>,
-    alloc: AllocPolicy,
+    pub alloc: AllocPolicy,
     line_shift: u32,
     hit_latency: u64,
     /// Fills so far (a replay can only change outcome after one).
     pub fills: u64,
     pub stats: CacheStats,
+    /// Divergence metrics (MPLI, miss kinds, concentration, balance, bypasses).
+    pub loads: L1LoadStats,
+    /// The SM's fully-cached-warp partitioning, trained on divergent loads (seed 004 §4.2.4);
+    /// DaCache sizes its locality region from it.
+    pub fcw: FcwTrainer,
+    history: LineHistory,
+    current: LoadService,
 }
 
 impl L1 {
-    pub fn new(c: &Config) -> L1 {
+    pub fn new(c: &Config, core: u16) -> L1 {
         let l = &c.l1;
+        let (sets, ways) = (l.sets as usize, l.ways as usize);
+        let line_shift = l.line_bytes.trailing_zeros();
         L1 {
-            tags: TagArray::new(l.sets as usize, l.ways as usize, l.index, l.replacement),
+            core,
+            tags: TagArray::new(
+                sets,
+                ways,
+                IndexKind::new(l.index, sets, line_shift),
+                ReplacementKind::new(l.replacement, sets, ways, c),
+            ),
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
             hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
             alloc: l.allocate,
-            line_shift: l.line_bytes.trailing_zeros(),
+            line_shift,
             hit_latency: l.hit_latency.into(),
             fills: 0,
             stats: CacheStats::default(),
+            loads: L1LoadStats { set_accesses: vec![0; sets], ..L1LoadStats::default() },
+            fcw: FcwTrainer::new(c.core.warp_schedulers, c.warps_per_sm() as u32),
+            history: LineHistory::default(),
+            current: LoadService { sets: vec![0; sets.div_ceil(64)], ..LoadService::default() },
         }
     }
 
@@ -59,13 +172,16 @@ impl L1 {
         matches!(self.tags.probe(key).1, Probe::Miss) && self.mshr.find(key).is_none()
     }
 
-    /// Tries one access. On success the request is consumed (queued below, merged, or on its
-    /// way back as a hit); on failure the cause is returned and the LD/ST unit retries.
+    /// Tries one access. On success the request is consumed (queued below, merged, bypassed,
+    /// or on its way back as a hit); on failure the cause is returned and the LD/ST unit
+    /// retries.
     pub fn access(
         &mut self,
         mut req: MemRequest,
+        ctx: &AccessCtx,
         now: u64,
         map: &AddressMap,
+        sink: &mut EventSink,
     ) -> Result<CacheOutcome, StallCause> {
         let key = self.key(req.addr);
         if req.kind == AccessKind::Store {
@@ -76,12 +192,14 @@ impl L1 {
             self.stats.writes += 1;
             if self.tags.invalidate(key) {
                 self.stats.write_hits += 1;
+                self.history.dropped(key, req.origin.warp);
             }
             req.trace.l1 = CacheOutcome::Write;
             req.loc = map.map(req.addr);
             let _ = self.miss_queue.push(req);
             return Ok(CacheOutcome::Write);
         }
+        let ctx = AccessCtx { fcw: self.fcw.fcw as u16, ..*ctx };
         let (set, probe) = self.tags.probe(key);
         if let Probe::Hit(way) = probe {
             self.tags.touch(set, way);
@@ -89,6 +207,7 @@ impl L1 {
             self.stats.read_hits += 1;
             req.trace.l1 = CacheOutcome::Hit;
             self.hits.push_back((now + self.hit_latency, req));
+            self.serviced(set, false, &ctx, sink);
             return Ok(CacheOutcome::Hit);
         }
         if let Some(i) = self.mshr.find(key) {
@@ -100,6 +219,7 @@ impl L1 {
             self.stats.merged += 1;
             req.trace.l1 = CacheOutcome::Merged;
             self.mshr.merge(i, req);
+            self.serviced(set, true, &ctx, sink);
             return Ok(CacheOutcome::Merged);
         }
         let cause = if self.mshr.free() == 0 {
@@ -114,7 +234,10 @@ impl L1 {
             return Err(cause);
         }
         if self.alloc == AllocPolicy::OnMiss {
-            let Some(way) = self.tags.victim(set) else {
+            let Some(way) = self.tags.victim(set, &ctx) else {
+                if self.tags.replacement.bypasses() {
+                    return Ok(self.bypass(req, set, &ctx, map, sink));
+                }
                 self.stats.stall(StallCause::LineAlloc);
                 return Err(StallCause::LineAlloc);
             };
@@ -126,22 +249,131 @@ impl L1 {
                 owner: req.origin.warp,
                 pc: req.origin.pc,
             };
-            if self.tags.install(set, way, line).is_some() {
-                self.stats.evictions += 1;
+            if let Some(old) = self.tags.install(set, way, line, &ctx) {
+                self.evicted(&old, set, &ctx, sink);
             }
         }
         self.stats.reads += 1;
         self.stats.read_misses += 1;
+        self.classify_miss(key, ctx.warp, RESIDENT);
         req.trace.l1 = CacheOutcome::Miss;
         req.loc = map.map(req.addr);
         self.mshr.allocate(key, req.id, req.origin.warp, now);
         let _ = self.miss_queue.push(req);
+        self.serviced(set, true, &ctx, sink);
         Ok(CacheOutcome::Miss)
     }
 
+    /// Sends a missing access below without a line: only its 32 B sectors, no MSHR (the data
+    /// goes to the registers).
+    fn bypass(
+        &mut self,
+        mut req: MemRequest,
+        set: usize,
+        ctx: &AccessCtx,
+        map: &AddressMap,
+        sink: &mut EventSink,
+    ) -> CacheOutcome {
+        self.stats.reads += 1;
+        self.stats.read_misses += 1;
+        self.loads.bypassed += 1;
+        let key = self.key(req.addr);
+        self.classify_miss(key, ctx.warp, ctx.warp);
+        req.bytes = (SECTOR_BYTES as u32) * ctx.sectors.count_ones().max(1);
+        req.trace.l1 = CacheOutcome::Bypass;
+        req.loc = map.map(req.addr);
+        if sink.wants(EventKind::Bypass) {
+            sink.emit(Event::Bypass {
+                core: self.core,
+                warp: ctx.warp,
+                pc: ctx.pc,
+                set: set as u32,
+                line: req.addr,
+                bytes: req.bytes,
+            });
+        }
+        let _ = self.miss_queue.push(req);
+        self.serviced(set, true, ctx, sink);
+        CacheOutcome::Bypass
+    }
+
+    fn classify_miss(&mut self, key: u64, warp: u16, now: u16) {
+        match self.history.miss(key, warp, now) {
+            MissKind::Cold => self.loads.misses_cold += 1,
+            MissKind::IntraWarp => self.loads.misses_intra_warp += 1,
+            MissKind::InterWarp => self.loads.misses_inter_warp += 1,
+        }
+    }
+
+    /// `ctx`'s insertion displaced the valid line `old`.
+    fn evicted(&mut self, old: &Line, set: usize, ctx: &AccessCtx, sink: &mut EventSink) {
+        self.stats.evictions += 1;
+        self.history.dropped(old.key, ctx.warp);
+        if old.owner == ctx.warp && sink.wants(EventKind::SetConflict) {
+            sink.emit(Event::SetConflict {
+                core: self.core,
+                warp: ctx.warp,
+                pc: ctx.pc,
+                set: set as u32,
+                line: old.addr,
+                line_pc: old.pc,
+            });
+        }
+    }
+
+    /// One access of the current load was serviced (`missed`: it did not hit); after its last
+    /// one, the load's metrics are recorded and divergent loads train FCW.
+    fn serviced(&mut self, set: usize, missed: bool, ctx: &AccessCtx, sink: &mut EventSink) {
+        let cur = &mut self.current;
+        if ctx.index == 0 {
+            cur.accesses = 0;
+            cur.misses = 0;
+            cur.sets.iter_mut().for_each(|w| *w = 0);
+        }
+        cur.accesses += 1;
+        cur.misses += u32::from(missed);
+        cur.sets[set / 64] |= 1 << (set % 64);
+        self.loads.set_accesses[set] += 1;
+        if usize::from(ctx.index) + 1 < usize::from(ctx.requests) {
+            return;
+        }
+        let (accesses, misses) = (cur.accesses, cur.misses);
+        let bin = mpli_bin(misses);
+        if accesses >= 2 {
+            let touched: u32 = cur.sets.iter().map(|w| w.count_ones()).sum();
+            self.loads.concentration_ppm += u64::from(accesses) * 1_000_000 / u64::from(touched);
+            self.loads.concentration_loads += 1;
+        }
+        if ctx.coherent() {
+            self.loads.mpli_coherent[bin] += 1;
+            return;
+        }
+        self.loads.mpli_divergent[bin] += 1;
+        let before = self.fcw.fcw;
+        if misses == 0 {
+            self.fcw.fully_cached();
+        } else {
+            self.fcw.partially_cached(ctx.rank.into());
+        }
+        if self.fcw.fcw != before && sink.wants(EventKind::FcwChange) {
+            sink.emit(Event::FcwChange { core: self.core, from: before as u16, to: self.fcw.fcw as u16 });
+        }
+    }
+
     /// A reply arrived: fill the line and hand back the returning request and every request
-    /// merged behind it (appended to `out`).
-    pub fn fill(&mut self, reply: MemRequest, out: &mut Vec<MemRequest>) {
+    /// merged behind it (appended to `out`). `ctx` is the reply's load (allocate-on-fill
+    /// inserts its line for it). A bypassed reply only passes through.
+    pub fn fill(
+        &mut self,
+        reply: MemRequest,
+        ctx: &AccessCtx,
+        out: &mut Vec<MemRequest>,
+        sink: &mut EventSink,
+    ) {
+        if reply.trace.l1 == CacheOutcome::Bypass {
+            out.push(reply);
+            return;
+        }
         self.fills += 1;
         let key = self.key(reply.addr);
         let (set, probe) = self.tags.probe(key);
@@ -150,7 +382,8 @@ impl L1 {
                 self.tags.line_mut(set, way).state = LineState::Valid;
             }
             (AllocPolicy::OnFill, Probe::Miss) => {
-                let way = self.tags.victim(set).expect("allocate-on-fill never reserves");
+                let ctx = AccessCtx { fcw: self.fcw.fcw as u16, ..*ctx };
+                let way = self.tags.victim(set, &ctx).expect("allocate-on-fill never reserves");
                 let line = Line {
                     key,
                     addr: reply.addr,
@@ -159,8 +392,8 @@ impl L1 {
                     owner: reply.origin.warp,
                     pc: reply.origin.pc,
                 };
-                if self.tags.install(set, way, line).is_some() {
-                    self.stats.evictions += 1;
+                if let Some(old) = self.tags.install(set, way, line, &ctx) {
+                    self.evicted(&old, set, &ctx, sink);
                 }
             }
             _ => {}
@@ -185,6 +418,33 @@ impl L1 {
     pub fn hits_in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
         self.hits.iter()
     }
+
+    /// The LRU-chain view of a set: its lines from the most protected (MRU) to the least
+    /// (LRU), with state (reserved lines are waiting for their fill), owner warp and load PC.
+    pub fn chain(&self, set: usize) -> Vec<ChainLine> {
+        self.tags
+            .chain(set)
+            .into_iter()
+            .map(|(way, l)| ChainLine { way, addr: l.addr, state: l.state, owner: l.owner, pc: l.pc })
+            .collect()
+    }
+
+    /// DaCache's locality/thrashing boundary: the number of chain positions (from MRU) that
+    /// can never be victims now. `None` for policies without a locality region.
+    pub fn locality_ways(&self) -> Option<usize> {
+        self.tags.replacement.locality_ways(&AccessCtx { fcw: self.fcw.fcw as u16, ..AccessCtx::default() })
+    }
+
+    /// Where in [`L1::chain`] a line missing now for `ctx` would be inserted (build `ctx`
+    /// with `Sm::access_ctx`).
+    pub fn insertion_position(&self, set: usize, ctx: &AccessCtx) -> usize {
+        self.tags.replacement.insertion_position(set, &AccessCtx { fcw: self.fcw.fcw as u16, ..*ctx })
+    }
+
+    /// The set a byte address maps to.
+    pub fn set_of(&self, addr: u64) -> usize {
+        self.tags.set_of(self.key(addr))
+    }
 }
 
 #[cfg(test)]
@@ -192,83 +452,289 @@ mod tests {
     use super::*;
     use crate::sim::request::AccessKind;
 
-    fn setup(sets: &[&str]) -> (L1, AddressMap) {
-        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        let c = Config::default().with_sets(&sets).unwrap();
-        (L1::new(&c), AddressMap::new(&c))
+    /// An L1 of the default machine with `sets` overrides, its address map and an event sink
+    /// listening to every kind.
+    struct Rig {
+        l1: L1,
+        map: AddressMap,
+        sink: EventSink,
+        next_id: u64,
     }
 
-    fn load(id: u64, addr: u64) -> MemRequest {
+    fn rig(sets: &[&str]) -> Rig {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let c = Config::default().with_sets(&sets).unwrap();
+        let mut sink = EventSink::default();
+        sink.set_mask(u64::MAX);
+        Rig { l1: L1::new(&c, 3), map: AddressMap::new(&c), sink, next_id: 0 }
+    }
+
+    fn req(id: u64, addr: u64, warp: u16) -> MemRequest {
         MemRequest {
             id,
             kind: AccessKind::Load,
             addr,
             bytes: 128,
             lanes: 1,
-            origin: Default::default(),
+            origin: crate::sim::request::Origin { warp, ..Default::default() },
             loc: Default::default(),
             trace: Default::default(),
         }
     }
 
+    /// A coherent single-access load of warp 0.
+    fn one(warp: u16) -> AccessCtx {
+        AccessCtx { warp, requests: 1, sectors: 1, ..AccessCtx::default() }
+    }
+
+    impl Rig {
+        fn access(&mut self, addr: u64, ctx: &AccessCtx, now: u64) -> Result<CacheOutcome, StallCause> {
+            self.next_id += 1;
+            let r = req(self.next_id, addr, ctx.warp);
+            self.l1.access(r, ctx, now, &self.map, &mut self.sink)
+        }
+
+        /// A whole load of `warp` (rank `rank`) over `addrs`, one access per line.
+        fn load(&mut self, warp: u16, rank: u16, addrs: &[u64]) -> Vec<CacheOutcome> {
+            (0..addrs.len())
+                .map(|k| {
+                    let ctx = AccessCtx {
+                        warp,
+                        rank,
+                        prio: (rank / 2) as u8,
+                        requests: addrs.len() as u8,
+                        index: k as u8,
+                        sectors: 1,
+                        ..AccessCtx::default()
+                    };
+                    self.access(addrs[k], &ctx, 0).expect("no stall")
+                })
+                .collect()
+        }
+
+        /// Fills every miss waiting below.
+        fn fill_all(&mut self) -> Vec<MemRequest> {
+            let mut out = Vec::new();
+            while let Some(r) = self.l1.miss_queue.pop() {
+                self.l1.fill(r, &AccessCtx::default(), &mut out, &mut self.sink);
+            }
+            out
+        }
+
+        fn events(&mut self) -> Vec<Event> {
+            self.sink.drain().map(|(_, e)| e).collect()
+        }
+
+        fn fcw_changes(&mut self) -> Vec<Event> {
+            self.events().into_iter().filter(|e| matches!(e, Event::FcwChange { .. })).collect()
+        }
+    }
+
     #[test]
     fn miss_merge_fill_then_hit() {
-        let (mut l1, map) = setup(&[]);
-        assert_eq!(l1.access(load(1, 0x1000), 0, &map), Ok(CacheOutcome::Miss));
-        assert_eq!(l1.access(load(2, 0x1000), 1, &map), Ok(CacheOutcome::Merged));
-        assert_eq!(l1.mshr.used(), 1);
-        let sent = l1.miss_queue.pop().unwrap();
-        assert_eq!((sent.id, sent.loc), (1, map.map(0x1000)), "only the first miss goes below, mapped");
+        let mut r = rig(&[]);
+        let ctx = one(0);
+        assert_eq!(r.access(0x1000, &ctx, 0), Ok(CacheOutcome::Miss));
+        assert_eq!(r.access(0x1000, &ctx, 1), Ok(CacheOutcome::Merged));
+        assert_eq!(r.l1.mshr.used(), 1);
+        let sent = r.l1.miss_queue.pop().unwrap();
+        assert_eq!((sent.id, sent.loc), (1, r.map.map(0x1000)), "only the first miss goes below, mapped");
         let mut out = Vec::new();
-        l1.fill(sent, &mut out);
+        r.l1.fill(sent, &ctx, &mut out, &mut r.sink);
         assert_eq!(out.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1, 2]);
-        assert_eq!(l1.mshr.used(), 0);
-        assert_eq!(l1.access(load(3, 0x1040), 10, &map), Ok(CacheOutcome::Hit));
-        assert_eq!(l1.pop_hit(10 + 19), None);
-        assert_eq!(l1.pop_hit(10 + 20).map(|r| r.id), Some(3), "hit latency 20");
+        assert_eq!(r.l1.mshr.used(), 0);
+        assert_eq!(r.access(0x1040, &ctx, 10), Ok(CacheOutcome::Hit));
+        assert_eq!(r.l1.pop_hit(10 + 19), None);
+        assert_eq!(r.l1.pop_hit(10 + 20).map(|r| r.id), Some(3), "hit latency 20");
     }
 
     #[test]
     fn each_stall_cause() {
         // Two MSHRs, merge of 2, miss queue of 2, one way per set (so lines can all be reserved).
-        let (mut l1, map) = setup(&["l1.mshr_entries=2", "l1.mshr_merge=2", "l1.miss_queue=2", "l1.ways=1"]);
-        assert!(l1.access(load(1, 0), 0, &map).is_ok());
-        assert!(l1.access(load(2, 0), 0, &map).is_ok(), "merge");
-        assert_eq!(l1.access(load(3, 0), 0, &map), Err(StallCause::MergeFull));
+        let mut r = rig(&["l1.mshr_entries=2", "l1.mshr_merge=2", "l1.miss_queue=2", "l1.ways=1"]);
+        let ctx = one(0);
+        assert!(r.access(0, &ctx, 0).is_ok());
+        assert!(r.access(0, &ctx, 0).is_ok(), "merge");
+        assert_eq!(r.access(0, &ctx, 0), Err(StallCause::MergeFull));
         // Same set (32 sets × 128 B apart = 4096 B), way reserved by the first miss.
-        assert_eq!(l1.access(load(4, 4096), 0, &map), Err(StallCause::LineAlloc));
-        assert!(l1.access(load(5, 128), 0, &map).is_ok());
-        assert_eq!(l1.access(load(6, 256), 0, &map), Err(StallCause::Mshr));
-        let mut out = Vec::new();
-        let r = l1.miss_queue.pop().unwrap();
-        l1.fill(r, &mut out);
-        let mut store = load(7, 512);
+        assert_eq!(r.access(4096, &ctx, 0), Err(StallCause::LineAlloc));
+        assert!(r.access(128, &ctx, 0).is_ok());
+        assert_eq!(r.access(256, &ctx, 0), Err(StallCause::Mshr));
+        let first = r.l1.miss_queue.pop().unwrap();
+        r.l1.fill(first, &ctx, &mut Vec::new(), &mut r.sink);
+        let mut store = req(7, 512, 0);
         store.kind = AccessKind::Store;
-        assert_eq!(l1.access(store, 0, &map), Ok(CacheOutcome::Write));
-        let mut store = load(8, 640);
+        assert_eq!(r.l1.access(store, &ctx, 0, &r.map, &mut r.sink), Ok(CacheOutcome::Write));
+        let mut store = req(8, 640, 0);
         store.kind = AccessKind::Store;
-        assert_eq!(l1.access(store, 0, &map), Err(StallCause::MissQueue));
-        assert_eq!(l1.stats.stalls[StallCause::MergeFull as usize], 1);
-        assert_eq!(l1.stats.stalls[StallCause::LineAlloc as usize], 1);
+        assert_eq!(r.l1.access(store, &ctx, 0, &r.map, &mut r.sink), Err(StallCause::MissQueue));
+        assert_eq!(r.l1.stats.stalls[StallCause::MergeFull as usize], 1);
+        assert_eq!(r.l1.stats.stalls[StallCause::LineAlloc as usize], 1);
     }
 
     #[test]
     fn stores_evict_and_do_not_allocate() {
-        let (mut l1, map) = setup(&[]);
-        l1.access(load(1, 0x2000), 0, &map).unwrap();
-        let r = l1.miss_queue.pop().unwrap();
-        l1.fill(r, &mut Vec::new());
-        let mut store = load(2, 0x2000);
+        let mut r = rig(&[]);
+        r.access(0x2000, &one(0), 0).unwrap();
+        r.fill_all();
+        let mut store = req(2, 0x2000, 1);
         store.kind = AccessKind::Store;
-        assert_eq!(l1.access(store, 1, &map), Ok(CacheOutcome::Write));
+        assert_eq!(r.l1.access(store, &one(1), 1, &r.map, &mut r.sink), Ok(CacheOutcome::Write));
+        assert_eq!(r.access(0x2000, &one(0), 2), Ok(CacheOutcome::Miss), "write-evict dropped the line");
+        assert_eq!(r.l1.loads.misses_inter_warp, 1, "warp 1's store took it away");
+        let mut store = req(4, 0x3000, 0);
+        store.kind = AccessKind::Store;
+        r.l1.access(store, &one(0), 3, &r.map, &mut r.sink).unwrap();
+        assert!(r.l1.needs_mshr(0x3000), "no-write-allocate");
+    }
+
+    #[test]
+    fn misses_are_cold_intra_or_inter_warp_and_self_evictions_are_set_conflicts() {
+        // One way per set: every miss in set 0 evicts the previous line.
+        let mut r = rig(&["l1.ways=1"]);
+        let (a, b) = (0x0, 0x1000);
+        r.access(a, &one(0), 0).unwrap();
+        r.fill_all();
+        r.access(b, &one(0), 0).unwrap();
+        r.fill_all();
+        assert_eq!(r.l1.loads.misses_cold, 2);
+        let events = r.events();
         assert_eq!(
-            l1.access(load(3, 0x2000), 2, &map),
-            Ok(CacheOutcome::Miss),
-            "write-evict dropped the line"
+            events,
+            vec![Event::SetConflict { core: 3, warp: 0, pc: 0, set: 0, line: a, line_pc: 0 }],
+            "warp 0 evicted its own line"
         );
-        let mut store = load(4, 0x3000);
-        store.kind = AccessKind::Store;
-        l1.access(store, 3, &map).unwrap();
-        assert!(l1.needs_mshr(0x3000), "no-write-allocate");
+        r.access(a, &one(0), 0).unwrap(); // b was evicted by warp 0's own miss on a... a by warp 0
+        r.fill_all();
+        assert_eq!(r.l1.loads.misses_intra_warp, 1, "warp 0 missing on what it evicted itself");
+        r.access(b, &one(1), 0).unwrap();
+        r.fill_all();
+        assert_eq!(r.l1.loads.misses_inter_warp, 1, "warp 1 missing on what warp 0 evicted");
+        assert_eq!(r.l1.stats.read_misses, 4);
+        assert!(
+            !r.events().iter().any(|e| matches!(e, Event::SetConflict { warp: 1, .. })),
+            "warp 1 evicting warp 0's line is no set conflict"
+        );
+    }
+
+    #[test]
+    fn mpli_and_fully_cached_loads_by_divergence() {
+        let mut r = rig(&[]);
+        let lines: Vec<u64> = (0..8).map(|i| i * 128).collect();
+        assert_eq!(r.load(0, 0, &lines).iter().filter(|o| **o == CacheOutcome::Miss).count(), 8);
+        r.fill_all();
+        r.load(0, 0, &lines);
+        r.load(0, 0, &[0, 8 * 128, 9 * 128]); // one hit, two misses
+        r.load(0, 0, &[0]); // coherent, hit
+        r.load(0, 0, &[0, 10 * 128]); // coherent (two requests), one miss
+        assert_eq!(r.l1.loads.mpli_divergent, [1, 0, 1, 1, 0], "MPLI 8 (3–31), 0, 2");
+        assert_eq!(r.l1.loads.mpli_coherent, [1, 1, 0, 0, 0]);
+        // Eight lines in eight sets: concentration 1 for the two 8-access loads, 1 for the
+        // three-access one, 1 for the pair.
+        assert_eq!(r.l1.loads.concentration_loads, 4);
+        assert_eq!(r.l1.loads.concentration_ppm, 4_000_000);
+        assert_eq!(r.l1.loads.set_accesses[0], 5);
+    }
+
+    #[test]
+    fn a_column_strided_warp_has_concentration_32_under_conv_and_1_under_fup() {
+        let warp: Vec<u64> = (0..32).map(|t| 0x8000_0000 + t * 4096).collect();
+        for (index, expect) in [("conv", 32_000_000), ("fup", 1_000_000)] {
+            let mut r = rig(&["l1.ways=32", "l1.miss_queue=32", &format!("l1.index={index}")]);
+            r.load(0, 0, &warp);
+            assert_eq!(r.l1.loads.concentration_ppm, expect, "{index}");
+        }
+    }
+
+    #[test]
+    fn fcw_counter_walk_through_the_l1() {
+        // Fig. 4.3 driven by real loads: three-access divergent loads over two lines kept hot
+        // (sets 0 and 1) and a third either hot (fully cached) or new (partially cached).
+        let mut r = rig(&[]);
+        let hot = [0u64, 128, 256];
+        r.load(0, 0, &hot);
+        r.fill_all();
+        // The warm-up load missed three times in the oldest warp (rank 0 < FCW 4): CNT −4.
+        assert_eq!((r.l1.fcw.cnt, r.l1.fcw.fcw), (124, 4));
+        r.events();
+        // ❶❷ 132 fully cached loads: CNT reaches 256, FCW 4 → 5, CNT back to 128.
+        for _ in 0..131 {
+            assert!(r.load(2, 4, &hot).iter().all(|o| *o == CacheOutcome::Hit));
+        }
+        assert_eq!((r.l1.fcw.cnt, r.l1.fcw.fcw), (255, 4));
+        r.load(2, 4, &hot);
+        assert_eq!((r.l1.fcw.cnt, r.l1.fcw.fcw), (128, 5));
+        assert_eq!(r.fcw_changes(), vec![Event::FcwChange { core: 3, from: 4, to: 5 }]);
+        // New lines land in set 5 (address 5·128 + i·4096), away from the hot lines.
+        let mut fresh = (0..).map(|i: u64| 5 * 128 + (i + 1) * 4096);
+        let mut partial = |r: &mut Rig, warp: u16, rank: u16| {
+            let line = fresh.next().unwrap();
+            let out = r.load(warp, rank, &[0, 128, line]);
+            r.fill_all();
+            out
+        };
+        // ❹ a thrashing warp (rank 7 ≥ FCW 5) costs 1; ❺ a locality warp (rank 1) 5 − 1 = 4.
+        assert_eq!(partial(&mut r, 7, 7), vec![CacheOutcome::Hit, CacheOutcome::Hit, CacheOutcome::Miss]);
+        assert_eq!(r.l1.fcw.cnt, 127);
+        partial(&mut r, 1, 1);
+        assert_eq!(r.l1.fcw.cnt, 123);
+        // ❻ the oldest warp losing data costs 5 per load: 25 loads bring CNT to 0, FCW 5 → 4.
+        for _ in 0..24 {
+            partial(&mut r, 0, 0);
+        }
+        assert_eq!((r.l1.fcw.cnt, r.l1.fcw.fcw), (3, 5));
+        assert!(r.fcw_changes().is_empty());
+        partial(&mut r, 0, 0);
+        assert_eq!((r.l1.fcw.cnt, r.l1.fcw.fcw), (128, 4));
+        assert_eq!(r.fcw_changes(), vec![Event::FcwChange { core: 3, from: 5, to: 4 }]);
+        // Coherent loads (≤ 2 requests) never train.
+        r.load(0, 0, &[0, 8 * 4096]);
+        assert_eq!((r.l1.fcw.cnt, r.l1.fcw.fcw), (128, 4));
+        assert_eq!(r.l1.loads.mpli_divergent[0], 132);
+        assert_eq!(r.l1.loads.mpli_divergent[1], 27);
+    }
+
+    #[test]
+    fn constrained_replacement_bypasses_with_sectors_and_no_line_or_mshr() {
+        // Two ways: DaCache keeps position 0 as the locality region (FCW 4 · 32/32 capped at
+        // ways − 1), so only position 1 may be a victim.
+        let mut r = rig(&["l1.ways=2", "l1.replacement=dacache"]);
+        assert_eq!(r.l1.locality_ways(), Some(1));
+        let (x, y, z) = (0x0, 0x1000, 0x2000);
+        assert_eq!(r.access(x, &one(0), 0), Ok(CacheOutcome::Miss));
+        assert_eq!(r.access(y, &one(1), 0), Ok(CacheOutcome::Miss));
+        // Coherent loads without profiled locality insert at LRU: y is at position 1, x at 0.
+        assert_eq!(r.l1.chain(0).iter().map(|l| l.addr).collect::<Vec<_>>(), vec![x, y]);
+        r.events();
+        let wide = AccessCtx { sectors: 0b0110, ..one(2) };
+        assert_eq!(r.access(z, &wide, 5), Ok(CacheOutcome::Bypass), "y is reserved, x is protected");
+        assert_eq!(r.l1.mshr.used(), 2, "no MSHR for the bypass");
+        assert_eq!(r.l1.loads.bypassed, 1);
+        assert_eq!(r.l1.stats.read_misses, 3);
+        assert_eq!(r.events(), vec![Event::Bypass { core: 3, warp: 2, pc: 0, set: 0, line: z, bytes: 64 }]);
+        let replies = r.fill_all();
+        let bypassed = replies.iter().find(|q| q.addr == z).unwrap();
+        assert_eq!((bypassed.bytes, bypassed.trace.l1), (64, CacheOutcome::Bypass), "two sectors");
+        assert_eq!(r.l1.fills, 2, "the bypass reply fills nothing");
+        assert!(r.l1.needs_mshr(z), "z was not cached");
+        // With x and y valid, z still may only replace y (position 1).
+        assert_eq!(r.access(z, &one(2), 6), Ok(CacheOutcome::Miss));
+        assert_eq!(r.l1.chain(0).iter().map(|l| l.addr).collect::<Vec<_>>(), vec![x, z]);
+    }
+
+    #[test]
+    fn constrained_replacement_can_stall_instead_or_be_off() {
+        for (mode, third) in [("stall", Err(StallCause::LineAlloc)), ("off", Err(StallCause::LineAlloc))] {
+            let mut r =
+                rig(&["l1.ways=2", "l1.replacement=dacache", &format!("l1.dacache.constrained={mode}")]);
+            r.access(0x0, &one(0), 0).unwrap();
+            r.access(0x1000, &one(1), 0).unwrap();
+            assert_eq!(r.access(0x2000, &one(2), 0), third, "{mode}: both ways reserved");
+            // Fill x only (the first miss): "off" may now replace it, "stall" may not.
+            let x = r.l1.miss_queue.pop().unwrap();
+            r.l1.fill(x, &one(0), &mut Vec::new(), &mut r.sink);
+            let expect = if mode == "off" { Ok(CacheOutcome::Miss) } else { Err(StallCause::LineAlloc) };
+            assert_eq!(r.access(0x2000, &one(2), 0), expect, "{mode}");
+        }
     }
 }

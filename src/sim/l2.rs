@@ -6,14 +6,22 @@
 //! queue for the memory controller. Writes are write-back, write-allocate without fetch
 //! (lines are written whole by coalesced stores): a write marks the line dirty; a dirty victim
 //! becomes a write-back in the miss queue. DRAM fills wake every merged request. The data port
-//! moves `data_port_bytes` per cycle, so a hit or fill occupies it for line/port cycles.
+//! moves `data_port_bytes` per cycle, so a fill occupies it for line/port cycles and a hit for
+//! the requested bytes/port cycles.
+//!
+//! Lines are whole: a request for only some 32 B sectors (an L1 bypass) hits on its line,
+//! and on a miss the slice fetches and fills the whole line from DRAM (line / burst bursts)
+//! like any read; only its reply is short.
 //!
 //! Stall causes are counted per cycle in `stats.stalls` (seed 002 §IV: back-pressure from
 //! DRAM = miss queue full, from the reply network = response queue full, data port,
 //! MSHR, line allocation).
 
 use crate::config::Config;
+use crate::sim::cache::AccessCtx;
+use crate::sim::cache::index::IndexKind;
 use crate::sim::cache::mshr::Mshr;
+use crate::sim::cache::replace::ReplacementKind;
 use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::icnt::{Ejector, Injector};
@@ -38,7 +46,9 @@ pub struct L2Slice {
     /// DRAM returns waiting to be filled (bounded by the MSHRs).
     pub fills: VecDeque<MemRequest>,
     port_free: u64,
+    /// Data-port cycles of a whole line.
     port_cycles: u64,
+    port_bytes: u32,
     latency: u64,
     line_bytes: u32,
     header_bytes: u32,
@@ -53,10 +63,16 @@ pub struct L2Slice {
 impl L2Slice {
     pub fn new(c: &Config, id: u16) -> L2Slice {
         let l = &c.l2;
+        let (sets, ways) = (l.sets as usize, l.ways as usize);
         L2Slice {
             id,
             channel: id / l.slices_per_channel as u16,
-            tags: TagArray::new(l.sets as usize, l.ways as usize, l.index, l.replacement),
+            tags: TagArray::new(
+                sets,
+                ways,
+                IndexKind::new(l.index, sets, l.line_bytes.trailing_zeros()),
+                ReplacementKind::new(l.replacement, sets, ways, c),
+            ),
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             access_queue: BoundedQueue::new(l.access_queue as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
@@ -65,6 +81,7 @@ impl L2Slice {
             fills: VecDeque::with_capacity(l.mshr_entries as usize),
             port_free: 0,
             port_cycles: u64::from(l.line_bytes.div_ceil(l.data_port_bytes)),
+            port_bytes: l.data_port_bytes,
             latency: l.latency.into(),
             line_bytes: l.line_bytes,
             header_bytes: c.icnt.header_bytes,
@@ -179,7 +196,7 @@ impl L2Slice {
             let way = match probe {
                 Probe::Hit(way) | Probe::Pending(way) => way,
                 Probe::Miss => {
-                    let Some(way) = self.tags.victim(set) else {
+                    let Some(way) = self.tags.victim(set, &AccessCtx::default()) else {
                         self.stats.stall(StallCause::LineAlloc);
                         return;
                     };
@@ -215,7 +232,7 @@ impl L2Slice {
                 self.stats.read_hits += 1;
                 self.reserved += 1;
                 self.pipe.push_back((now + self.latency, req));
-                self.port_free = now + self.port_cycles;
+                self.port_free = now + u64::from(req.bytes.div_ceil(self.port_bytes));
             }
             Probe::Pending(_) | Probe::Miss if self.mshr.find(key).is_some() => {
                 let i = self.mshr.find(key).expect("found");
@@ -242,7 +259,7 @@ impl L2Slice {
                     self.stats.stall(c);
                     return;
                 }
-                let Some(way) = self.tags.victim(set) else {
+                let Some(way) = self.tags.victim(set, &AccessCtx::default()) else {
                     self.stats.stall(StallCause::LineAlloc);
                     return;
                 };
@@ -280,7 +297,7 @@ impl L2Slice {
             owner: req.origin.core,
             pc: req.origin.pc,
         };
-        if let Some(old) = self.tags.install(set, way, line) {
+        if let Some(old) = self.tags.install(set, way, line, &AccessCtx::default()) {
             self.stats.evictions += 1;
             if old.dirty {
                 self.stats.writebacks += 1;
@@ -307,9 +324,7 @@ impl L2Slice {
 /// The reply network takes from the response queue; the destination is the requesting SM.
 impl Injector for L2Slice {
     fn head(&self) -> Option<(usize, u32)> {
-        self.response_queue
-            .front()
-            .map(|r| (r.origin.core as usize, r.reply_packet_bytes(self.header_bytes, self.line_bytes)))
+        self.response_queue.front().map(|r| (r.origin.core as usize, r.reply_packet_bytes(self.header_bytes)))
     }
     fn pop(&mut self) -> MemRequest {
         self.response_queue.pop().expect("head exists")
@@ -323,5 +338,63 @@ impl Ejector for L2Slice {
     }
     fn accept(&mut self, req: MemRequest) {
         self.access_queue.accept(req);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(id: u64, addr: u64, bytes: u32, map: &AddressMap) -> MemRequest {
+        MemRequest {
+            id,
+            kind: AccessKind::Load,
+            addr,
+            bytes,
+            lanes: 1,
+            origin: Default::default(),
+            loc: map.map(addr),
+            trace: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_sector_request_fills_the_whole_line_but_moves_only_its_bytes() {
+        // 32 B/cycle data port, 128 B lines, header 8 B.
+        let c = Config::default();
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let (mut id, mut created, mut retired) = (100, 0, 0);
+        let mut step =
+            |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut id, &mut created, &mut retired);
+        s.access_queue.accept(read(1, 0x1000, 32, &map));
+        step(&mut s, 0);
+        // A miss: the line is reserved and the request goes to DRAM as is (the controller
+        // reads whole lines: line / burst column commands).
+        let below = s.miss_queue.pop().expect("miss goes to DRAM");
+        assert_eq!((below.id, below.bytes, below.trace.l2), (1, 32, CacheOutcome::Miss));
+        s.fills.push_back(below);
+        step(&mut s, 1);
+        let reply = s.response_queue.pop().expect("filled");
+        assert_eq!(reply.reply_packet_bytes(8), 40, "the reply carries one sector");
+        // Port busy for the 128 B fill: cycles 1..4. Then a sector hit takes one port cycle,
+        // a line hit four.
+        s.access_queue.accept(read(2, 0x1000, 32, &map));
+        s.access_queue.accept(read(3, 0x1000, 128, &map));
+        s.access_queue.accept(read(4, 0x1000, 32, &map));
+        for now in 2..5 {
+            step(&mut s, now);
+        }
+        assert_eq!(s.access_queue.len(), 3, "port busy with the fill until cycle 5");
+        step(&mut s, 5);
+        step(&mut s, 6);
+        assert_eq!(s.access_queue.len(), 1, "sector hit at 5, line hit at 6");
+        for now in 7..10 {
+            step(&mut s, now);
+        }
+        assert_eq!(s.access_queue.len(), 1, "the line hit holds the port for four cycles");
+        step(&mut s, 10);
+        assert!(s.access_queue.is_empty());
+        assert_eq!(s.stats.read_hits, 3);
     }
 }

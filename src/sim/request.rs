@@ -36,6 +36,9 @@ pub enum CacheOutcome {
     Miss,
     /// Merged into an MSHR already waiting for the line.
     Merged,
+    /// Missed and went below without a line or an MSHR (DaCache's bypass): the reply carries
+    /// only the accessed 32 B sectors and goes straight to the warp.
+    Bypass,
     /// A write that needs no lookup result (write-evict / write-allocate).
     Write,
 }
@@ -103,7 +106,8 @@ pub struct MemRequest {
     pub kind: AccessKind,
     /// Line-aligned byte address.
     pub addr: u64,
-    /// Payload bytes: the line size for loads and write-backs, the written bytes for stores.
+    /// Payload bytes: the line size for loads and write-backs, the accessed 32 B sectors for
+    /// bypassing loads, the written bytes for stores.
     pub bytes: u32,
     /// Active lanes served by this request.
     pub lanes: u32,
@@ -118,8 +122,8 @@ impl MemRequest {
         if self.kind.is_write() { header + self.bytes } else { header }
     }
 
-    /// Bytes of the reply packet (loads only).
-    pub fn reply_packet_bytes(&self, header: u32, line: u32) -> u32 {
-        header + line
+    /// Bytes of the reply packet (loads only): the header and the requested data.
+    pub fn reply_packet_bytes(&self, header: u32) -> u32 {
+        header + self.bytes
     }
 }

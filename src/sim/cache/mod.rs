@@ -5,3 +5,34 @@ pub mod index;
 pub mod mshr;
 pub mod replace;
 pub mod tags;
+
+/// What a cache knows about an access beyond its address: the issuing warp and how divergent
+/// its load is. DaCache's insertion and the L1's per-load metrics need it (seed 004 §4.2);
+/// the L2 passes the default (no warp).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccessCtx {
+    /// Warp slot within the SM.
+    pub warp: u16,
+    /// PC of the load.
+    pub pc: u32,
+    /// GTO priority of the warp within its scheduler (0 = oldest; `Sm::priority`).
+    pub prio: u8,
+    /// The warp's rank across the SM's schedulers: prio × schedulers + scheduler index, so
+    /// the n oldest warps of the SM have ranks below n (what FCW counts).
+    pub rank: u16,
+    /// Coalesced requests of the load (its accesses to this cache).
+    pub requests: u8,
+    /// This access's index among them.
+    pub index: u8,
+    /// 32-byte sectors of the line the access's lanes touch, one bit each.
+    pub sectors: u8,
+    /// The SM's current number of fully cached warps (filled in by the L1 from its trainer).
+    pub fcw: u16,
+}
+
+impl AccessCtx {
+    /// Coherent loads make at most two requests (seed 004 §2.2.1, MECHANISMS §8).
+    pub fn coherent(&self) -> bool {
+        self.requests <= 2
+    }
+}

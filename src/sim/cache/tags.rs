@@ -4,9 +4,9 @@
 //! slice-local line number). A line is *reserved* from the miss that allocated it until its
 //! fill arrives (allocate-on-miss); reserved lines cannot be victims.
 
-use super::index::IndexFn;
+use super::AccessCtx;
+use super::index::{IndexKind, SetIndex};
 use super::replace::{Replacement, ReplacementKind};
-use crate::config::{IndexName, ReplacementName};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LineState {
@@ -45,19 +45,13 @@ pub struct TagArray {
     pub sets: usize,
     pub ways: usize,
     lines: Vec<Line>,
-    pub index: IndexFn,
+    pub index: IndexKind,
     pub replacement: ReplacementKind,
 }
 
 impl TagArray {
-    pub fn new(sets: usize, ways: usize, index: IndexName, replacement: ReplacementName) -> TagArray {
-        TagArray {
-            sets,
-            ways,
-            lines: vec![Line::default(); sets * ways],
-            index: IndexFn::new(index, sets),
-            replacement: ReplacementKind::new(replacement, sets, ways),
-        }
+    pub fn new(sets: usize, ways: usize, index: IndexKind, replacement: ReplacementKind) -> TagArray {
+        TagArray { sets, ways, lines: vec![Line::default(); sets * ways], index, replacement }
     }
 
     #[inline]
@@ -97,24 +91,26 @@ impl TagArray {
         self.replacement.touch(set, way);
     }
 
-    /// The way a new line would take: an invalid way, else the policy's victim among lines
-    /// that are not reserved. `None` when every way is reserved.
-    pub fn victim(&self, set: usize) -> Option<usize> {
+    /// The way a new line for `ctx` would take: an invalid way, else the policy's victim
+    /// among lines that are not reserved. `None` when the policy finds none (every way
+    /// reserved, or DaCache's thrashing region all reserved).
+    pub fn victim(&mut self, set: usize, ctx: &AccessCtx) -> Option<usize> {
         let base = set * self.ways;
         let lines = &self.lines[base..base + self.ways];
         if let Some(w) = lines.iter().position(|l| l.state == LineState::Invalid) {
             return Some(w);
         }
-        self.replacement.victim(set, &|w| lines[w].state == LineState::Valid)
+        self.replacement.victim(set, &|w| lines[w].state == LineState::Valid, ctx)
     }
 
-    /// Places `key` in `way`, returning the valid line it displaced.
-    pub fn install(&mut self, set: usize, way: usize, new: Line) -> Option<Line> {
+    /// Places `new` in `way` for access `ctx`, returning the valid line it displaced.
+    pub fn install(&mut self, set: usize, way: usize, new: Line, ctx: &AccessCtx) -> Option<Line> {
         let slot = self.line_mut(set, way);
         let old = *slot;
         *slot = new;
-        self.replacement.insert(set, way);
-        (old.state == LineState::Valid).then_some(old)
+        let evicted = (old.state == LineState::Valid).then_some(old);
+        self.replacement.insert(set, way, new.key, ctx, evicted.as_ref());
+        evicted
     }
 
     /// Drops a valid line (write-evict). Returns whether it was present.
@@ -131,11 +127,17 @@ impl TagArray {
     pub fn reserved(&self) -> usize {
         self.lines.iter().filter(|l| l.state == LineState::Reserved).count()
     }
+
+    /// A set's lines from the most to the least protected (MRU → LRU), for views.
+    pub fn chain(&self, set: usize) -> Vec<(usize, Line)> {
+        self.replacement.order(set).into_iter().map(|w| (w, *self.line(set, w))).collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Config, IndexName, ReplacementName};
 
     fn line(key: u64, state: LineState) -> Line {
         Line { key, state, ..Line::default() }
@@ -143,17 +145,25 @@ mod tests {
 
     #[test]
     fn reserved_lines_are_never_victims() {
-        let mut t = TagArray::new(1, 2, IndexName::Conv, ReplacementName::Lru);
-        assert_eq!(t.victim(0), Some(0));
-        t.install(0, 0, line(10, LineState::Reserved));
-        assert_eq!(t.victim(0), Some(1));
-        t.install(0, 1, line(11, LineState::Reserved));
-        assert_eq!(t.victim(0), None, "all ways reserved");
+        let c = Config::default();
+        let mut t = TagArray::new(
+            1,
+            2,
+            IndexKind::new(IndexName::Conv, 1, 7),
+            ReplacementKind::new(ReplacementName::Lru, 1, 2, &c),
+        );
+        let ctx = AccessCtx::default();
+        assert_eq!(t.victim(0, &ctx), Some(0));
+        t.install(0, 0, line(10, LineState::Reserved), &ctx);
+        assert_eq!(t.victim(0, &ctx), Some(1));
+        t.install(0, 1, line(11, LineState::Reserved), &ctx);
+        assert_eq!(t.victim(0, &ctx), None, "all ways reserved");
         assert_eq!(t.probe(10), (0, Probe::Pending(0)));
         t.line_mut(0, 0).state = LineState::Valid;
         assert_eq!(t.probe(10), (0, Probe::Hit(0)));
-        assert_eq!(t.victim(0), Some(0));
-        let evicted = t.install(0, 0, line(12, LineState::Valid));
+        assert_eq!(t.victim(0, &ctx), Some(0));
+        assert_eq!(t.chain(0).iter().map(|(w, l)| (*w, l.key)).collect::<Vec<_>>(), vec![(1, 11), (0, 10)]);
+        let evicted = t.install(0, 0, line(12, LineState::Valid), &ctx);
         assert_eq!(evicted.map(|l| l.key), Some(10));
         assert_eq!(t.probe(10).1, Probe::Miss);
     }

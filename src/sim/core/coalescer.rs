@@ -1,9 +1,13 @@
 //! The coalescer: merges the lane addresses of a warp's memory instruction into as few
 //! line-sized requests as possible (MECHANISMS §1). Requests keep the order in which their
-//! first lane appears; each carries the mask of lanes it serves.
+//! first lane appears; each carries the mask of lanes it serves and of the 32 B sectors of
+//! the line those lanes touch (what a bypassing access fetches, seed 004 §4.2.3).
 
 use crate::workload::instr::LaneAddrs;
 use crate::workload::synth::lanes;
+
+/// The smallest coalesced segment: a bypassed access moves whole 32 B sectors.
+pub const SECTOR_BYTES: u64 = 32;
 
 /// The coalesced requests of one instruction (at most one per lane, two if an access
 /// straddles a line boundary).
@@ -11,25 +15,33 @@ use crate::workload::synth::lanes;
 pub struct Coalesced {
     pub lines: [u64; 64],
     pub lanes: [u32; 64],
+    /// Per request, the 32 B sectors of its line that its lanes touch (bit s = bytes
+    /// 32s..32s+31 of the line; lines have at most 8 sectors).
+    pub sectors: [u8; 64],
     pub n: usize,
 }
 
 impl Default for Coalesced {
     fn default() -> Self {
-        Coalesced { lines: [0; 64], lanes: [0; 64], n: 0 }
+        Coalesced { lines: [0; 64], lanes: [0; 64], sectors: [0; 64], n: 0 }
     }
 }
 
 impl Coalesced {
-    fn add(&mut self, line: u64, lane: u32) {
+    /// Adds `lane`'s bytes `first..=last` (within one line) to the request for `line`.
+    fn add(&mut self, line: u64, lane: u32, first: u64, last: u64) {
+        let (lo, hi) = ((first - line) / SECTOR_BYTES, (last - line) / SECTOR_BYTES);
+        let bits = ((2u16 << hi) - (1u16 << lo)) as u8;
         for k in 0..self.n {
             if self.lines[k] == line {
                 self.lanes[k] |= 1 << lane;
+                self.sectors[k] |= bits;
                 return;
             }
         }
         self.lines[self.n] = line;
         self.lanes[self.n] = 1 << lane;
+        self.sectors[self.n] = bits;
         self.n += 1;
     }
 
@@ -39,10 +51,13 @@ impl Coalesced {
         let line_mask = !(line_bytes - 1);
         for lane in lanes(mask) {
             let a = addrs[lane as usize];
-            self.add(a & line_mask, lane);
-            let last = (a + u64::from(width.max(1)) - 1) & line_mask;
-            if last != a & line_mask {
-                self.add(last, lane);
+            let end = a + u64::from(width.max(1)) - 1;
+            let (first_line, last_line) = (a & line_mask, end & line_mask);
+            if first_line == last_line {
+                self.add(first_line, lane, a, end);
+            } else {
+                self.add(first_line, lane, a, last_line - 1);
+                self.add(last_line, lane, last_line, end);
             }
         }
     }
@@ -70,9 +85,11 @@ mod tests {
     fn unit_stride_is_one_line_and_column_stride_is_32() {
         let c = coalesce(|l| 0x1000 + 4 * l, u32::MAX, 4);
         assert_eq!((c.n, c.lines[0], c.lanes[0]), (1, 0x1000, u32::MAX));
+        assert_eq!(c.sectors[0], 0b1111, "128 bytes: all four sectors");
         let c = coalesce(|l| 0x1000 + 4096 * l, u32::MAX, 4);
         assert_eq!(c.n, 32);
         assert_eq!(c.lanes[5], 1 << 5);
+        assert_eq!(c.sectors[5], 1, "one 4-byte lane: one sector");
     }
 
     #[test]
@@ -86,6 +103,10 @@ mod tests {
         // An 8-byte access at 0x107c straddles two lines.
         let c = coalesce(|_| 0x107c, 1, 8);
         assert_eq!(&c.lines[..c.n], &[0x1000, 0x1080]);
+        assert_eq!(&c.sectors[..c.n], &[0b1000, 0b0001], "last sector of one line, first of the next");
+        // Lanes 2 and 3 of a 16-byte access at 0x1010 + 16·lane: bytes 0x30..0x4f, sectors 1 and 2.
+        let c = coalesce(|l| 0x1010 + 16 * l, 0b1100, 16);
+        assert_eq!(c.sectors[0], 0b0110);
         assert_eq!(coalesce(|l| l, 0, 4).n, 0);
     }
 }

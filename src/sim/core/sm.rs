@@ -10,7 +10,8 @@ use super::ldst::{Ldst, MemInstr, NO_LOAD};
 use super::sched::{SchedView, WarpScheduler, WarpSchedulerKind};
 use super::stall::StallReason;
 use super::warp::{LoadTrack, ReqRecord, Warp};
-use crate::config::Config;
+use crate::config::{AllocPolicy, Config};
+use crate::sim::cache::AccessCtx;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
@@ -124,7 +125,7 @@ impl Sm {
             alu_free: vec![0; k],
             ctas: vec![CtaSlot::default(); c.core.max_ctas as usize],
             ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize),
-            l1: L1::new(c),
+            l1: L1::new(c, id),
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             generation: 0,
             finished_ctas: 0,
@@ -225,7 +226,15 @@ impl Sm {
     fn returns(&mut self, now: u64, env: &mut SmEnv<'_>) {
         if let Some(reply) = self.reply_queue.pop() {
             let mut done = std::mem::take(&mut self.scratch);
-            self.l1.fill(reply, &mut done);
+            // Only allocate-on-fill places a line now, for the reply's load.
+            let ctx = if self.l1.alloc == AllocPolicy::OnFill {
+                let (w, slot) = (reply.origin.warp as usize, reply.origin.load_slot);
+                let requests = self.warps[w].loads.get(slot as usize).map_or(1, |t| t.requests);
+                self.access_ctx(w, reply.origin.pc, requests, reply.origin.index, 0)
+            } else {
+                AccessCtx::default()
+            };
+            self.l1.fill(reply, &ctx, &mut done, env.sink);
             for r in done.drain(..) {
                 self.complete(r, now, env);
             }
@@ -249,7 +258,7 @@ impl Sm {
     fn complete(&mut self, mut req: MemRequest, now: u64, env: &mut SmEnv<'_>) {
         req.trace.done = now;
         *env.retired += 1;
-        if matches!(req.trace.l1, CacheOutcome::Miss | CacheOutcome::Merged) {
+        if matches!(req.trace.l1, CacheOutcome::Miss | CacheOutcome::Merged | CacheOutcome::Bypass) {
             self.stats.loads.miss_latency += now - req.trace.created;
             self.stats.loads.miss_returns += 1;
         }
@@ -350,6 +359,7 @@ impl Sm {
         let head = self.ldst.queue.front().expect("head present");
         let k = self.ldst.next;
         let (addr, lanes) = (head.coalesced.lines[k], head.coalesced.lanes[k]);
+        let ctx = self.access_ctx(w, head.pc, head.coalesced.n as u8, k as u8, head.coalesced.sectors[k]);
         let kind = if head.load { AccessKind::Load } else { AccessKind::Store };
         let bytes = if head.load {
             self.params.line_bytes as u32
@@ -374,7 +384,7 @@ impl Sm {
             loc: Default::default(),
             trace: ReqTrace { created: now, ..ReqTrace::default() },
         };
-        match self.l1.access(req, now, env.map) {
+        match self.l1.access(req, &ctx, now, env.map, env.sink) {
             Ok(outcome) => {
                 *env.next_id += 1;
                 *env.created += 1;
@@ -453,6 +463,24 @@ impl Sm {
                     free: free as u16,
                 });
             }
+        }
+    }
+
+    /// The L1's view of an access by warp `w` (seed 004 §4.2.2): its GTO priority and SM-wide
+    /// rank, and the load's `requests` and this access's `index` among them. Also what the
+    /// debugger passes to [`L1::insertion_position`] to ask where a warp's next line would go.
+    pub fn access_ctx(&self, w: usize, pc: u32, requests: u8, index: u8, sectors: u8) -> AccessCtx {
+        let k = self.schedulers.len();
+        let prio = self.priority[w];
+        AccessCtx {
+            warp: w as u16,
+            pc,
+            prio,
+            rank: u16::from(prio) * k as u16 + (w % k) as u16,
+            requests,
+            index,
+            sectors,
+            fcw: 0,
         }
     }
 

@@ -89,7 +89,7 @@ pub struct CacheStats {
     /// Read lookups (a merged or stalled-then-retried access counts once).
     pub reads: u64,
     pub read_hits: u64,
-    /// Reads that allocated an MSHR and went below.
+    /// Reads that went below: allocated an MSHR, or bypassed the L1D.
     pub read_misses: u64,
     /// Reads merged into an MSHR.
     pub merged: u64,
@@ -106,6 +106,55 @@ impl CacheStats {
     pub fn stall(&mut self, cause: StallCause) {
         self.stalls[cause as usize] += 1;
     }
+}
+
+/// MPLI bins of seed 004 Fig. 2.2: a load instruction with 0, 1, 2, 3–31 or ≥ 32 misses.
+pub const MPLI_BINS: [&str; 5] = ["0", "1", "2", "3-31", "32"];
+
+/// The [`MPLI_BINS`] index of a load with `misses` misses.
+pub fn mpli_bin(misses: u32) -> usize {
+    match misses {
+        0..=2 => misses as usize,
+        3..=31 => 3,
+        _ => 4,
+    }
+}
+
+/// Divergence-aware L1D metrics (seed 004 §2.1.1, §2.2.1, §3.2.1, §3.3.4, §4.3).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct L1LoadStats {
+    /// Read misses that went below (MSHR or bypass), by why the line was missing: never held
+    /// before (cold), last evicted by the missing warp itself (intra-warp) or by another warp
+    /// (inter-warp).
+    pub misses_cold: u64,
+    pub misses_intra_warp: u64,
+    pub misses_inter_warp: u64,
+    /// Load instructions per MPLI bin (misses = accesses that did not hit: misses, merges,
+    /// bypasses), divergent (more than 2 requests) and coherent loads apart.
+    pub mpli_divergent: [u64; 5],
+    pub mpli_coherent: [u64; 5],
+    /// Σ intra-warp concentration (accesses / distinct sets, seed 004 Eq. 3.1) in millionths,
+    /// over loads of at least two accesses, and their number.
+    pub concentration_ppm: u64,
+    pub concentration_loads: u64,
+    /// Accesses sent below without a line (DaCache's constrained-replacement bypass).
+    pub bypassed: u64,
+    /// Read accesses per set (for the balance metric).
+    pub set_accesses: Vec<u64>,
+}
+
+/// Kharbutli's balance of a cache's per-set access counts (seed 004 Eq. 3.2):
+/// Σ b_j(b_j + 1)/2 ÷ [(m / 2n)(m + 2n − 1)]: 1 for the spread of uniformly random
+/// addresses, below for a more even one, above for a concentrated one. 0 when nothing was
+/// accessed.
+pub fn balance(set_accesses: &[u64]) -> f64 {
+    let n = set_accesses.len() as f64;
+    let m: f64 = set_accesses.iter().map(|&b| b as f64).sum();
+    if m == 0.0 {
+        return 0.0;
+    }
+    let weights: f64 = set_accesses.iter().map(|&b| b as f64 * (b as f64 + 1.0) / 2.0).sum();
+    weights / (m / (2.0 * n) * (m + 2.0 * n - 1.0))
 }
 
 /// Per-warp-load metrics of seed 000 (effective latency, latency divergence, spread).
@@ -156,4 +205,26 @@ pub struct CoreStats {
     pub ldst_stalls: [u64; 6],
     pub loads: LoadStats,
     pub ctas: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn balance_is_below_one_for_an_even_spread_and_grows_with_concentration() {
+        // m = 64 accesses over n = 32 sets, two each: Σ 3 = 96 over (64/64)(64 + 63) = 127.
+        assert!((balance(&[2; 32]) - 96.0 / 127.0).abs() < 1e-12);
+        // All in one set: 64·65/2 = 2080 over 127.
+        let mut one = [0u64; 32];
+        one[0] = 64;
+        assert!((balance(&one) - 2080.0 / 127.0).abs() < 1e-12);
+        assert_eq!(balance(&[0; 4]), 0.0);
+    }
+
+    #[test]
+    fn mpli_bins_of_fig_2_2() {
+        let bins: Vec<usize> = [0, 1, 2, 3, 31, 32, 64].iter().map(|&m| mpli_bin(m)).collect();
+        assert_eq!(bins, vec![0, 1, 2, 3, 3, 4, 4]);
+    }
 }

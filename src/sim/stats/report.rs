@@ -1,7 +1,7 @@
 //! The report of a run: what `run --json` writes and `compare` tabulates. Keys are stable
 //! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
 
-use super::{CacheStats, Histogram, StallCause};
+use super::{CacheStats, Histogram, L1LoadStats, StallCause, balance};
 use crate::sim::dram::command::CommandKind;
 use crate::sim::{Gpu, Status};
 use serde::Serialize;
@@ -78,8 +78,132 @@ pub struct CacheReport {
     pub writebacks: u64,
     /// Read misses per thousand warp instructions.
     pub mpki: f64,
-    /// Cycles an access could not proceed, by cause.
+    /// Cycles an access could not proceed, by cause. For the L1D these are its reservation
+    /// failures: `mshr` (MSHR full), `line_alloc` (no replaceable line), `miss_queue`.
     pub stalls: StallReport,
+    /// L1D only: the divergence-aware metrics of seed 004.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<DivergenceReport>,
+}
+
+/// Divergence-aware L1D metrics (seed 004 §2.1.1, §2.2.1, §3.2.1, §3.3.4, §4.3.2).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DivergenceReport {
+    /// Read misses that went below, by why the line was missing.
+    pub misses: MissKinds,
+    /// Load instructions serviced, divergent (> 2 requests) and coherent.
+    pub loads: LoadKinds,
+    /// Share of those loads whose every access hit (MPLI 0, seed 004 Fig. 4.5).
+    pub fully_cached: FullyCached,
+    /// Loads by misses per load instruction (seed 004 Fig. 2.2).
+    pub mpli: Mpli,
+    /// Mean intra-warp concentration (accesses / sets touched) of loads of ≥ 2 accesses
+    /// (seed 004 Eq. 3.1, Fig. 3.7).
+    pub concentration_mean: f64,
+    /// Kharbutli's balance of accesses over sets, mean over the L1Ds (seed 004 Eq. 3.2).
+    pub balance: f64,
+    /// Accesses that bypassed the L1D (DaCache's constrained replacement).
+    pub bypassed: u64,
+    /// Fully cached warps per SM at the end of the run (seed 004 §4.2.4), mean over SMs.
+    pub fcw_mean: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MissKinds {
+    pub cold: u64,
+    pub intra_warp: u64,
+    pub inter_warp: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LoadKinds {
+    pub divergent: u64,
+    pub coherent: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FullyCached {
+    pub divergent_rate: f64,
+    pub coherent_rate: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Mpli {
+    pub divergent: MpliBins,
+    pub coherent: MpliBins,
+}
+
+/// Load instructions with 0, 1, 2, 3–31 and ≥ 32 misses.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MpliBins {
+    #[serde(rename = "0")]
+    pub zero: u64,
+    #[serde(rename = "1")]
+    pub one: u64,
+    #[serde(rename = "2")]
+    pub two: u64,
+    #[serde(rename = "3-31")]
+    pub some: u64,
+    #[serde(rename = "32")]
+    pub all: u64,
+}
+
+impl MpliBins {
+    fn from(b: &[u64; 5]) -> MpliBins {
+        MpliBins { zero: b[0], one: b[1], two: b[2], some: b[3], all: b[4] }
+    }
+}
+
+impl DivergenceReport {
+    fn from(g: &Gpu) -> DivergenceReport {
+        let mut t = L1LoadStats::default();
+        let (mut balances, mut fcw) = (Vec::new(), 0u64);
+        for sm in &g.sms {
+            let s = &sm.l1.loads;
+            t.misses_cold += s.misses_cold;
+            t.misses_intra_warp += s.misses_intra_warp;
+            t.misses_inter_warp += s.misses_inter_warp;
+            for (a, b) in t.mpli_divergent.iter_mut().zip(s.mpli_divergent) {
+                *a += b;
+            }
+            for (a, b) in t.mpli_coherent.iter_mut().zip(s.mpli_coherent) {
+                *a += b;
+            }
+            t.concentration_ppm += s.concentration_ppm;
+            t.concentration_loads += s.concentration_loads;
+            t.bypassed += s.bypassed;
+            if s.set_accesses.iter().any(|&n| n > 0) {
+                balances.push(balance(&s.set_accesses));
+            }
+            fcw += u64::from(sm.l1.fcw.fcw);
+        }
+        let divergent: u64 = t.mpli_divergent.iter().sum();
+        let coherent: u64 = t.mpli_coherent.iter().sum();
+        DivergenceReport {
+            misses: MissKinds {
+                cold: t.misses_cold,
+                intra_warp: t.misses_intra_warp,
+                inter_warp: t.misses_inter_warp,
+            },
+            loads: LoadKinds { divergent, coherent },
+            fully_cached: FullyCached {
+                divergent_rate: ratio(t.mpli_divergent[0], divergent),
+                coherent_rate: ratio(t.mpli_coherent[0], coherent),
+            },
+            mpli: Mpli {
+                divergent: MpliBins::from(&t.mpli_divergent),
+                coherent: MpliBins::from(&t.mpli_coherent),
+            },
+            concentration_mean: ratio(t.concentration_ppm, t.concentration_loads) / 1e6,
+            balance: if balances.is_empty() {
+                0.0
+            } else {
+                balances.iter().sum::<f64>() / balances.len() as f64
+            },
+            bypassed: t.bypassed,
+            fcw_mean: ratio(fcw, g.sms.len() as u64),
+        }
+    }
 }
 
 impl CacheReport {
@@ -94,6 +218,7 @@ impl CacheReport {
             writebacks: s.writebacks,
             mpki: ratio(s.read_misses * 1000, warp_instructions),
             stalls: StallReport::from(&s.stalls),
+            divergence: None,
         }
     }
 }
@@ -246,7 +371,10 @@ impl Report {
                 occlusions: core.occlusions,
                 ldst_stalls: StallReport::from(&core.ldst_stalls),
             },
-            l1: CacheReport::from(&l1, core.instructions),
+            l1: CacheReport {
+                divergence: Some(DivergenceReport::from(g)),
+                ..CacheReport::from(&l1, core.instructions)
+            },
             l2: CacheReport::from(&l2, core.instructions),
             icnt: IcntReport {
                 request_packets: g.icnt.request.stats.packets,

@@ -1,50 +1,41 @@
-//! LRU: each set keeps its ways ordered MRU → LRU; hits and insertions move a way to MRU and
-//! the victim is the least recently used replaceable way.
+//! LRU (seed 004 §4.2.1 baseline): hits and insertions move a way to MRU; the victim is the
+//! least recently used replaceable way.
 
 use super::Replacement;
+use super::chain::Chains;
+use crate::sim::cache::AccessCtx;
+use crate::sim::cache::tags::Line;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lru {
-    ways: usize,
-    /// Per set, way numbers from MRU (position 0) to LRU.
-    order: Vec<u8>,
+    chains: Chains,
 }
 
 impl Lru {
     pub fn new(sets: usize, ways: usize) -> Lru {
-        Lru { ways, order: (0..sets).flat_map(|_| 0..ways as u8).collect() }
-    }
-
-    fn chain(&mut self, set: usize) -> &mut [u8] {
-        &mut self.order[set * self.ways..(set + 1) * self.ways]
-    }
-
-    fn move_to_mru(&mut self, set: usize, way: usize) {
-        let chain = self.chain(set);
-        let pos = chain.iter().position(|&w| w as usize == way).expect("way in chain");
-        chain[..=pos].rotate_right(1);
+        Lru { chains: Chains::new(sets, ways) }
     }
 }
 
 impl Replacement for Lru {
     fn touch(&mut self, set: usize, way: usize) {
-        self.move_to_mru(set, way);
+        self.chains.move_to(set, way, 0);
     }
 
-    fn insert(&mut self, set: usize, way: usize) {
-        self.move_to_mru(set, way);
+    fn insert(&mut self, set: usize, way: usize, _key: u64, _ctx: &AccessCtx, _evicted: Option<&Line>) {
+        self.chains.move_to(set, way, 0);
     }
 
-    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize> {
-        self.order[set * self.ways..(set + 1) * self.ways]
-            .iter()
-            .rev()
-            .map(|&w| w as usize)
-            .find(|&w| replaceable(w))
+    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, _ctx: &AccessCtx) -> Option<usize> {
+        self.chains.lru_victim(set, 0, replaceable)
     }
 
     fn order(&self, set: usize) -> Vec<usize> {
-        self.order[set * self.ways..(set + 1) * self.ways].iter().map(|&w| w as usize).collect()
+        self.chains.order(set)
+    }
+
+    fn insertion_position(&self, _set: usize, _ctx: &AccessCtx) -> usize {
+        0
     }
 }
 
@@ -53,16 +44,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hits_move_move_to_mru_and_victim_is_lru_replaceable() {
+    fn hits_move_to_mru_and_victim_is_lru_replaceable() {
         let mut l = Lru::new(2, 4);
+        let ctx = AccessCtx::default();
         assert_eq!(l.order(1), vec![0, 1, 2, 3]);
         l.touch(1, 2);
         assert_eq!(l.order(1), vec![2, 0, 1, 3]);
-        l.insert(1, 3);
+        l.insert(1, 3, 0, &ctx, None);
         assert_eq!(l.order(1), vec![3, 2, 0, 1]);
-        assert_eq!(l.victim(1, &|_| true), Some(1));
-        assert_eq!(l.victim(1, &|w| w != 1), Some(0));
-        assert_eq!(l.victim(1, &|_| false), None);
+        assert_eq!(l.victim(1, &|_| true, &ctx), Some(1));
+        assert_eq!(l.victim(1, &|w| w != 1, &ctx), Some(0));
+        assert_eq!(l.victim(1, &|_| false, &ctx), None);
         assert_eq!(l.order(0), vec![0, 1, 2, 3], "other sets untouched");
     }
 }

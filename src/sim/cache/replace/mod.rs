@@ -1,16 +1,30 @@
-//! Replacement policies behind one trait (seed 004 ch. 4).
+//! Replacement policies behind one trait (seed 004 ch. 4, MECHANISMS §8).
 //!
 //! A policy keeps its own per-set state; the tag array tells it about hits and insertions and
 //! asks it for a victim among the ways that may be replaced (not reserved for a pending fill).
+//! Insertion and victim choice see the access's [`AccessCtx`] (issuing warp, its scheduling
+//! priority, the load's divergence), which DaCache needs.
 //!
 //! Adding a policy: one file implementing [`Replacement`], one variant in
-//! [`ReplacementKind`], one name in `config::names::ReplacementName`.
+//! [`ReplacementKind`] and its line in [`ReplacementKind::new`], one name in
+//! `config::names::ReplacementName`.
 
+mod chain;
+mod dacache;
+mod dip;
+mod duel;
 mod lru;
+mod rrip;
 
+pub use dacache::{DaCache, Fifo, Victim};
+pub use dip::Dip;
+pub use duel::{Role, SetDueling};
 pub use lru::Lru;
+pub use rrip::Rrip;
 
-use crate::config::ReplacementName;
+use super::AccessCtx;
+use super::tags::Line;
+use crate::config::{Config, ReplacementName};
 use enum_dispatch::enum_dispatch;
 
 /// A replacement policy over `sets × ways`.
@@ -18,12 +32,24 @@ use enum_dispatch::enum_dispatch;
 pub trait Replacement {
     /// A hit on `way`.
     fn touch(&mut self, set: usize, way: usize);
-    /// A line was placed in `way`.
-    fn insert(&mut self, set: usize, way: usize);
-    /// The way to evict among those `replaceable` allows, or `None` when none may be.
-    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize>;
-    /// Ways of a set from most to least protected (MRU → LRU for LRU), for views.
+    /// Line `key` was placed in `way` for access `ctx`, displacing `evicted` (a valid line).
+    fn insert(&mut self, set: usize, way: usize, key: u64, ctx: &AccessCtx, evicted: Option<&Line>);
+    /// The way to evict among those `replaceable` allows, or `None` when none may be. Called
+    /// only when a line will be placed (RRIP ages the set here).
+    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, ctx: &AccessCtx) -> Option<usize>;
+    /// Ways of a set from most to least protected (MRU → LRU for LRU chains), for views.
     fn order(&self, set: usize) -> Vec<usize>;
+    /// Where in [`Replacement::order`] a line inserted now for `ctx` would land.
+    fn insertion_position(&self, set: usize, ctx: &AccessCtx) -> usize;
+    /// How many of the most protected positions can never be victims (DaCache's locality
+    /// region), for policies that partition the set.
+    fn locality_ways(&self, _ctx: &AccessCtx) -> Option<usize> {
+        None
+    }
+    /// Whether a miss that finds no victim bypasses the cache instead of stalling.
+    fn bypasses(&self) -> bool {
+        false
+    }
 }
 
 /// The configured policy.
@@ -31,12 +57,19 @@ pub trait Replacement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplacementKind {
     Lru,
+    Dip,
+    Rrip,
+    DaCache,
 }
 
 impl ReplacementKind {
-    pub fn new(name: ReplacementName, sets: usize, ways: usize) -> ReplacementKind {
+    /// The policy `name` over `sets × ways`; DaCache reads its knobs from `c` (L1D only).
+    pub fn new(name: ReplacementName, sets: usize, ways: usize, c: &Config) -> ReplacementKind {
         match name {
             ReplacementName::Lru => Lru::new(sets, ways).into(),
+            ReplacementName::Dip => Dip::new(sets, ways).into(),
+            ReplacementName::Rrip => Rrip::new(sets, ways).into(),
+            ReplacementName::Dacache => DaCache::new(sets, ways, c).into(),
         }
     }
 }
