@@ -435,6 +435,7 @@ impl Sm {
         self.emit_mshr_full(cause, w, env);
     }
 
+    #[inline]
     fn emit_mshr_full(&self, cause: StallCause, w: usize, env: &mut SmEnv<'_>) {
         if cause == StallCause::Mshr && env.sink.wants(EventKind::MshrFull) {
             let head = self.ldst.queue.front().expect("head present");
