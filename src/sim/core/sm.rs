@@ -485,6 +485,21 @@ impl Sm {
         }
     }
 
+    /// Where in the L1 set `set`'s chain (0 = MRU) the lines of warp `w`'s next instruction
+    /// would be inserted if it missed there now: `None` unless that instruction is a global
+    /// load. For the debugger's LRU-chain view (with [`L1::chain`] and [`L1::locality_ways`]).
+    pub fn next_insertion(&self, w: usize, set: usize) -> Option<usize> {
+        let warp = self.warps.get(w).filter(|warp| warp.valid)?;
+        let Op::Load { space, width } = warp.next.op else { return None };
+        if space == Space::Shared {
+            return None;
+        }
+        let mut c = Coalesced::default();
+        c.build(&warp.addrs, warp.next.mask, width.into(), self.params.line_bytes);
+        let ctx = self.access_ctx(w, warp.next.pc, c.n as u8, 0, c.sectors[0]);
+        Some(self.l1.insertion_position(set, &ctx))
+    }
+
     /// Recomputes GTO priorities (ranks by age within each scheduler) after CTAs come or go.
     pub fn refresh_priorities(&mut self) {
         if self.priority_generation == self.generation {
@@ -739,6 +754,32 @@ mod tests {
     use super::*;
     use crate::config::{Config, Origin};
     use crate::workload::Workload;
+
+    #[test]
+    fn next_insertion_of_a_warp_follows_its_priority_under_dacache() {
+        // Eight warps of a fully divergent 4 KB-strided load: with DaCache, 2 schedulers, 32
+        // sets, width 32, a warp of GTO priority p inserts at min(2p, 7) while it is a locality
+        // warp (SM rank < FCW = 4), at LRU otherwise (seed 004 §4.2.2-4.2.3).
+        let c = Config::default().with_sets(&["l1.replacement=dacache".into()]).unwrap();
+        let w = Workload::from_text(
+            "(name: \"p\", kernels: [(name: \"k\", ctas: 1, threads_per_cta: 256, \
+             arrays: [(name: \"a\", elems: 2097152)], \
+             program: [Load(array: \"a\", pattern: Strided(stride_bytes: 4096), dst: 1)])])",
+            &Origin::File("t".into()),
+            1,
+        )
+        .unwrap();
+        let k = &w.kernels[0];
+        let mut sm = Sm::new(&c, 0, k.warp_program(0, 0));
+        let mut sink = EventSink::default();
+        sm.launch(k, 0, &mut sink);
+        sm.refresh_priorities();
+        let at: Vec<Option<usize>> = (0..8).map(|w| sm.next_insertion(w, 0)).collect();
+        assert_eq!(at, vec![Some(0), Some(0), Some(2), Some(2), Some(7), Some(7), Some(7), Some(7)]);
+        assert_eq!(sm.l1.locality_ways(), Some(4));
+        let lru = Sm::new(&Config::default(), 0, k.warp_program(0, 0));
+        assert_eq!(lru.next_insertion(0, 0), None, "no resident warp");
+    }
 
     #[test]
     fn gto_priorities_rank_warps_by_age_within_each_scheduler() {
