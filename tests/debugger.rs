@@ -11,7 +11,21 @@ use warpscope::sim::event::{Event, EventKind};
 const TINY: &str = include_str!("fixtures/tiny.ron");
 
 fn session() -> Session {
-    Session::new(small_config(&[]), workload(TINY, 1)).unwrap()
+    session_on(&[])
+}
+
+/// A session on the small machine with `sets` overrides.
+fn session_on(sets: &[&str]) -> Session {
+    Session::new(small_config(sets), workload(TINY, 1)).unwrap()
+}
+
+/// Overrides under which the test workload produces events of `kind`: bypasses need DaCache
+/// with a thrashing region that fills up (two ways).
+fn machine_for(kind: EventKind) -> &'static [&'static str] {
+    match kind {
+        EventKind::Bypass => &["l1.replacement=dacache", "l1.ways=2"],
+        _ => &[],
+    }
 }
 
 /// Runs a command to its end and returns its text.
@@ -25,7 +39,12 @@ fn run(s: &mut Session, cmd: &str) -> String {
 
 /// The events of `kind` a plain forward run of the machine reports, up to `limit` cycles.
 fn reference_events(kind: EventKind, limit: u64) -> Vec<(u64, Event)> {
-    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    reference_events_on(&[], kind, limit)
+}
+
+/// The same on the small machine with `sets` overrides.
+fn reference_events_on(sets: &[&str], kind: EventKind, limit: u64) -> Vec<(u64, Event)> {
+    let mut g = gpu(small_config(sets), workload(TINY, 1));
     g.events.set(kind, true);
     let mut out = Vec::new();
     while g.is_running() && g.cycle < limit {
@@ -47,11 +66,11 @@ fn hash_at(cycle: u64) -> u64 {
 #[test]
 fn every_event_kind_breaks_where_the_machine_reports_it() {
     for kind in EventKind::ALL {
-        let events = reference_events(*kind, 400_000);
+        let events = reference_events_on(machine_for(*kind), *kind, 400_000);
         let Some((cycle, first)) = events.first().cloned() else {
             panic!("the test workload never produces {}", kind.name());
         };
-        let mut s = session();
+        let mut s = session_on(machine_for(*kind));
         run(&mut s, &format!("break {}", kind.name()));
         let out = run(&mut s, "continue");
         assert_eq!(out, format!("Breakpoint 1, cycle {cycle}: {}", first.describe()), "{}", kind.name());

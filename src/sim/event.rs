@@ -105,6 +105,9 @@ impl EventKind {
             EventKind::CtaLaunch => "cta-launch",
             EventKind::CtaDone => "cta-done",
             EventKind::KernelEnd => "kernel-end",
+            EventKind::SetConflict => "set-conflict",
+            EventKind::Bypass => "bypass",
+            EventKind::FcwChange => "fcw-change",
         }
     }
 
@@ -123,6 +126,9 @@ impl EventKind {
             EventKind::WarpStall => &["core", "warp", "reason"],
             EventKind::CtaLaunch | EventKind::CtaDone => &["core", "cta"],
             EventKind::KernelEnd => &["kernel"],
+            EventKind::SetConflict => &["core", "warp", "pc", "set", "line", "line_pc"],
+            EventKind::Bypass => &["core", "warp", "pc", "set", "line", "bytes"],
+            EventKind::FcwChange => &["core", "from", "to"],
         }
     }
 }
@@ -138,14 +144,29 @@ impl Event {
             | (Event::LoadDone { core, .. }, "core")
             | (Event::WarpStall { core, .. }, "core")
             | (Event::CtaLaunch { core, .. }, "core")
-            | (Event::CtaDone { core, .. }, "core") => i(u64::from(*core)),
+            | (Event::CtaDone { core, .. }, "core")
+            | (Event::SetConflict { core, .. }, "core")
+            | (Event::Bypass { core, .. }, "core")
+            | (Event::FcwChange { core, .. }, "core") => i(u64::from(*core)),
             (Event::MemoryOcclusion { warp, .. }, "warp")
             | (Event::MshrFull { warp, .. }, "warp")
             | (Event::LoadDone { warp, .. }, "warp")
-            | (Event::WarpStall { warp, .. }, "warp") => i(u64::from(*warp)),
+            | (Event::WarpStall { warp, .. }, "warp")
+            | (Event::SetConflict { warp, .. }, "warp")
+            | (Event::Bypass { warp, .. }, "warp") => i(u64::from(*warp)),
             (Event::MemoryOcclusion { pc, .. }, "pc")
             | (Event::MshrFull { pc, .. }, "pc")
-            | (Event::LoadDone { pc, .. }, "pc") => i(u64::from(*pc)),
+            | (Event::LoadDone { pc, .. }, "pc")
+            | (Event::SetConflict { pc, .. }, "pc")
+            | (Event::Bypass { pc, .. }, "pc") => i(u64::from(*pc)),
+            (Event::SetConflict { set, .. }, "set") | (Event::Bypass { set, .. }, "set") => {
+                i(u64::from(*set))
+            }
+            (Event::SetConflict { line, .. }, "line") | (Event::Bypass { line, .. }, "line") => i(*line),
+            (Event::SetConflict { line_pc, .. }, "line_pc") => i(u64::from(*line_pc)),
+            (Event::Bypass { bytes, .. }, "bytes") => i(u64::from(*bytes)),
+            (Event::FcwChange { from, .. }, "from") => i(u64::from(*from)),
+            (Event::FcwChange { to, .. }, "to") => i(u64::from(*to)),
             (Event::MemoryOcclusion { needed, .. }, "needed") => i(u64::from(*needed)),
             (Event::MemoryOcclusion { free, .. }, "free") => i(u64::from(*free)),
             (Event::MshrFull { line, .. }, "line") => i(*line),
@@ -213,6 +234,15 @@ impl Event {
             Event::CtaLaunch { core, cta } => format!("CTA {cta} launched on core {core}"),
             Event::CtaDone { core, cta } => format!("CTA {cta} finished on core {core}"),
             Event::KernelEnd { kernel } => format!("kernel {kernel} finished"),
+            Event::SetConflict { core, warp, pc, set, line, line_pc } => format!(
+                "set conflict on core {core} set {set}: warp {warp} pc {pc:#06x} evicts its own line {line:#x} (pc {line_pc:#06x})"
+            ),
+            Event::Bypass { core, warp, pc, set, line, bytes } => format!(
+                "bypass on core {core} set {set}: warp {warp} pc {pc:#06x} fetches {bytes} B of line {line:#x} without caching it"
+            ),
+            Event::FcwChange { core, from, to } => {
+                format!("fully cached warps on core {core}: {from} → {to}")
+            }
         }
     }
 

@@ -137,14 +137,12 @@ impl L1 {
         let l = &c.l1;
         let (sets, ways) = (l.sets as usize, l.ways as usize);
         let line_shift = l.line_bytes.trailing_zeros();
+        let fcw = FcwTrainer::new(c.core.warp_schedulers, c.warps_per_sm() as u32);
+        let mut replacement = ReplacementKind::new(l.replacement, sets, ways, c);
+        replacement.repartition(fcw.fcw);
         L1 {
             core,
-            tags: TagArray::new(
-                sets,
-                ways,
-                IndexKind::new(l.index, sets, line_shift),
-                ReplacementKind::new(l.replacement, sets, ways, c),
-            ),
+            tags: TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement),
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
             hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
@@ -154,7 +152,7 @@ impl L1 {
             fills: 0,
             stats: CacheStats::default(),
             loads: L1LoadStats { set_accesses: vec![0; sets], ..L1LoadStats::default() },
-            fcw: FcwTrainer::new(c.core.warp_schedulers, c.warps_per_sm() as u32),
+            fcw,
             history: LineHistory::default(),
             current: LoadService { sets: vec![0; sets.div_ceil(64)], ..LoadService::default() },
         }
@@ -199,7 +197,6 @@ impl L1 {
             let _ = self.miss_queue.push(req);
             return Ok(CacheOutcome::Write);
         }
-        let ctx = AccessCtx { fcw: self.fcw.fcw as u16, ..*ctx };
         let (set, probe) = self.tags.probe(key);
         if let Probe::Hit(way) = probe {
             self.tags.touch(set, way);
@@ -207,7 +204,7 @@ impl L1 {
             self.stats.read_hits += 1;
             req.trace.l1 = CacheOutcome::Hit;
             self.hits.push_back((now + self.hit_latency, req));
-            self.serviced(set, false, &ctx, sink);
+            self.serviced(set, false, ctx, sink);
             return Ok(CacheOutcome::Hit);
         }
         if let Some(i) = self.mshr.find(key) {
@@ -219,7 +216,7 @@ impl L1 {
             self.stats.merged += 1;
             req.trace.l1 = CacheOutcome::Merged;
             self.mshr.merge(i, req);
-            self.serviced(set, true, &ctx, sink);
+            self.serviced(set, true, ctx, sink);
             return Ok(CacheOutcome::Merged);
         }
         let cause = if self.mshr.free() == 0 {
@@ -234,9 +231,10 @@ impl L1 {
             return Err(cause);
         }
         if self.alloc == AllocPolicy::OnMiss {
-            let Some(way) = self.tags.victim(set, &ctx) else {
+            let Some(way) = self.tags.victim(set) else {
                 if self.tags.replacement.bypasses() {
-                    return Ok(self.bypass(req, set, &ctx, map, sink));
+                    self.bypass(req, set, ctx, map, sink);
+                    return Ok(CacheOutcome::Miss);
                 }
                 self.stats.stall(StallCause::LineAlloc);
                 return Err(StallCause::LineAlloc);
@@ -249,8 +247,8 @@ impl L1 {
                 owner: req.origin.warp,
                 pc: req.origin.pc,
             };
-            if let Some(old) = self.tags.install(set, way, line, &ctx) {
-                self.evicted(&old, set, &ctx, sink);
+            if let Some(old) = self.tags.install(set, way, line, ctx) {
+                self.evicted(&old, set, ctx, sink);
             }
         }
         self.stats.reads += 1;
@@ -260,7 +258,7 @@ impl L1 {
         req.loc = map.map(req.addr);
         self.mshr.allocate(key, req.id, req.origin.warp, now);
         let _ = self.miss_queue.push(req);
-        self.serviced(set, true, &ctx, sink);
+        self.serviced(set, true, ctx, sink);
         Ok(CacheOutcome::Miss)
     }
 
@@ -273,14 +271,15 @@ impl L1 {
         ctx: &AccessCtx,
         map: &AddressMap,
         sink: &mut EventSink,
-    ) -> CacheOutcome {
+    ) {
         self.stats.reads += 1;
         self.stats.read_misses += 1;
         self.loads.bypassed += 1;
         let key = self.key(req.addr);
         self.classify_miss(key, ctx.warp, ctx.warp);
         req.bytes = (SECTOR_BYTES as u32) * ctx.sectors.count_ones().max(1);
-        req.trace.l1 = CacheOutcome::Bypass;
+        req.trace.l1 = CacheOutcome::Miss;
+        req.trace.bypassed = true;
         req.loc = map.map(req.addr);
         if sink.wants(EventKind::Bypass) {
             sink.emit(Event::Bypass {
@@ -294,7 +293,6 @@ impl L1 {
         }
         let _ = self.miss_queue.push(req);
         self.serviced(set, true, ctx, sink);
-        CacheOutcome::Bypass
     }
 
     fn classify_miss(&mut self, key: u64, warp: u16, now: u16) {
@@ -355,8 +353,11 @@ impl L1 {
         } else {
             self.fcw.partially_cached(ctx.rank.into());
         }
-        if self.fcw.fcw != before && sink.wants(EventKind::FcwChange) {
-            sink.emit(Event::FcwChange { core: self.core, from: before as u16, to: self.fcw.fcw as u16 });
+        if self.fcw.fcw != before {
+            self.tags.replacement.repartition(self.fcw.fcw);
+            if sink.wants(EventKind::FcwChange) {
+                sink.emit(Event::FcwChange { core: self.core, from: before as u16, to: self.fcw.fcw as u16 });
+            }
         }
     }
 
@@ -370,7 +371,7 @@ impl L1 {
         out: &mut Vec<MemRequest>,
         sink: &mut EventSink,
     ) {
-        if reply.trace.l1 == CacheOutcome::Bypass {
+        if reply.trace.bypassed {
             out.push(reply);
             return;
         }
@@ -382,8 +383,7 @@ impl L1 {
                 self.tags.line_mut(set, way).state = LineState::Valid;
             }
             (AllocPolicy::OnFill, Probe::Miss) => {
-                let ctx = AccessCtx { fcw: self.fcw.fcw as u16, ..*ctx };
-                let way = self.tags.victim(set, &ctx).expect("allocate-on-fill never reserves");
+                let way = self.tags.victim(set).expect("allocate-on-fill never reserves");
                 let line = Line {
                     key,
                     addr: reply.addr,
@@ -392,8 +392,8 @@ impl L1 {
                     owner: reply.origin.warp,
                     pc: reply.origin.pc,
                 };
-                if let Some(old) = self.tags.install(set, way, line, &ctx) {
-                    self.evicted(&old, set, &ctx, sink);
+                if let Some(old) = self.tags.install(set, way, line, ctx) {
+                    self.evicted(&old, set, ctx, sink);
                 }
             }
             _ => {}
@@ -432,13 +432,19 @@ impl L1 {
     /// DaCache's locality/thrashing boundary: the number of chain positions (from MRU) that
     /// can never be victims now. `None` for policies without a locality region.
     pub fn locality_ways(&self) -> Option<usize> {
-        self.tags.replacement.locality_ways(&AccessCtx { fcw: self.fcw.fcw as u16, ..AccessCtx::default() })
+        self.tags.replacement.locality_ways()
     }
 
     /// Where in [`L1::chain`] a line missing now for `ctx` would be inserted (build `ctx`
     /// with `Sm::access_ctx`).
     pub fn insertion_position(&self, set: usize, ctx: &AccessCtx) -> usize {
-        self.tags.replacement.insertion_position(set, &AccessCtx { fcw: self.fcw.fcw as u16, ..*ctx })
+        self.tags.replacement.insertion_position(set, ctx)
+    }
+
+    /// Roughly the bytes the miss-classification record takes (it grows with the lines this L1
+    /// has missed on).
+    pub fn history_bytes(&self) -> usize {
+        self.history.0.capacity() * (std::mem::size_of::<(u64, u16)>() + 1)
     }
 
     /// The set a byte address maps to.
@@ -707,14 +713,14 @@ mod tests {
         assert_eq!(r.l1.chain(0).iter().map(|l| l.addr).collect::<Vec<_>>(), vec![x, y]);
         r.events();
         let wide = AccessCtx { sectors: 0b0110, ..one(2) };
-        assert_eq!(r.access(z, &wide, 5), Ok(CacheOutcome::Bypass), "y is reserved, x is protected");
+        assert_eq!(r.access(z, &wide, 5), Ok(CacheOutcome::Miss), "y is reserved, x is protected");
         assert_eq!(r.l1.mshr.used(), 2, "no MSHR for the bypass");
         assert_eq!(r.l1.loads.bypassed, 1);
         assert_eq!(r.l1.stats.read_misses, 3);
         assert_eq!(r.events(), vec![Event::Bypass { core: 3, warp: 2, pc: 0, set: 0, line: z, bytes: 64 }]);
         let replies = r.fill_all();
         let bypassed = replies.iter().find(|q| q.addr == z).unwrap();
-        assert_eq!((bypassed.bytes, bypassed.trace.l1), (64, CacheOutcome::Bypass), "two sectors");
+        assert_eq!((bypassed.bytes, bypassed.trace.bypassed), (64, true), "two sectors");
         assert_eq!(r.l1.fills, 2, "the bypass reply fills nothing");
         assert!(r.l1.needs_mshr(z), "z was not cached");
         // With x and y valid, z still may only replace y (position 1).

@@ -196,7 +196,7 @@ impl L2Slice {
             let way = match probe {
                 Probe::Hit(way) | Probe::Pending(way) => way,
                 Probe::Miss => {
-                    let Some(way) = self.tags.victim(set, &AccessCtx::default()) else {
+                    let Some(way) = self.tags.victim(set) else {
                         self.stats.stall(StallCause::LineAlloc);
                         return;
                     };
@@ -259,7 +259,7 @@ impl L2Slice {
                     self.stats.stall(c);
                     return;
                 }
-                let Some(way) = self.tags.victim(set, &AccessCtx::default()) else {
+                let Some(way) = self.tags.victim(set) else {
                     self.stats.stall(StallCause::LineAlloc);
                     return;
                 };

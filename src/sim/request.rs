@@ -36,9 +36,6 @@ pub enum CacheOutcome {
     Miss,
     /// Merged into an MSHR already waiting for the line.
     Merged,
-    /// Missed and went below without a line or an MSHR (DaCache's bypass): the reply carries
-    /// only the accessed 32 B sectors and goes straight to the warp.
-    Bypass,
     /// A write that needs no lookup result (write-evict / write-allocate).
     Write,
 }
@@ -76,6 +73,9 @@ pub struct ReqTrace {
     /// Its data reached the warp (or a write was retired).
     pub done: u64,
     pub l1: CacheOutcome,
+    /// An L1 miss that went below without a line or an MSHR (DaCache's bypass, seed 004
+    /// §4.2.3): only the accessed 32 B sectors travel and the reply goes straight to the warp.
+    pub bypassed: bool,
     pub l2: CacheOutcome,
     pub row: RowOutcome,
 }

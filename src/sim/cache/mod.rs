@@ -26,8 +26,6 @@ pub struct AccessCtx {
     pub index: u8,
     /// 32-byte sectors of the line the access's lanes touch, one bit each.
     pub sectors: u8,
-    /// The SM's current number of fully cached warps (filled in by the L1 from its trainer).
-    pub fcw: u16,
 }
 
 impl AccessCtx {

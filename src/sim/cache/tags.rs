@@ -91,16 +91,16 @@ impl TagArray {
         self.replacement.touch(set, way);
     }
 
-    /// The way a new line for `ctx` would take: an invalid way, else the policy's victim
-    /// among lines that are not reserved. `None` when the policy finds none (every way
-    /// reserved, or DaCache's thrashing region all reserved).
-    pub fn victim(&mut self, set: usize, ctx: &AccessCtx) -> Option<usize> {
+    /// The way a new line would take: an invalid way, else the policy's victim among lines
+    /// that are not reserved. `None` when the policy finds none (every way reserved, or
+    /// DaCache's thrashing region all reserved).
+    pub fn victim(&self, set: usize) -> Option<usize> {
         let base = set * self.ways;
         let lines = &self.lines[base..base + self.ways];
         if let Some(w) = lines.iter().position(|l| l.state == LineState::Invalid) {
             return Some(w);
         }
-        self.replacement.victim(set, &|w| lines[w].state == LineState::Valid, ctx)
+        self.replacement.victim(set, &|w| lines[w].state == LineState::Valid)
     }
 
     /// Places `new` in `way` for access `ctx`, returning the valid line it displaced.
@@ -153,15 +153,15 @@ mod tests {
             ReplacementKind::new(ReplacementName::Lru, 1, 2, &c),
         );
         let ctx = AccessCtx::default();
-        assert_eq!(t.victim(0, &ctx), Some(0));
+        assert_eq!(t.victim(0), Some(0));
         t.install(0, 0, line(10, LineState::Reserved), &ctx);
-        assert_eq!(t.victim(0, &ctx), Some(1));
+        assert_eq!(t.victim(0), Some(1));
         t.install(0, 1, line(11, LineState::Reserved), &ctx);
-        assert_eq!(t.victim(0, &ctx), None, "all ways reserved");
+        assert_eq!(t.victim(0), None, "all ways reserved");
         assert_eq!(t.probe(10), (0, Probe::Pending(0)));
         t.line_mut(0, 0).state = LineState::Valid;
         assert_eq!(t.probe(10), (0, Probe::Hit(0)));
-        assert_eq!(t.victim(0, &ctx), Some(0));
+        assert_eq!(t.victim(0), Some(0));
         assert_eq!(t.chain(0).iter().map(|(w, l)| (*w, l.key)).collect::<Vec<_>>(), vec![(1, 11), (0, 10)]);
         let evicted = t.install(0, 0, line(12, LineState::Valid), &ctx);
         assert_eq!(evicted.map(|l| l.key), Some(10));

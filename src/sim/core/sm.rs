@@ -258,7 +258,7 @@ impl Sm {
     fn complete(&mut self, mut req: MemRequest, now: u64, env: &mut SmEnv<'_>) {
         req.trace.done = now;
         *env.retired += 1;
-        if matches!(req.trace.l1, CacheOutcome::Miss | CacheOutcome::Merged | CacheOutcome::Bypass) {
+        if matches!(req.trace.l1, CacheOutcome::Miss | CacheOutcome::Merged) {
             self.stats.loads.miss_latency += now - req.trace.created;
             self.stats.loads.miss_returns += 1;
         }
@@ -481,7 +481,6 @@ impl Sm {
             requests,
             index,
             sectors,
-            fcw: 0,
         }
     }
 

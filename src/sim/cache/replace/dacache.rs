@@ -18,9 +18,9 @@
 //!   and their divergent loads insert at LRU. With no victim the L1 stalls (replays) or
 //!   bypasses; the L1 asks [`Replacement::bypasses`].
 //! * **Partitioning**: static, p = Assoc · F / (Width / N_set) − 1 (locality ways p + 1); or
-//!   dynamic (§4.2.4): the SM's FCW trainer (in the L1) counts fully cached warps, warps of rank
-//!   below FCW are locality warps and the locality region holds their lines:
-//!   min(FCW · Width / N_set, Assoc − 1) ways.
+//!   dynamic (§4.2.4): the SM's FCW trainer (in the L1) counts fully cached warps and reports
+//!   changes through [`Replacement::repartition`]; warps of SM-wide rank below FCW are locality
+//!   warps and the locality region holds their lines: min(FCW · Width / N_set, Assoc − 1) ways.
 //!
 //! The locality region never takes the whole set: at least one way stays replaceable, or a
 //! saturated FCW would forbid every replacement.
@@ -78,6 +78,8 @@ pub struct DaCache {
     constrained: Constrained,
     /// Locality ways of a static partition; `None` = dynamic (from FCW).
     static_locality: Option<usize>,
+    /// The SM's fully cached warps (dynamic partitioning).
+    pub fcw: u32,
     /// Per line: brought in by a coherent load of the sampled (oldest) warp.
     sampled: Vec<bool>,
     pub victim_cache: Fifo<Victim>,
@@ -103,6 +105,7 @@ impl DaCache {
             mru_requests: d.mru_requests.min(255) as u8,
             constrained: d.constrained,
             static_locality,
+            fcw: 0,
             sampled: vec![false; sets * ways],
             victim_cache: Fifo::new(d.victim_cache as usize),
             profiler: Fifo::new(d.profiler as usize),
@@ -122,7 +125,7 @@ impl DaCache {
     pub fn is_locality_warp(&self, ctx: &AccessCtx) -> bool {
         match self.static_locality {
             Some(ways) => self.gauged(ctx.prio) < ways,
-            None => ctx.rank < ctx.fcw,
+            None => u32::from(ctx.rank) < self.fcw,
         }
     }
 }
@@ -152,10 +155,10 @@ impl Replacement for DaCache {
         self.chains.move_to(set, way, pos);
     }
 
-    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, ctx: &AccessCtx) -> Option<usize> {
+    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize> {
         let from = match self.constrained {
             Constrained::Off => 0,
-            _ => self.locality_ways(ctx).unwrap_or(0),
+            _ => self.locality_ways().unwrap_or(0),
         };
         self.chains.lru_victim(set, from, replaceable)
     }
@@ -177,9 +180,13 @@ impl Replacement for DaCache {
         }
     }
 
-    fn locality_ways(&self, ctx: &AccessCtx) -> Option<usize> {
-        let ways = self.static_locality.unwrap_or_else(|| usize::from(ctx.fcw) * WARP_SIZE / self.sets);
+    fn locality_ways(&self) -> Option<usize> {
+        let ways = self.static_locality.unwrap_or(self.fcw as usize * WARP_SIZE / self.sets);
         Some(ways.min(self.ways() - 1))
+    }
+
+    fn repartition(&mut self, fcw: u32) {
+        self.fcw = fcw;
     }
 
     fn bypasses(&self) -> bool {
@@ -199,42 +206,47 @@ mod tests {
     }
 
     /// A fully divergent access (32 requests) of a warp of GTO priority `prio` on scheduler
-    /// `sched`, with `fcw` fully cached warps.
-    fn divergent(prio: u8, sched: u16, fcw: u16) -> AccessCtx {
-        AccessCtx { prio, rank: u16::from(prio) * 2 + sched, requests: 32, fcw, ..AccessCtx::default() }
+    /// `sched`.
+    fn divergent(prio: u8, sched: u16) -> AccessCtx {
+        AccessCtx { prio, rank: u16::from(prio) * 2 + sched, requests: 32, ..AccessCtx::default() }
+    }
+
+    /// `d` with `fcw` fully cached warps.
+    fn with_fcw(mut d: DaCache, fcw: u32) -> DaCache {
+        d.repartition(fcw);
+        d
     }
 
     #[test]
     fn gauged_insertion_example_of_the_seed() {
         // §4.2.2: 2 schedulers, width 32, 32 sets: priorities 0 and 2 insert at 0 and 4.
-        let mut d = dacache(&[]);
-        let fcw = 8; // both warps are locality warps
-        assert_eq!(d.insertion_position(0, &divergent(0, 0, fcw)), 0);
-        assert_eq!(d.insertion_position(0, &divergent(2, 1, fcw)), 4);
-        assert_eq!(d.insertion_position(0, &divergent(5, 0, 12)), 7, "capped at Assoc − 1");
-        d.insert(0, 7, 0x70, &divergent(2, 1, fcw), None);
+        let mut d = with_fcw(dacache(&[]), 12); // all warps below are locality warps
+        assert_eq!(d.insertion_position(0, &divergent(0, 0)), 0);
+        assert_eq!(d.insertion_position(0, &divergent(2, 1)), 4);
+        assert_eq!(d.insertion_position(0, &divergent(5, 0)), 7, "capped at Assoc − 1");
+        d.insert(0, 7, 0x70, &divergent(2, 1), None);
         assert_eq!(d.order(0), vec![0, 1, 2, 3, 7, 4, 5, 6]);
-        d.insert(0, 6, 0x60, &divergent(0, 0, fcw), None);
+        d.insert(0, 6, 0x60, &divergent(0, 0), None);
         assert_eq!(d.order(0), vec![6, 0, 1, 2, 3, 7, 4, 5]);
     }
 
     #[test]
     fn insertion_by_load_kind_and_warp_partition() {
-        let d = dacache(&[]);
+        let d = with_fcw(dacache(&[]), 4);
         // FCW 4: ranks 0..3 (priorities 0 and 1 on both schedulers) are locality warps.
-        assert_eq!(d.insertion_position(0, &divergent(1, 1, 4)), 2, "rank 3: gauged");
-        assert_eq!(d.insertion_position(0, &divergent(2, 0, 4)), 7, "rank 4: thrashing warp, LRU");
-        let few = AccessCtx { requests: 5, ..divergent(9, 0, 4) };
+        assert_eq!(d.insertion_position(0, &divergent(1, 1)), 2, "rank 3: gauged");
+        assert_eq!(d.insertion_position(0, &divergent(2, 0)), 7, "rank 4: thrashing warp, LRU");
+        let few = AccessCtx { requests: 5, ..divergent(9, 0) };
         assert_eq!(d.insertion_position(0, &few), 0, "divergent loads of ≤ 5 requests go to MRU");
-        let coherent = AccessCtx { requests: 2, ..divergent(0, 0, 4) };
+        let coherent = AccessCtx { requests: 2, ..divergent(0, 0) };
         assert_eq!(d.insertion_position(0, &coherent), 7, "coherent without profiled locality: LRU");
         // Static F = 0.5: p = 8 · 0.5 / (32 / 32) − 1 = 3, locality region 4 ways.
-        let s = dacache(&["l1.dacache.partition=Static(0.5)"]);
-        assert_eq!(s.locality_ways(&AccessCtx::default()), Some(4));
-        assert_eq!(s.insertion_position(0, &divergent(1, 1, 0)), 2, "priority 1: way 2 ≤ p");
-        assert_eq!(s.insertion_position(0, &divergent(2, 0, 99)), 7, "priority 2: way 4 > p, thrashing");
+        let s = with_fcw(dacache(&["l1.dacache.partition=Static(0.5)"]), 40);
+        assert_eq!(s.locality_ways(), Some(4), "FCW does not move a static partition");
+        assert_eq!(s.insertion_position(0, &divergent(1, 1)), 2, "priority 1: way 2 ≤ p");
+        assert_eq!(s.insertion_position(0, &divergent(2, 0)), 7, "priority 2: way 4 > p, thrashing");
         let s0 = dacache(&["l1.dacache.partition=Static(0.0)"]);
-        assert_eq!(s0.insertion_position(0, &divergent(0, 0, 4)), 7, "Static0: every divergent load at LRU");
+        assert_eq!(s0.insertion_position(0, &divergent(0, 0)), 7, "Static0: every divergent load at LRU");
     }
 
     #[test]
@@ -255,27 +267,28 @@ mod tests {
 
     #[test]
     fn constrained_victims_come_from_the_thrashing_region_only() {
-        let mut d = dacache(&[]);
-        let ctx = divergent(0, 0, 4);
+        let mut d = with_fcw(dacache(&[]), 4);
         // FCW 4: positions 0..3 are the locality region; the LRU-most replaceable way at
         // position 4 or beyond is the victim.
-        assert_eq!(d.locality_ways(&ctx), Some(4));
-        assert_eq!(d.victim(0, &|_| true, &ctx), Some(7));
-        assert_eq!(d.victim(0, &|w| w < 5, &ctx), Some(4));
-        assert_eq!(d.victim(0, &|w| w < 4, &ctx), None, "only locality lines replaceable: none");
+        assert_eq!(d.locality_ways(), Some(4));
+        assert_eq!(d.victim(0, &|_| true), Some(7));
+        assert_eq!(d.victim(0, &|w| w < 5), Some(4));
+        assert_eq!(d.victim(0, &|w| w < 4), None, "only locality lines replaceable: none");
         // The region follows FCW (here 6 fully cached warps: 6 ways) but never takes the set.
-        assert_eq!(d.victim(0, &|w| w < 6, &divergent(0, 0, 6)), None);
-        assert_eq!(d.locality_ways(&divergent(0, 0, 48)), Some(7));
-        assert_eq!(d.victim(0, &|_| true, &divergent(0, 0, 48)), Some(7));
+        d.repartition(6);
+        assert_eq!(d.victim(0, &|w| w < 6), None);
+        d.repartition(48);
+        assert_eq!(d.locality_ways(), Some(7));
+        assert_eq!(d.victim(0, &|_| true), Some(7));
         // Unconstrained (DaCache-Uncon) picks the LRU-most replaceable anywhere.
-        let mut u = dacache(&["l1.dacache.constrained=off"]);
-        assert_eq!(u.victim(0, &|w| w < 4, &ctx), Some(3));
+        let u = with_fcw(dacache(&["l1.dacache.constrained=off"]), 4);
+        assert_eq!(u.victim(0, &|w| w < 4), Some(3));
         assert!(d.bypasses() && !u.bypasses());
     }
 
     #[test]
     fn victim_cache_teaches_the_profiler_coherent_locality() {
-        let mut d = dacache(&[]);
+        let mut d = with_fcw(dacache(&[]), 4);
         let oldest = AccessCtx { pc: 0x40, requests: 1, rank: 0, ..AccessCtx::default() };
         assert_eq!(d.insertion_position(0, &oldest), 7, "unknown PC: LRU");
         // The oldest warp's coherent load brings line 0x99 into way 7...
@@ -283,7 +296,7 @@ mod tests {
         // ...a divergent load evicts it: ⟨0x40, 0x99⟩ enters the victim cache.
         let old =
             Line { key: 0x99, pc: 0x40, state: crate::sim::cache::tags::LineState::Valid, ..Line::default() };
-        d.insert(0, 7, 0x123, &divergent(0, 0, 4), Some(&old));
+        d.insert(0, 7, 0x123, &divergent(0, 0), Some(&old));
         assert_eq!(d.victim_cache.entries, vec![Victim { pc: 0x40, key: 0x99 }]);
         // A younger warp missing on it teaches nothing (only the oldest warp is sampled).
         let young = AccessCtx { rank: 3, ..oldest };

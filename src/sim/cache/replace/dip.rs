@@ -33,7 +33,7 @@ impl Replacement for Dip {
         self.chains.move_to(set, way, pos);
     }
 
-    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, _ctx: &AccessCtx) -> Option<usize> {
+    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize> {
         self.chains.lru_victim(set, 0, replaceable)
     }
 
@@ -71,7 +71,7 @@ mod tests {
         // Hits go to MRU in every set.
         d.touch(3, 0);
         assert_eq!(d.order(3), vec![0, 1, 2, 3]);
-        assert_eq!(d.victim(3, &|w| w != 3, &ctx), Some(2));
+        assert_eq!(d.victim(3, &|w| w != 3), Some(2));
     }
 
     #[test]

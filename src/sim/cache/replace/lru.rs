@@ -26,7 +26,7 @@ impl Replacement for Lru {
         self.chains.move_to(set, way, 0);
     }
 
-    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, _ctx: &AccessCtx) -> Option<usize> {
+    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize> {
         self.chains.lru_victim(set, 0, replaceable)
     }
 
@@ -52,9 +52,9 @@ mod tests {
         assert_eq!(l.order(1), vec![2, 0, 1, 3]);
         l.insert(1, 3, 0, &ctx, None);
         assert_eq!(l.order(1), vec![3, 2, 0, 1]);
-        assert_eq!(l.victim(1, &|_| true, &ctx), Some(1));
-        assert_eq!(l.victim(1, &|w| w != 1, &ctx), Some(0));
-        assert_eq!(l.victim(1, &|_| false, &ctx), None);
+        assert_eq!(l.victim(1, &|_| true), Some(1));
+        assert_eq!(l.victim(1, &|w| w != 1), Some(0));
+        assert_eq!(l.victim(1, &|_| false), None);
         assert_eq!(l.order(0), vec![0, 1, 2, 3], "other sets untouched");
     }
 }

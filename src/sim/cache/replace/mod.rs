@@ -2,8 +2,9 @@
 //!
 //! A policy keeps its own per-set state; the tag array tells it about hits and insertions and
 //! asks it for a victim among the ways that may be replaced (not reserved for a pending fill).
-//! Insertion and victim choice see the access's [`AccessCtx`] (issuing warp, its scheduling
-//! priority, the load's divergence), which DaCache needs.
+//! Insertion sees the access's [`AccessCtx`] (issuing warp, its scheduling priority, the
+//! load's divergence), which DaCache needs; DaCache also hears of the SM's fully-cached-warp
+//! count through [`Replacement::repartition`].
 //!
 //! Adding a policy: one file implementing [`Replacement`], one variant in
 //! [`ReplacementKind`] and its line in [`ReplacementKind::new`], one name in
@@ -34,18 +35,20 @@ pub trait Replacement {
     fn touch(&mut self, set: usize, way: usize);
     /// Line `key` was placed in `way` for access `ctx`, displacing `evicted` (a valid line).
     fn insert(&mut self, set: usize, way: usize, key: u64, ctx: &AccessCtx, evicted: Option<&Line>);
-    /// The way to evict among those `replaceable` allows, or `None` when none may be. Called
-    /// only when a line will be placed (RRIP ages the set here).
-    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, ctx: &AccessCtx) -> Option<usize>;
+    /// The way to evict among those `replaceable` allows, or `None` when none may be. A pure
+    /// query (views preview it); the policy updates its state in [`Replacement::insert`].
+    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize>;
     /// Ways of a set from most to least protected (MRU → LRU for LRU chains), for views.
     fn order(&self, set: usize) -> Vec<usize>;
     /// Where in [`Replacement::order`] a line inserted now for `ctx` would land.
     fn insertion_position(&self, set: usize, ctx: &AccessCtx) -> usize;
     /// How many of the most protected positions can never be victims (DaCache's locality
     /// region), for policies that partition the set.
-    fn locality_ways(&self, _ctx: &AccessCtx) -> Option<usize> {
+    fn locality_ways(&self) -> Option<usize> {
         None
     }
+    /// The SM now has `fcw` fully cached warps (seed 004 §4.2.4).
+    fn repartition(&mut self, _fcw: u32) {}
     /// Whether a miss that finds no victim bypasses the cache instead of stalling.
     fn bypasses(&self) -> bool {
         false

@@ -2,7 +2,9 @@
 //! M = 3-bit re-reference prediction values (RRPV, 0 = re-referenced soonest). New lines get
 //! 2^M − 2 (SRRIP, policy A) or 2^M − 1 (BRRIP, policy B: 2^M − 2 once in 32), chosen by set
 //! dueling. A hit lowers the RRPV by one (frequency-priority promotion). The victim is a
-//! replaceable line with RRPV 2^M − 1; while there is none, every RRPV of the set ages by one.
+//! replaceable line with RRPV 2^M − 1; while there is none, every RRPV of the set ages by one
+//! — so the victim is the first replaceable line of the highest RRPV, and replacing it ages the
+//! set by 2^M − 1 minus its RRPV.
 
 use super::Replacement;
 use super::duel::{Bimodal, SetDueling};
@@ -50,21 +52,24 @@ impl Replacement for Rrip {
         *v = v.saturating_sub(1);
     }
 
-    fn insert(&mut self, set: usize, way: usize, _key: u64, _ctx: &AccessCtx, _evicted: Option<&Line>) {
+    fn insert(&mut self, set: usize, way: usize, _key: u64, _ctx: &AccessCtx, evicted: Option<&Line>) {
+        if evicted.is_some() {
+            let rrpv = self.rrpvs(set);
+            let age = DISTANT - rrpv[way];
+            for v in rrpv.iter_mut() {
+                *v = (*v + age).min(DISTANT);
+            }
+        }
         let rare = self.duel.uses_b(set) && self.bimodal.tick();
         let v = self.insertion_value(set, rare);
         self.duel.miss(set);
         self.rrpvs(set)[way] = v;
     }
 
-    fn victim(&mut self, set: usize, replaceable: &dyn Fn(usize) -> bool, _ctx: &AccessCtx) -> Option<usize> {
-        let rrpv = self.rrpvs(set);
-        let oldest = (0..rrpv.len()).filter(|&w| replaceable(w)).map(|w| rrpv[w]).max()?;
-        let age = DISTANT - oldest;
-        for v in rrpv.iter_mut() {
-            *v = (*v + age).min(DISTANT);
-        }
-        (0..rrpv.len()).find(|&w| replaceable(w) && rrpv[w] == DISTANT)
+    fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize> {
+        let rrpv = &self.rrpv[set * self.ways..(set + 1) * self.ways];
+        let oldest = (0..self.ways).filter(|&w| replaceable(w)).map(|w| rrpv[w]).max()?;
+        (0..self.ways).find(|&w| replaceable(w) && rrpv[w] == oldest)
     }
 
     /// Ways by RRPV, lowest (re-referenced soonest) first; ties by way number.
@@ -100,12 +105,18 @@ mod tests {
         assert_eq!(&r.rrpv[..4], &[6, 4, 5, 6]);
         assert_eq!(r.order(0), vec![1, 2, 0, 3]);
         // No line at 7: the set ages by one, then the first replaceable line at 7 goes.
-        assert_eq!(r.victim(0, &|w| w != 0, &ctx), Some(3));
-        assert_eq!(&r.rrpv[..4], &[7, 5, 6, 7]);
-        // Way 3 reserved as well: ways 1 and 2 must age to 7 first.
-        assert_eq!(r.victim(0, &|w| w == 1 || w == 2, &ctx), Some(2));
-        assert_eq!(&r.rrpv[..4], &[7, 6, 7, 7]);
-        assert_eq!(r.victim(0, &|_| false, &ctx), None);
+        let valid = Line::default();
+        assert_eq!(r.victim(0, &|w| w != 0), Some(3));
+        r.insert(0, 3, 0, &ctx, Some(&valid));
+        assert_eq!(&r.rrpv[..4], &[7, 5, 6, 6], "aged by one, way 3 inserted at 6");
+        // Ways 0 and 3 reserved: ways 1 and 2 must age to 7 first.
+        assert_eq!(r.victim(0, &|w| w == 1 || w == 2), Some(2));
+        r.insert(0, 2, 0, &ctx, Some(&valid));
+        assert_eq!(&r.rrpv[..4], &[7, 6, 6, 7]);
+        assert_eq!(r.victim(0, &|_| false), None);
+        // Filling an invalid way does not age the set.
+        r.insert(0, 0, 0, &ctx, None);
+        assert_eq!(&r.rrpv[..4], &[6, 6, 6, 7]);
     }
 
     #[test]
