@@ -754,47 +754,41 @@ mod tests {
     use crate::config::{Config, Origin};
     use crate::workload::Workload;
 
+    /// An SM of machine `c` with `ctas` CTAs of a one-kernel workload resident, priorities
+    /// refreshed. `kernel` is the kernel's fields after its name.
+    fn resident(c: &Config, kernel: &str, ctas: u32) -> (Sm, EventSink) {
+        let text = format!("(name: \"p\", kernels: [(name: \"k\", {kernel})])");
+        let w = Workload::from_text(&text, &Origin::File("t".into()), 1).unwrap();
+        let k = &w.kernels[0];
+        let mut sm = Sm::new(c, 0, k.warp_program(0, 0));
+        let mut sink = EventSink::default();
+        for cta in 0..ctas {
+            sm.launch(k, cta, &mut sink);
+        }
+        sm.refresh_priorities();
+        (sm, sink)
+    }
+
     #[test]
     fn next_insertion_of_a_warp_follows_its_priority_under_dacache() {
         // Eight warps of a fully divergent 4 KB-strided load: with DaCache, 2 schedulers, 32
         // sets, width 32, a warp of GTO priority p inserts at min(2p, 7) while it is a locality
         // warp (SM rank < FCW = 4), at LRU otherwise (seed 004 §4.2.2-4.2.3).
         let c = Config::default().with_sets(&["l1.replacement=dacache".into()]).unwrap();
-        let w = Workload::from_text(
-            "(name: \"p\", kernels: [(name: \"k\", ctas: 1, threads_per_cta: 256, \
-             arrays: [(name: \"a\", elems: 2097152)], \
-             program: [Load(array: \"a\", pattern: Strided(stride_bytes: 4096), dst: 1)])])",
-            &Origin::File("t".into()),
-            1,
-        )
-        .unwrap();
-        let k = &w.kernels[0];
-        let mut sm = Sm::new(&c, 0, k.warp_program(0, 0));
-        let mut sink = EventSink::default();
-        sm.launch(k, 0, &mut sink);
-        sm.refresh_priorities();
+        let kernel = "ctas: 1, threads_per_cta: 256, arrays: [(name: \"a\", elems: 2097152)], \
+                      program: [Load(array: \"a\", pattern: Strided(stride_bytes: 4096), dst: 1)]";
+        let (sm, _) = resident(&c, kernel, 1);
         let at: Vec<Option<usize>> = (0..8).map(|w| sm.next_insertion(w, 0)).collect();
         assert_eq!(at, vec![Some(0), Some(0), Some(2), Some(2), Some(7), Some(7), Some(7), Some(7)]);
         assert_eq!(sm.l1.locality_ways(), Some(4));
-        let lru = Sm::new(&Config::default(), 0, k.warp_program(0, 0));
-        assert_eq!(lru.next_insertion(0, 0), None, "no resident warp");
+        let (empty, _) = resident(&Config::default(), kernel, 0);
+        assert_eq!(empty.next_insertion(0, 0), None, "no resident warp");
     }
 
     #[test]
     fn gto_priorities_rank_warps_by_age_within_each_scheduler() {
-        let c = Config::default();
-        let w = Workload::from_text(
-            "(name: \"p\", kernels: [(name: \"k\", ctas: 2, threads_per_cta: 128, arrays: [(name: \"a\", elems: 64)], program: [Alu()])])",
-            &Origin::File("t".into()),
-            1,
-        )
-        .unwrap();
-        let k = &w.kernels[0];
-        let mut sm = Sm::new(&c, 0, k.warp_program(0, 0));
-        let mut sink = EventSink::default();
-        sm.launch(k, 0, &mut sink);
-        sm.launch(k, 1, &mut sink);
-        sm.refresh_priorities();
+        let kernel = "ctas: 2, threads_per_cta: 128, arrays: [(name: \"a\", elems: 64)], program: [Alu()]";
+        let (mut sm, mut sink) = resident(&Config::default(), kernel, 2);
         // Warps 0..8 by age; even slots on scheduler 0, odd on scheduler 1.
         assert_eq!(&sm.priority[..8], &[0, 0, 1, 1, 2, 2, 3, 3]);
         sm.retire_warp(0, &mut sink);
