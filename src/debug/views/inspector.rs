@@ -158,7 +158,11 @@ fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u3
             plain(i.to_string()),
             plain(r.lanes.count_ones().to_string()),
             plain(format!("{:#x}", r.addr)),
-            span(outcome(trace.l1), if trace.l1 == CacheOutcome::Hit { Tone::Good } else { Tone::Normal }),
+            if trace.bypassed {
+                span("bypass", Tone::Warn)
+            } else {
+                span(outcome(trace.l1), if trace.l1 == CacheOutcome::Hit { Tone::Good } else { Tone::Normal })
+            },
             plain(l2),
             plain(if went_to_dram {
                 format!("{}/{}/{}", loc.channel, loc.bank, loc.row)
