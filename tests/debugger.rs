@@ -284,3 +284,38 @@ fn every_view_renders_as_text() {
         assert!(out.contains(want), "{cmd}:\n{out}");
     }
 }
+
+/// Under DaCache the LRU-chain view splits the set at the locality boundary p (seed 004
+/// §4.2.3): the positions above it say `locality`, the rest `thrashing`, and the header names
+/// the boundary and the FCW the boundary was derived from.
+#[test]
+fn lru_view_shows_dacache_regions() {
+    let mut s = session_on(&["l1.replacement=dacache"]);
+    run(&mut s, "until 400");
+    let g = &s.gpu;
+    let p = g.sms[0].l1.locality_ways().expect("DaCache has a locality region");
+    let ways = g.config.l1.ways as usize;
+    assert!(p >= 1 && p < ways, "p = {p} of {ways} ways");
+    let out = run(&mut s, "show lru 0 0");
+    assert!(out.contains(&format!("locality region: positions 0..{}", p - 1)), "{out}");
+    let regions: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .filter_map(|l| {
+            if l.contains(" locality ") {
+                Some("locality")
+            } else if l.contains(" thrashing ") {
+                Some("thrashing")
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(regions.len(), ways, "one region per way:\n{out}");
+    assert!(regions[..p].iter().all(|r| *r == "locality") && regions[p..].iter().all(|r| *r == "thrashing"));
+    // Plain LRU has no regions.
+    let mut lru = session();
+    run(&mut lru, "until 400");
+    let out = run(&mut lru, "show lru 0 0");
+    assert!(!out.contains("locality") && out.contains("FCW ="), "{out}");
+}

@@ -77,7 +77,7 @@ pub fn lru(g: &Gpu, core: usize, set: usize) -> View {
     match locality {
         Some(p) => {
             v = v.text(format!(
-                "locality region: positions 0..{} (never victims); FCW = {} (CNT {}): warps of GTO priority < FCW are locality warps",
+                "locality region: positions 0..{} (valid lines there are never victims); FCW = {} (CNT {}): warps of GTO priority < FCW are locality warps",
                 p.saturating_sub(1),
                 l1.fcw.fcw,
                 l1.fcw.cnt
