@@ -41,8 +41,11 @@ pub fn keys(report: &Report) -> Vec<String> {
 /// Formats a value for a human table: rates as percentages, floats with 3 significant
 /// decimals, integers with thousands separators.
 pub fn format(key: &str, v: &Value) -> String {
+    let parent = key.rsplit('.').nth(1).unwrap_or("");
     let pct =
-        ["_rate", "utilization", "efficiency", "fraction", "intensity"].iter().any(|s| key.ends_with(s));
+        ["_rate", "utilization", "efficiency", "fraction", "intensity"].iter().any(|s| key.ends_with(s))
+            || parent.ends_with("_share")
+            || parent.ends_with("_occupancy");
     match v {
         Value::Number(n) if n.is_u64() || n.is_i64() => group(n.as_i64().unwrap_or(i64::MAX)),
         Value::Number(n) => {
@@ -79,6 +82,8 @@ mod tests {
     #[test]
     fn formats_rates_floats_and_counts() {
         assert_eq!(format("l1.hit_rate", &serde_json::json!(0.4567)), "45.7%");
+        assert_eq!(format("core.stall_share.str_mem", &serde_json::json!(0.25)), "25.0%");
+        assert_eq!(format("l2.access_queue_occupancy.full", &serde_json::json!(0.5)), "50.0%");
         assert_eq!(format("ipc", &serde_json::json!(12.34567)), "12.346");
         assert_eq!(format("cycles", &serde_json::json!(1234567)), "1,234,567");
         assert_eq!(format("sim.cycles_per_second", &serde_json::json!(250123.7)), "250,124");

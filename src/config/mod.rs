@@ -16,7 +16,8 @@ mod validate;
 
 pub use error::{ConfigError, Origin, error_at_path};
 pub use names::{
-    AllocPolicy, Constrained, DramSchedulerName, IndexName, MappingScheme, ReplacementName, WarpSchedulerName,
+    AllocPolicy, Constrained, DramSchedulerName, IdealMemory, IndexName, MappingScheme, ReplacementName,
+    WarpSchedulerName,
 };
 
 use serde::de::DeserializeOwned;
@@ -40,6 +41,8 @@ pub struct Config {
     pub icnt: IcntConfig,
     pub l2: L2Config,
     pub dram: DramConfig,
+    /// Idealized memories (seed 002 §III, seed 003 §3); all off by default.
+    pub ideal: IdealConfig,
     pub sim: SimConfig,
     pub debug: DebugConfig,
 }
@@ -84,6 +87,98 @@ pub struct CoreConfig {
     pub reply_queue: u32,
     /// Latency of a shared-memory access (cycles).
     pub shared_latency: u32,
+    /// Two-level scheduler parameters.
+    pub two_level: TwoLevelConfig,
+    /// OWL CTA-aware schedulers' parameters (`cta-aware`, `cta-locality`, `cta-locality-blp`).
+    pub owl: OwlConfig,
+    /// Static warp limiting parameters.
+    pub swl: SwlConfig,
+    /// CCWS parameters.
+    pub ccws: CcwsConfig,
+    /// MASCAR parameters.
+    pub mascar: MascarConfig,
+    /// OAWS parameters (`oaws-static`, `fcw-only`, `oaws-dyn`).
+    pub oaws: OawsConfig,
+}
+
+/// Two-level warp scheduling (Narasiman et al., MICRO'11; seed 003 §6): each scheduler's
+/// warps form fixed fetch groups; one group runs round-robin until none of its warps can
+/// issue, then the next group does.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TwoLevelConfig {
+    /// Warps per fetch group.
+    pub group_size: u32,
+}
+
+/// OWL CTA-aware warp scheduling (seed 003 §4.1–4.3, Algorithm 1).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct OwlConfig {
+    /// g_size: minimum warps per CTA group (the paper's best is 8; it first used 5, the
+    /// pipeline depth).
+    pub min_group_size: u32,
+}
+
+/// Static warp limiting (Rogers et al.; seed 004 §5.5.1, Table 5.3).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct SwlConfig {
+    /// Warps each scheduler may issue from: its oldest `warp_limit` warps.
+    pub warp_limit: u32,
+}
+
+/// Cache-conscious wavefront scheduling (Rogers et al.; seed 004 Table 5.3).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CcwsConfig {
+    /// Victim tag array entries per warp.
+    pub vta_entries: u32,
+    /// Its associativity (entries / ways sets).
+    pub vta_ways: u32,
+    /// Score every warp starts at and decays back to (one point per cycle).
+    pub base_score: u32,
+    /// Gain of the score increase on a victim-tag hit.
+    pub k_throttle: u32,
+}
+
+/// MASCAR (Sethia et al., HPCA'15; seed 004 §5.5.1).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MascarConfig {
+    /// Entries of the re-execution queue that parks L1 accesses refused for lack of an MSHR
+    /// or memory-port slot.
+    pub reexec_queue: u32,
+    /// Memory counts as saturated when at most this many MSHRs or miss-queue slots are free.
+    pub saturation_free: u32,
+}
+
+/// Memory-occlusion-aware warp scheduling (seed 004 ch. 5).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct OawsConfig {
+    /// SMR of static OAWS, in percent of the active lanes (§5.3; 50 is the paper's best).
+    pub smr_percent: u32,
+    /// Entries of the divergent load classifier (§5.4.3).
+    pub dlc_entries: u32,
+}
+
+/// Idealized memories as switches (seed 002 §III and Fig. 3; seed 003 §3 PMEM, §5.1 Perfect-L2).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct IdealConfig {
+    /// PMEM: every global/local access hits in the L1 (nothing leaves the SM).
+    pub perfect_l1: bool,
+    /// Every access that reaches an L2 slice hits (nothing reaches DRAM).
+    pub perfect_l2: bool,
+    /// What serves L1 misses.
+    pub memory: IdealMemory,
+    /// `infinite-bandwidth`: core cycles from L1 miss to data for an L2 hit.
+    pub l2_latency: u32,
+    /// `infinite-bandwidth` / `infinite-dram`: extra core cycles for an L2 miss.
+    pub dram_latency: u32,
+    /// `fixed-latency`: core cycles from L1 miss to data, for every miss.
+    pub miss_latency: u32,
 }
 
 /// Per-SM L1 data cache (MECHANISMS §1).
@@ -347,6 +442,7 @@ impl Default for Config {
             icnt: IcntConfig::default(),
             l2: L2Config::default(),
             dram: DramConfig::default(),
+            ideal: IdealConfig::default(),
             sim: SimConfig::default(),
             debug: DebugConfig::default(),
         }
@@ -373,6 +469,65 @@ impl Default for CoreConfig {
             max_loads_per_warp: 4,
             reply_queue: 8,
             shared_latency: 24,
+            two_level: TwoLevelConfig::default(),
+            owl: OwlConfig::default(),
+            swl: SwlConfig::default(),
+            ccws: CcwsConfig::default(),
+            mascar: MascarConfig::default(),
+            oaws: OawsConfig::default(),
+        }
+    }
+}
+
+impl Default for TwoLevelConfig {
+    fn default() -> Self {
+        TwoLevelConfig { group_size: 8 }
+    }
+}
+
+impl Default for OwlConfig {
+    fn default() -> Self {
+        OwlConfig { min_group_size: 8 }
+    }
+}
+
+impl Default for SwlConfig {
+    /// Table 5.3's most common SWL-Best value.
+    fn default() -> Self {
+        SwlConfig { warp_limit: 2 }
+    }
+}
+
+impl Default for CcwsConfig {
+    /// Table 5.3: 16-entry 8-way VTA per warp, base score 100, K_THROTTLE 8.
+    fn default() -> Self {
+        CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 }
+    }
+}
+
+impl Default for MascarConfig {
+    /// §5.5.1: a 32-entry re-execution queue; saturation = one free MSHR or port slot.
+    fn default() -> Self {
+        MascarConfig { reexec_queue: 32, saturation_free: 1 }
+    }
+}
+
+impl Default for OawsConfig {
+    fn default() -> Self {
+        OawsConfig { smr_percent: 50, dlc_entries: 32 }
+    }
+}
+
+impl Default for IdealConfig {
+    /// Seed 002 §II-A: 120 core cycles to the L2, another 100 to DRAM.
+    fn default() -> Self {
+        IdealConfig {
+            perfect_l1: false,
+            perfect_l2: false,
+            memory: IdealMemory::Real,
+            l2_latency: 120,
+            dram_latency: 100,
+            miss_latency: 200,
         }
     }
 }

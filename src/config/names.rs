@@ -90,6 +90,44 @@ policy_names! {
         Lrr => "lrr",
         /// Greedy-then-oldest (seeds 002, 004 baseline).
         Gto => "gto",
+        /// Two-level round-robin over fixed fetch groups of warps (Narasiman et al.; seed 003 §6).
+        TwoLevel => "two-level",
+        /// OWL CTA-Aware: CTA groups of Algorithm 1, round-robin between groups (seed 003 §4.1).
+        CtaAware => "cta-aware",
+        /// OWL CTA-Aware-Locality: always the lowest-numbered ready group (seed 003 §4.2).
+        CtaLocality => "cta-locality",
+        /// OWL CTA-Aware-Locality-BLP: g_pri = (g − core) mod g_core (seed 003 §4.3).
+        CtaLocalityBlp => "cta-locality-blp",
+        /// Static warp limiting: GTO over the oldest `warp_limit` warps (seed 004 §5.5.1).
+        Swl => "swl",
+        /// Cache-conscious wavefront scheduling: victim tags and lost-locality scores throttle
+        /// loads (seed 004 §5.5.1).
+        Ccws => "ccws",
+        /// MASCAR: memory first; one owner warp when memory saturates; re-execution queue
+        /// (seed 004 §5.5.1).
+        Mascar => "mascar",
+        /// Occlusion-aware GTO with a static miss rate (seed 004 §5.3).
+        OawsStatic => "oaws-static",
+        /// GTO throttled to the fully cached (locality) warps (seed 004 §5.4.2).
+        FcwOnly => "fcw-only",
+        /// Occlusion-aware GTO with history miss rates and FCW (seed 004 §5.4).
+        OawsDyn => "oaws-dyn",
+    }
+}
+
+policy_names! {
+    /// The memory system below the L1 (seed 002 §III; MECHANISMS §5).
+    IdealMemory {
+        /// The modelled crossbar, L2 slices and DRAM.
+        Real => "real",
+        /// P∞: every L1 miss returns after a fixed latency — `l2_latency` when it hits in the
+        /// L2 tags, plus `dram_latency` when it misses — with no congestion anywhere.
+        InfiniteBandwidth => "infinite-bandwidth",
+        /// P_DRAM: the real crossbar and L2; every L2 miss returns after `dram_latency` with
+        /// no DRAM timing or queueing.
+        InfiniteDram => "infinite-dram",
+        /// Every L1 miss returns after exactly `miss_latency` core cycles (seed 002 Fig. 3).
+        FixedLatency => "fixed-latency",
     }
 }
 

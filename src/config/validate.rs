@@ -111,6 +111,32 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.range("core.max_loads_per_warp", core.max_loads_per_warp, 1, 16);
     k.at_least("core.reply_queue", core.reply_queue, 1);
     k.at_least("core.shared_latency", core.shared_latency, 1);
+    k.range("core.two_level.group_size", core.two_level.group_size, 1, MAX_WARPS_PER_SM);
+    k.range("core.owl.min_group_size", core.owl.min_group_size, 1, MAX_WARPS_PER_SM);
+    k.range("core.swl.warp_limit", core.swl.warp_limit, 1, MAX_WARPS_PER_SM);
+    let cc = &core.ccws;
+    k.range("core.ccws.vta_entries", cc.vta_entries, 1, 256);
+    if cc.vta_ways == 0 || cc.vta_ways > cc.vta_entries || !cc.vta_entries.is_multiple_of(cc.vta_ways) {
+        k.fail(
+            "core.ccws.vta_ways",
+            format!("= {}: must be ≥ 1 and divide core.ccws.vta_entries ({})", cc.vta_ways, cc.vta_entries),
+        );
+    }
+    k.range("core.ccws.base_score", cc.base_score, 1, 1_000_000);
+    k.range("core.ccws.k_throttle", cc.k_throttle, 0, 1_000);
+    k.range("core.mascar.reexec_queue", core.mascar.reexec_queue, 1, 256);
+    if core.mascar.saturation_free >= c.l1.mshr_entries.min(c.l1.miss_queue) {
+        k.fail(
+            "core.mascar.saturation_free",
+            format!(
+                "= {}: must be below both l1.mshr_entries ({}) and l1.miss_queue ({}), or memory would \
+                 always count as saturated",
+                core.mascar.saturation_free, c.l1.mshr_entries, c.l1.miss_queue
+            ),
+        );
+    }
+    k.range("core.oaws.smr_percent", core.oaws.smr_percent, 0, 100);
+    k.range("core.oaws.dlc_entries", core.oaws.dlc_entries, 1, 256);
 
     let l1 = &c.l1;
     k.sets("l1", l1.sets, l1.index);
@@ -174,6 +200,12 @@ pub fn issues(c: &Config) -> Vec<Issue> {
             format!("= {}: must be at least 16 (MiB)", c.debug.snapshot_budget_mb),
         );
     }
+
+    let id = &c.ideal;
+    k.range("ideal.l2_latency", id.l2_latency, 1, 100_000);
+    k.range("ideal.dram_latency", id.dram_latency, 1, 100_000);
+    k.range("ideal.miss_latency", id.miss_latency, 1, 100_000);
+
     if c.sim.watchdog_cycles < 1000 {
         k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
     }

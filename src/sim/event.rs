@@ -30,8 +30,22 @@ pub enum Event {
     DramCommand { channel: u16, dram_cycle: u64, cmd: Command },
     /// Every request of a warp's load has returned.
     LoadDone { core: u16, warp: u16, pc: u32, requests: u8, issued: u64, first: u64, last: u64 },
-    /// A warp could not issue this cycle.
+    /// A warp's state at the issue stage changed (emitted on change, exact for every resident
+    /// warp: `Issued`, `NotSelected`, or why it could not issue).
     WarpStall { core: u16, warp: u16, reason: StallReason },
+    /// A two-level / OWL scheduler started issuing from another group (`from` = None when it
+    /// had not issued before).
+    GroupSwitch { core: u16, scheduler: u8, from: Option<u32>, to: u32 },
+    /// OAWS held a warp's load back: `predicted` misses > `available` (= free MSHRs −
+    /// Miss_inflight), seed 004 Eq. 5.1. Emitted when the warp becomes disqualified.
+    OawsDisqualified { core: u16, warp: u16, pc: u32, predicted: u16, available: u16 },
+    /// A throttling scheduler (SWL, CCWS, FCW-only, MASCAR) started holding a warp back.
+    WarpThrottled { core: u16, warp: u16, reason: StallReason },
+    /// MASCAR entered or left memory-pressure mode, or handed ownership to another warp.
+    MascarMode { core: u16, scheduler: u8, saturated: bool, owner: Option<u16> },
+    /// CCWS: a warp missed on a line it had lost to an eviction (victim-tag hit); its lost
+    /// locality score is now `score`.
+    LostLocality { core: u16, warp: u16, line: u64, score: u32 },
     /// A CTA was placed on an SM.
     CtaLaunch { core: u16, cta: u32 },
     /// A CTA's warps have all exited.
@@ -66,6 +80,11 @@ pub enum EventKind {
     KernelEnd,
     SetConflict,
     Bypass,
+    GroupSwitch,
+    OawsDisqualified,
+    WarpThrottled,
+    MascarMode,
+    LostLocality,
     FcwChange,
 }
 
@@ -84,6 +103,11 @@ impl EventKind {
         EventKind::KernelEnd,
         EventKind::SetConflict,
         EventKind::Bypass,
+        EventKind::GroupSwitch,
+        EventKind::OawsDisqualified,
+        EventKind::WarpThrottled,
+        EventKind::MascarMode,
+        EventKind::LostLocality,
         EventKind::FcwChange,
     ];
 
@@ -107,6 +131,11 @@ impl EventKind {
             EventKind::KernelEnd => "kernel-end",
             EventKind::SetConflict => "set-conflict",
             EventKind::Bypass => "bypass",
+            EventKind::GroupSwitch => "group-switch",
+            EventKind::OawsDisqualified => "oaws-disqualified",
+            EventKind::WarpThrottled => "warp-throttled",
+            EventKind::MascarMode => "mascar-mode",
+            EventKind::LostLocality => "lost-locality",
             EventKind::FcwChange => "fcw-change",
         }
     }
@@ -128,6 +157,11 @@ impl EventKind {
             EventKind::KernelEnd => &["kernel"],
             EventKind::SetConflict => &["core", "warp", "pc", "set", "line", "line_pc"],
             EventKind::Bypass => &["core", "warp", "pc", "set", "line", "bytes"],
+            EventKind::GroupSwitch => &["core", "scheduler", "from", "to"],
+            EventKind::OawsDisqualified => &["core", "warp", "pc", "predicted", "available"],
+            EventKind::WarpThrottled => &["core", "warp", "reason"],
+            EventKind::MascarMode => &["core", "scheduler", "saturated", "owner"],
+            EventKind::LostLocality => &["core", "warp", "line", "score"],
             EventKind::FcwChange => &["core", "from", "to"],
         }
     }
@@ -147,26 +181,47 @@ impl Event {
             | (Event::CtaDone { core, .. }, "core")
             | (Event::SetConflict { core, .. }, "core")
             | (Event::Bypass { core, .. }, "core")
+            | (Event::GroupSwitch { core, .. }, "core")
+            | (Event::OawsDisqualified { core, .. }, "core")
+            | (Event::WarpThrottled { core, .. }, "core")
+            | (Event::MascarMode { core, .. }, "core")
+            | (Event::LostLocality { core, .. }, "core")
             | (Event::FcwChange { core, .. }, "core") => i(u64::from(*core)),
             (Event::MemoryOcclusion { warp, .. }, "warp")
             | (Event::MshrFull { warp, .. }, "warp")
             | (Event::LoadDone { warp, .. }, "warp")
             | (Event::WarpStall { warp, .. }, "warp")
             | (Event::SetConflict { warp, .. }, "warp")
-            | (Event::Bypass { warp, .. }, "warp") => i(u64::from(*warp)),
+            | (Event::Bypass { warp, .. }, "warp")
+            | (Event::OawsDisqualified { warp, .. }, "warp")
+            | (Event::WarpThrottled { warp, .. }, "warp")
+            | (Event::LostLocality { warp, .. }, "warp") => i(u64::from(*warp)),
             (Event::MemoryOcclusion { pc, .. }, "pc")
             | (Event::MshrFull { pc, .. }, "pc")
             | (Event::LoadDone { pc, .. }, "pc")
             | (Event::SetConflict { pc, .. }, "pc")
-            | (Event::Bypass { pc, .. }, "pc") => i(u64::from(*pc)),
+            | (Event::Bypass { pc, .. }, "pc")
+            | (Event::OawsDisqualified { pc, .. }, "pc") => i(u64::from(*pc)),
             (Event::SetConflict { set, .. }, "set") | (Event::Bypass { set, .. }, "set") => {
                 i(u64::from(*set))
             }
-            (Event::SetConflict { line, .. }, "line") | (Event::Bypass { line, .. }, "line") => i(*line),
+            (Event::SetConflict { line, .. }, "line")
+            | (Event::Bypass { line, .. }, "line")
+            | (Event::LostLocality { line, .. }, "line") => i(*line),
             (Event::SetConflict { line_pc, .. }, "line_pc") => i(u64::from(*line_pc)),
             (Event::Bypass { bytes, .. }, "bytes") => i(u64::from(*bytes)),
             (Event::FcwChange { from, .. }, "from") => i(u64::from(*from)),
             (Event::FcwChange { to, .. }, "to") => i(u64::from(*to)),
+            (Event::GroupSwitch { scheduler, .. }, "scheduler")
+            | (Event::MascarMode { scheduler, .. }, "scheduler") => i(u64::from(*scheduler)),
+            (Event::GroupSwitch { from, .. }, "from") => from.map(|g| Int(i64::from(g))),
+            (Event::GroupSwitch { to, .. }, "to") => i(u64::from(*to)),
+            (Event::OawsDisqualified { predicted, .. }, "predicted") => i(u64::from(*predicted)),
+            (Event::OawsDisqualified { available, .. }, "available") => i(u64::from(*available)),
+            (Event::WarpThrottled { reason, .. }, "reason") => Some(Name(reason.name())),
+            (Event::MascarMode { saturated, .. }, "saturated") => i(u64::from(*saturated)),
+            (Event::MascarMode { owner, .. }, "owner") => owner.map(|w| Int(i64::from(w))),
+            (Event::LostLocality { score, .. }, "score") => i(u64::from(*score)),
             (Event::MemoryOcclusion { needed, .. }, "needed") => i(u64::from(*needed)),
             (Event::MemoryOcclusion { free, .. }, "free") => i(u64::from(*free)),
             (Event::MshrFull { line, .. }, "line") => i(*line),
@@ -243,6 +298,28 @@ impl Event {
             Event::FcwChange { core, from, to } => {
                 format!("fully cached warps on core {core}: {from} → {to}")
             }
+            Event::GroupSwitch { core, scheduler, from, to } => match from {
+                Some(f) => format!("core {core} scheduler {scheduler} switches from group {f} to group {to}"),
+                None => format!("core {core} scheduler {scheduler} starts on group {to}"),
+            },
+            Event::OawsDisqualified { core, warp, pc, predicted, available } => format!(
+                "OAWS holds warp {core}.{warp} pc {pc:#06x}: predicts {predicted} misses, {available} MSHRs available"
+            ),
+            Event::WarpThrottled { core, warp, reason } => {
+                format!("warp {core}.{warp} held back by the scheduler: {}", reason.name())
+            }
+            Event::MascarMode { core, scheduler, saturated, owner } => match (saturated, owner) {
+                (true, Some(o)) => {
+                    format!("MASCAR core {core} scheduler {scheduler}: memory saturated, owner warp {o}")
+                }
+                (true, None) => {
+                    format!("MASCAR core {core} scheduler {scheduler}: memory saturated, no owner")
+                }
+                (false, _) => format!("MASCAR core {core} scheduler {scheduler}: memory no longer saturated"),
+            },
+            Event::LostLocality { core, warp, line, score } => {
+                format!("warp {core}.{warp} lost locality on line {line:#x} (victim-tag hit): score {score}")
+            }
         }
     }
 
@@ -261,6 +338,11 @@ impl Event {
             Event::KernelEnd { .. } => EventKind::KernelEnd,
             Event::SetConflict { .. } => EventKind::SetConflict,
             Event::Bypass { .. } => EventKind::Bypass,
+            Event::GroupSwitch { .. } => EventKind::GroupSwitch,
+            Event::OawsDisqualified { .. } => EventKind::OawsDisqualified,
+            Event::WarpThrottled { .. } => EventKind::WarpThrottled,
+            Event::MascarMode { .. } => EventKind::MascarMode,
+            Event::LostLocality { .. } => EventKind::LostLocality,
             Event::FcwChange { .. } => EventKind::FcwChange,
         }
     }

@@ -122,6 +122,12 @@ pub struct L1 {
     hit_latency: u64,
     /// Fills so far (a replay can only change outcome after one).
     pub fills: u64,
+    /// PMEM (seed 003 §3): every access hits; stores are absorbed.
+    pub perfect: bool,
+    /// Valid lines evicted since the SM last drained them: (owner warp, line key). Recorded
+    /// only when `record_victims` is set (CCWS's victim tags).
+    pub victims: Vec<(u16, u64)>,
+    pub record_victims: bool,
     pub stats: CacheStats,
     /// Divergence metrics (MPLI, miss kinds, concentration, balance, bypasses).
     pub loads: L1LoadStats,
@@ -150,6 +156,9 @@ impl L1 {
             line_shift,
             hit_latency: l.hit_latency.into(),
             fills: 0,
+            perfect: c.ideal.perfect_l1,
+            victims: Vec::with_capacity(2),
+            record_victims: false,
             stats: CacheStats::default(),
             loads: L1LoadStats { set_accesses: vec![0; sets], ..L1LoadStats::default() },
             fcw,
@@ -172,7 +181,9 @@ impl L1 {
 
     /// Tries one access. On success the request is consumed (queued below, merged, bypassed,
     /// or on its way back as a hit); on failure the cause is returned and the LD/ST unit
-    /// retries.
+    /// retries. A perfect L1 returns every access as a hit after the hit latency (stores
+    /// included; the SM retires them when they come back).
+    #[inline(always)]
     pub fn access(
         &mut self,
         mut req: MemRequest,
@@ -181,6 +192,9 @@ impl L1 {
         map: &AddressMap,
         sink: &mut EventSink,
     ) -> Result<CacheOutcome, StallCause> {
+        if self.perfect {
+            return Ok(self.perfect_access(req, now));
+        }
         let key = self.key(req.addr);
         if req.kind == AccessKind::Store {
             if self.miss_queue.is_full() {
@@ -303,9 +317,13 @@ impl L1 {
         }
     }
 
-    /// `ctx`'s insertion displaced the valid line `old`.
+    /// `ctx`'s insertion displaced the valid line `old` (noted for CCWS's victim tags when
+    /// `record_victims` is set).
     fn evicted(&mut self, old: &Line, set: usize, ctx: &AccessCtx, sink: &mut EventSink) {
         self.stats.evictions += 1;
+        if self.record_victims {
+            self.victims.push((old.owner, old.key));
+        }
         self.history.dropped(old.key, ctx.warp);
         if old.owner == ctx.warp && sink.wants(EventKind::SetConflict) {
             sink.emit(Event::SetConflict {
@@ -359,6 +377,23 @@ impl L1 {
                 sink.emit(Event::FcwChange { core: self.core, from: before as u16, to: self.fcw.fcw as u16 });
             }
         }
+    }
+
+    /// PMEM: the access hits (a store is absorbed) and comes back after the hit latency.
+    #[cold]
+    fn perfect_access(&mut self, mut req: MemRequest, now: u64) -> CacheOutcome {
+        let outcome = if req.kind == AccessKind::Store {
+            self.stats.writes += 1;
+            self.stats.write_hits += 1;
+            CacheOutcome::Write
+        } else {
+            self.stats.reads += 1;
+            self.stats.read_hits += 1;
+            CacheOutcome::Hit
+        };
+        req.trace.l1 = outcome;
+        self.hits.push_back((now + self.hit_latency, req));
+        outcome
     }
 
     /// A reply arrived: fill the line and hand back the returning request and every request

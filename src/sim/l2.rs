@@ -56,8 +56,11 @@ pub struct L2Slice {
     reserved: usize,
     scratch: Vec<MemRequest>,
     pub stats: CacheStats,
-    /// Occupancy histogram of the access queue over cycles it is non-empty (seed 002 Fig. 10).
+    /// Occupancy histogram of the access queue over cycles it is non-empty (seed 002 Fig. 4):
+    /// entry i counts L2 cycles with i requests waiting.
     pub access_occupancy: Vec<u64>,
+    /// Perfect L2 (seed 003 §5.1): every access hits; stores are absorbed.
+    pub perfect: bool,
 }
 
 impl L2Slice {
@@ -89,6 +92,7 @@ impl L2Slice {
             scratch: Vec::with_capacity(l.mshr_merge as usize + 1),
             stats: CacheStats::default(),
             access_occupancy: vec![0; l.access_queue as usize + 1],
+            perfect: c.ideal.perfect_l2,
         }
     }
 
@@ -191,7 +195,15 @@ impl L2Slice {
             return;
         };
         let key = req.loc.slice_line;
-        let (set, probe) = self.tags.probe(key);
+        let (set, probe) = if self.perfect { (0, Probe::Hit(0)) } else { self.tags.probe(key) };
+        if self.perfect && req.kind == AccessKind::Store {
+            self.stats.writes += 1;
+            self.stats.write_hits += 1;
+            self.access_queue.pop();
+            self.port_free = now + self.port_cycles;
+            *retired += 1;
+            return;
+        }
         if req.kind == AccessKind::Store {
             let way = match probe {
                 Probe::Hit(way) | Probe::Pending(way) => way,
@@ -225,7 +237,9 @@ impl L2Slice {
                     self.stats.stall(StallCause::Response);
                     return;
                 }
-                self.tags.touch(set, way);
+                if !self.perfect {
+                    self.tags.touch(set, way);
+                }
                 let mut req = self.access_queue.pop().expect("head exists");
                 req.trace.l2 = CacheOutcome::Hit;
                 self.stats.reads += 1;

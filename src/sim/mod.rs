@@ -11,6 +11,7 @@ pub mod core;
 pub mod dram;
 pub mod event;
 pub mod icnt;
+pub mod ideal;
 pub mod inspect;
 pub mod l1;
 pub mod l2;
@@ -20,6 +21,7 @@ pub mod stats;
 mod watchdog;
 
 use crate::config::Config;
+use crate::config::IdealMemory;
 use crate::workload::{Kernel, Workload};
 use clock::ClockDomain;
 use core::Sm;
@@ -28,6 +30,7 @@ use dram::Controller;
 use dram::mapping::AddressMap;
 pub use event::{Event, EventKind, EventSink};
 use icnt::{Crossbar, Ejector, Injector};
+use ideal::IdealPipe;
 use l2::L2Slice;
 use request::MemRequest;
 use std::sync::Arc;
@@ -74,6 +77,8 @@ pub struct Gpu {
     pub icnt: Crossbar,
     pub l2: Vec<L2Slice>,
     pub dram: Vec<Controller>,
+    /// The idealized memory below the L1 or the L2, when one is configured (`ideal.memory`).
+    pub ideal: IdealPipe,
     pub launcher: CtaLauncher,
     pub events: EventSink,
     /// Next request id.
@@ -115,6 +120,7 @@ impl Gpu {
             icnt: Crossbar::new(c),
             l2: (0..slices).map(|i| L2Slice::new(c, i as u16)).collect(),
             dram: (0..c.dram.channels).map(|i| Controller::new(c, i as u16)).collect(),
+            ideal: IdealPipe::new(c),
             launcher: CtaLauncher::default(),
             events: EventSink::default(),
             next_id: 0,
@@ -144,18 +150,29 @@ impl Gpu {
         // Events carry the cycle count after the step they happen in: the machine state a
         // debugger stops at (and `goto` returns to) when it breaks on them.
         self.events.set_now(stamp + 1);
-        for _ in 0..self.dram_clock.advance() {
-            self.dram_tick(stamp);
+        match self.ideal.mode {
+            IdealMemory::Real => {
+                for _ in 0..self.dram_clock.advance() {
+                    self.dram_tick(stamp);
+                }
+            }
+            IdealMemory::InfiniteDram => self.ideal.serve_l2_misses(stamp, &mut self.l2, &mut self.retired),
+            IdealMemory::InfiniteBandwidth | IdealMemory::FixedLatency => {
+                self.ideal.serve_l1_misses(stamp, &mut self.sms, &mut self.l2, &mut self.retired)
+            }
         }
-        for _ in 0..self.icnt_clock.advance() {
-            self.icnt_tick(stamp);
-            self.icnt_cycle += 1;
+        if matches!(self.ideal.mode, IdealMemory::Real | IdealMemory::InfiniteDram) {
+            for _ in 0..self.icnt_clock.advance() {
+                self.icnt_tick(stamp);
+                self.icnt_cycle += 1;
+            }
         }
         self.launch_ctas();
         let kernel_idx = self.launcher.kernel.min(self.workload.kernels.len() - 1);
         let workload = Arc::clone(&self.workload);
         let mut env = SmEnv {
             kernel: &workload.kernels[kernel_idx],
+            kernel_active: self.launcher.kernel < self.workload.kernels.len(),
             map: &self.map,
             sink: &mut self.events,
             next_id: &mut self.next_id,
@@ -251,7 +268,7 @@ impl Gpu {
             }
             let s = (l.rr + i) % n;
             if self.sms[s].can_launch(k.warps_per_cta()) {
-                self.sms[s].launch(k, l.next_cta, &mut self.events);
+                self.sms[s].launch(l.kernel, k, l.next_cta, &mut self.events);
                 l.next_cta += 1;
                 l.rr = (s + 1) % n;
             }
@@ -282,6 +299,7 @@ impl Gpu {
             && self.icnt.reply.in_flight() == 0
             && self.l2.iter().all(|s| s.occupancy() == 0)
             && self.dram.iter().all(|d| d.is_idle())
+            && self.ideal.in_flight() == 0
     }
 
     /// A counter that grows whenever anything moves (instructions, returns, DRAM commands).
@@ -290,16 +308,18 @@ impl Gpu {
             + self.created
             + self.sms.iter().map(|s| s.stats.instructions).sum::<u64>()
             + self.dram.iter().map(|d| d.stats.commands.iter().sum::<u64>()).sum::<u64>()
+            + self.ideal.requests
     }
 
     /// Requests currently inside the memory system, counted queue by queue (equals
     /// `created − retired`; the conservation test checks it).
     pub fn requests_in_flight(&self) -> usize {
-        self.sms.iter().map(|s| s.l1.occupancy() + s.reply_queue.len()).sum::<usize>()
+        self.sms.iter().map(|s| s.requests_held()).sum::<usize>()
             + self.icnt.request.in_flight()
             + self.icnt.reply.in_flight()
             + self.l2.iter().map(|s| s.occupancy()).sum::<usize>()
             + self.dram.iter().map(|d| d.occupancy()).sum::<usize>()
+            + self.ideal.in_flight()
     }
 
     /// A hash of the whole machine state (for time-travel and determinism checks).
@@ -317,7 +337,16 @@ impl Gpu {
         let _ = write!(
             h,
             "{:?}",
-            (&self.sms, &self.icnt, &self.l2, &self.dram, &self.launcher, self.cycle, self.next_id)
+            (
+                &self.sms,
+                &self.icnt,
+                &self.l2,
+                &self.dram,
+                &self.ideal,
+                &self.launcher,
+                self.cycle,
+                self.next_id
+            )
         );
         h.0.finish()
     }

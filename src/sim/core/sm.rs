@@ -4,11 +4,20 @@
 //! Per core cycle: one reply from the interconnect fills the L1 (waking every request merged
 //! behind it), finished hits and shared-memory loads return, the LD/ST unit sends one access,
 //! and each scheduler issues at most one instruction.
+//!
+//! Issue-stage bookkeeping is exact and mask-based: `wait_mem`, `at_barrier` and `exited` say
+//! at every moment which warps cannot issue for those reasons (they are updated where the
+//! state changes: decode, load completion, barrier, exit), so the issue stage never looks at
+//! those warps, and skips memory instructions at once while the LD/ST queue is full. A slot
+//! that issues nothing is attributed to a stall class (`super::stall::StallClass`) from the
+//! reasons of the warps the scheduler tried plus the masks — the same answer as evaluating
+//! every warp, without doing so. [`Sm::stall_reason`] gives any warp's reason on demand.
 
 use super::coalescer::Coalesced;
 use super::ldst::{Ldst, MemInstr, NO_LOAD};
-use super::sched::{SchedView, WarpScheduler, WarpSchedulerKind};
-use super::stall::StallReason;
+use super::sched::owl::CtaGrouping;
+use super::sched::{PolicyState, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
+use super::stall::{StallClass, StallReason};
 use super::warp::{LoadTrack, ReqRecord, Warp};
 use crate::config::{AllocPolicy, Config};
 use crate::sim::cache::AccessCtx;
@@ -27,6 +36,8 @@ pub struct CtaSlot {
     pub active: bool,
     /// Grid id of the CTA.
     pub cta: u32,
+    /// Its OWL CTA group (seed 003 Algorithm 1, in launch order; see `sched::owl`).
+    pub group: u32,
     /// Its warp slots.
     pub warps: u64,
     /// Warps not yet retired.
@@ -40,6 +51,8 @@ pub struct CtaSlot {
 /// What the SM needs from the rest of the GPU during a step.
 pub struct SmEnv<'a> {
     pub kernel: &'a Kernel,
+    /// A kernel is still running (cycles without warps count as NoWarpCycles).
+    pub kernel_active: bool,
     pub map: &'a AddressMap,
     pub sink: &'a mut EventSink,
     /// Next request id (global, increasing).
@@ -57,6 +70,9 @@ struct Params {
     max_loads: u8,
     line_bytes: u64,
     shared_latency: u64,
+    max_ctas: u32,
+    max_threads: u32,
+    min_group_warps: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,20 +84,43 @@ pub struct Sm {
     /// GTO priority per warp slot: its rank by age among its scheduler's warps (0 = oldest).
     /// Valid for resident warps; refreshed when the resident warps change.
     pub priority: Vec<u8>,
+    /// SM-wide GTO priority: rank · schedulers + scheduler — unique per warp, interleaving the
+    /// schedulers (seed 004 §5.4.2's GTO_gprio; compared with FCW).
+    pub global_priority: Vec<u8>,
     priority_generation: u64,
     /// Occupied warp slots.
     pub valid: u64,
-    /// Warps known not to be able to issue (waiting on memory, at a barrier, exited).
-    pub blocked: u64,
+    /// Warps whose next instruction needs a register an outstanding load will write.
+    pub wait_mem: u64,
+    /// Warps waiting at a CTA barrier.
+    pub at_barrier: u64,
+    /// Warps that executed EXIT and wait for their loads to drain.
+    pub exited: u64,
     /// Warps whose next instruction is a load or store (skipped at once while the LD/ST
-    /// queue is full).
+    /// queue is full), a global/local load, a global/local load or store.
     pub mem_next: u64,
+    pub load_next: u64,
+    pub global_next: u64,
     /// Warp slots of each scheduler.
     pub sched_masks: Vec<u64>,
     pub schedulers: Vec<WarpSchedulerKind>,
     /// Per scheduler: first cycle its ALU accepts another instruction.
     pub alu_free: Vec<u64>,
     pub ctas: Vec<CtaSlot>,
+    /// OWL CTA group of each warp slot, and the group formation of the running kernel.
+    pub cta_group: Vec<u32>,
+    pub grouping: CtaGrouping,
+    /// The kernel whose CTAs run here (groups and OAWS's classifier restart per kernel).
+    pub kernel: Option<usize>,
+    /// SM-wide state of the learning policies (CCWS victim tags, OAWS classifier and FCW).
+    pub policy: PolicyState,
+    /// Warps their scheduler's policy held back at the last issue stage.
+    pub held: u64,
+    /// Warps that issued at the last issue stage.
+    pub issued_last: u64,
+    /// Reasons the schedulers saw when they offered warps that could not issue, this cycle
+    /// (a set of `StallReason::bit`s; for the stall class of a cycle without issue).
+    seen: u16,
     pub ldst: Ldst,
     pub l1: L1,
     /// Replies from the interconnect waiting to fill the L1.
@@ -109,6 +148,14 @@ impl Sm {
         for w in 0..n {
             sched_masks[w % k] |= 1 << w;
         }
+        let policy = PolicyState::new(c);
+        let mut l1 = L1::new(c, id);
+        l1.record_victims = policy.ccws.is_some();
+        let reexec = if c.core.warp_scheduler == crate::config::WarpSchedulerName::Mascar {
+            c.core.mascar.reexec_queue as usize
+        } else {
+            0
+        };
         Sm {
             id,
             warps: (0..n)
@@ -116,16 +163,28 @@ impl Sm {
                 .collect(),
             ages: vec![0; n],
             priority: vec![0; n],
+            global_priority: vec![0; n],
             priority_generation: u64::MAX,
             valid: 0,
-            blocked: 0,
+            wait_mem: 0,
+            at_barrier: 0,
+            exited: 0,
             mem_next: 0,
+            load_next: 0,
+            global_next: 0,
             sched_masks,
-            schedulers: (0..k).map(|_| WarpSchedulerKind::new(c.core.warp_scheduler)).collect(),
+            schedulers: (0..k).map(|_| WarpSchedulerKind::new(c)).collect(),
             alu_free: vec![0; k],
             ctas: vec![CtaSlot::default(); c.core.max_ctas as usize],
-            ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize),
-            l1: L1::new(c, id),
+            cta_group: vec![0; n],
+            grouping: CtaGrouping::default(),
+            kernel: None,
+            policy,
+            held: 0,
+            issued_last: 0,
+            seen: 0,
+            ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize, reexec),
+            l1,
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             generation: 0,
             finished_ctas: 0,
@@ -139,6 +198,9 @@ impl Sm {
                 max_loads: c.core.max_loads_per_warp as u8,
                 line_bytes: c.l1.line_bytes.into(),
                 shared_latency: c.core.shared_latency.into(),
+                max_ctas: c.core.max_ctas,
+                max_threads: c.core.max_threads,
+                min_group_warps: c.core.owl.min_group_size,
             },
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
             stats: CoreStats::default(),
@@ -151,10 +213,15 @@ impl Sm {
         self.ctas.iter().any(|c| !c.active) && free_slots >= warps
     }
 
-    /// Places CTA `cta` of `kernel` on this SM (the caller checked [`Sm::can_launch`]).
-    pub fn launch(&mut self, kernel: &Kernel, cta: u32, sink: &mut EventSink) {
-        let slot = self.ctas.iter().position(|c| !c.active).expect("free CTA slot");
+    /// Places CTA `cta` of kernel number `kernel_index` on this SM (the caller checked
+    /// [`Sm::can_launch`]).
+    pub fn launch(&mut self, kernel_index: usize, kernel: &Kernel, cta: u32, sink: &mut EventSink) {
         let n = kernel.warps_per_cta();
+        if self.kernel != Some(kernel_index) {
+            self.start_kernel(kernel_index, kernel);
+        }
+        let group = self.grouping.next_group();
+        let slot = self.ctas.iter().position(|c| !c.active).expect("free CTA slot");
         let mut mask = 0u64;
         let mut w = 0usize;
         for i in 0..n {
@@ -183,17 +250,39 @@ impl Sm {
             }
             warp.last_load.active = false;
             warp.last_load.reqs.clear();
+            self.cta_group[w] = group;
+            if let Some(ll) = &mut self.policy.ccws {
+                ll.reset_warp(w);
+            }
             self.valid |= 1 << w;
-            self.blocked &= !(1 << w);
-            self.fetch(w, kernel);
             mask |= 1 << w;
         }
-        self.ctas[slot] = CtaSlot { active: true, cta, warps: mask, resident: n, running: n, at_barrier: 0 };
+        self.ctas[slot] =
+            CtaSlot { active: true, cta, group, warps: mask, resident: n, running: n, at_barrier: 0 };
         self.generation += 1;
+        self.refresh_priorities();
+        for w in bits(mask) {
+            self.fetch(w, kernel);
+        }
         self.stats.ctas += 1;
         if sink.wants(EventKind::CtaLaunch) {
             sink.emit(Event::CtaLaunch { core: self.id, cta });
         }
+    }
+
+    /// A new kernel's first CTA arrives: form its CTA groups (Algorithm 1 over the CTAs that
+    /// fit at once) and clear the divergent load classifier (seed 004 §5.4.3).
+    fn start_kernel(&mut self, kernel_index: usize, kernel: &Kernel) {
+        let k = kernel.warps_per_cta().max(1);
+        let fit = (self.params.max_ctas)
+            .min(self.warps.len() as u32 / k)
+            .min(self.params.max_threads / kernel.threads_per_cta().max(1))
+            .max(1);
+        self.grouping.start_kernel(fit, k, self.params.min_group_warps);
+        if let Some(o) = &mut self.policy.oaws {
+            o.dlc.clear();
+        }
+        self.kernel = Some(kernel_index);
     }
 
     /// The global L2 slice a request goes to.
@@ -206,20 +295,50 @@ impl Sm {
         self.valid == 0 && self.ldst.is_idle() && self.reply_queue.is_empty() && self.l1.occupancy() == 0
     }
 
+    /// Memory requests held inside the SM: in the L1 (miss queue, MSHR merges, returning
+    /// hits), parked in the re-execution queue, or waiting in the reply queue.
+    pub fn requests_held(&self) -> usize {
+        self.l1.occupancy() + self.reply_queue.len() + self.ldst.reexec.len()
+    }
+
     /// One core cycle.
+    #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) {
-        if self.valid == 0 && self.reply_queue.is_empty() && self.ldst.is_idle() && self.l1.occupancy() == 0 {
-            let k = self.schedulers.len() as u64;
-            self.stats.issue_slots += k;
-            self.stats.idle += k;
-            return;
-        }
-        if self.valid != 0 {
+        if self.valid == 0 {
+            if env.kernel_active {
+                self.stats.no_warp_cycles += 1;
+            }
+            if self.reply_queue.is_empty() && self.ldst.is_idle() && self.l1.occupancy() == 0 {
+                self.stats.idle += self.schedulers.len() as u64;
+                self.issued_last = 0;
+                self.held = 0;
+                if env.kernel_active {
+                    self.stats.inactive_cycles += 1;
+                }
+                return;
+            }
+        } else {
             self.stats.active_cycles += 1;
         }
         self.returns(now, env);
         self.step_ldst(now, env);
         self.issue(now, env);
+        if self.issued_last != 0 {
+            self.stats.issued_cycles += 1;
+            return;
+        }
+        // Nothing issued, so the warp masks are those the issue stage saw.
+        if env.kernel_active {
+            self.stats.inactive_cycles += 1;
+        }
+        if self.valid != 0 {
+            let class = self.classify(now);
+            self.stats.stall_classes[class as usize] += 1;
+            // MemoryBlockCycles: every resident warp waits on a load (or drains after EXIT).
+            if class == StallClass::DataMem && self.valid & !(self.wait_mem | self.exited) == 0 {
+                self.stats.memory_block_cycles += 1;
+            }
+        }
     }
 
     /// Replies fill the L1; hits and shared loads come back.
@@ -235,13 +354,19 @@ impl Sm {
                 AccessCtx::default()
             };
             self.l1.fill(reply, &ctx, &mut done, env.sink);
+            self.feed_victims();
             for r in done.drain(..) {
                 self.complete(r, now, env);
             }
             self.scratch = done;
         }
         while let Some(r) = self.l1.pop_hit(now) {
-            self.complete(r, now, env);
+            if r.kind == AccessKind::Store {
+                // A perfect L1 absorbed the store.
+                *env.retired += 1;
+            } else {
+                self.complete(r, now, env);
+            }
         }
         while let Some(&(at, w, slot)) = self.ldst.shared.front() {
             if at > now {
@@ -261,6 +386,10 @@ impl Sm {
         if matches!(req.trace.l1, CacheOutcome::Miss | CacheOutcome::Merged) {
             self.stats.loads.miss_latency += now - req.trace.created;
             self.stats.loads.miss_returns += 1;
+        }
+        if req.trace.l2 == CacheOutcome::Hit {
+            self.stats.loads.l2_hit_latency += now - req.trace.created;
+            self.stats.loads.l2_hit_returns += 1;
         }
         let w = req.origin.warp as usize;
         let slot = req.origin.load_slot as usize;
@@ -290,7 +419,18 @@ impl Sm {
                 s.channels += channels;
                 s.banks += banks;
             }
-            s.occlusion_cycles += (t.ldst_end + 1 - t.ldst_start).saturating_sub(u64::from(t.requests));
+            // Seed 004 §2.3.2: a load of N accesses issued at t leaves the LD/ST unit at t + N
+            // at the earliest (one access per cycle from the next cycle on); the rest is
+            // memory-occlusion time.
+            let occlusion = (t.ldst_end - t.issued).saturating_sub(u64::from(t.requests));
+            s.occlusion_cycles += occlusion;
+            if t.requests > 2 {
+                s.occlusion_divergent += occlusion;
+                s.access_time_divergent += t.last - t.issued;
+            } else {
+                s.occlusion_coherent += occlusion;
+                s.access_time_coherent += t.last - t.issued;
+            }
             if env.sink.wants(EventKind::LoadDone) {
                 env.sink.emit(Event::LoadDone {
                     core: self.id,
@@ -311,23 +451,36 @@ impl Sm {
         }
         warp.pending.remove(dst);
         warp.loads_out -= 1;
-        self.blocked &= !(1 << w);
-        if warp.exited {
-            self.blocked |= 1 << w;
-            if warp.loads_out == 0 {
-                self.retire_warp(w, env.sink);
-            }
+        if !warp.waits_on_memory() {
+            self.wait_mem &= !(1 << w);
+        }
+        if warp.exited && warp.loads_out == 0 {
+            self.retire_warp(w, env.sink);
         }
     }
 
-    /// The LD/ST unit sends (at most) one access of its head instruction.
+    /// The LD/ST unit sends (at most) one access of its head instruction — after MASCAR's
+    /// re-execution queue, whose oldest parked access goes first when the L1 takes it.
     fn step_ldst(&mut self, now: u64, env: &mut SmEnv<'_>) {
+        let parked = !self.ldst.reexec.is_empty();
+        if !parked && self.ldst.queue.is_empty() {
+            return;
+        }
+        if parked {
+            if self.replay_parked(now, env) {
+                self.stats.ldst.replays += 1;
+                return;
+            }
+            self.stats.ldst.mascar_replay += 1;
+        }
         let Some(head) = self.ldst.queue.front() else {
+            self.stats.ldst.idle_replays += 1;
             return;
         };
-        let (w, load_slot) = (head.warp as usize, head.load_slot);
+        let (w, load_slot, head_load) = (head.warp as usize, head.load_slot, head.load);
         if self.ldst.started.is_none() {
             self.ldst.started = Some(now);
+            self.ldst.head_misses = 0;
             if head.space == Space::Shared {
                 self.stats.shared_accesses += 1;
                 if head.load {
@@ -343,7 +496,8 @@ impl Sm {
         }
         // A replay gives the same answer until a fill changes the L1 (a fill is the only way
         // an MSHR entry frees or a missing line appears) or the miss queue drains: count the
-        // stall without redoing the lookup.
+        // stall without redoing the lookup. (With MASCAR a refused load is parked instead,
+        // unless the re-execution queue is full.)
         if let Some(cause) = self.ldst.stalled {
             let unchanged = self.l1.fills == self.ldst.stalled_fills;
             let persists = match cause {
@@ -351,7 +505,7 @@ impl Sm {
                 StallCause::MissQueue => unchanged && self.l1.miss_queue.is_full(),
                 _ => false,
             };
-            if persists {
+            if persists && !(self.ldst.parks() && head_load && !self.ldst.reexec.is_full()) {
                 self.record_ldst_stall(cause, w, env);
                 return;
             }
@@ -384,21 +538,22 @@ impl Sm {
             loc: Default::default(),
             trace: ReqTrace { created: now, ..ReqTrace::default() },
         };
-        match self.l1.access(req, &ctx, now, env.map, env.sink) {
+        let outcome = match self.l1.access(req, &ctx, now, env.map, env.sink) {
             Ok(outcome) => {
-                *env.next_id += 1;
-                *env.created += 1;
                 self.ldst.stalled = None;
-                if load_slot != NO_LOAD {
-                    self.warps[w].loads[load_slot as usize].reqs.push(ReqRecord {
-                        id: *env.next_id - 1,
-                        addr,
-                        lanes,
-                        loc: Default::default(),
-                        trace: ReqTrace { created: now, l1: outcome, ..ReqTrace::default() },
-                    });
+                if head_load {
+                    self.load_accepted(w, addr, outcome, now, env);
                 }
-                self.ldst.next += 1;
+                outcome
+            }
+            Err(_) if self.ldst.parks() && head_load && !self.ldst.reexec.is_full() => {
+                // MASCAR: park the refused access and move on; it will miss.
+                self.ldst.stalled = None;
+                self.ldst.head_misses += 1;
+                if self.ldst.reexec.push((req, ctx)).is_err() {
+                    unreachable!("re-execution queue room checked");
+                }
+                CacheOutcome::None
             }
             Err(cause) => {
                 self.ldst.stalled = Some(cause);
@@ -407,15 +562,29 @@ impl Sm {
                 self.emit_mshr_full(cause, w, env);
                 return;
             }
+        };
+        *env.next_id += 1;
+        *env.created += 1;
+        self.stats.ldst.accesses += 1;
+        if load_slot != NO_LOAD {
+            self.warps[w].loads[load_slot as usize].reqs.push(ReqRecord {
+                id: req.id,
+                addr,
+                lanes,
+                loc: Default::default(),
+                trace: ReqTrace { created: now, l1: outcome, ..ReqTrace::default() },
+            });
         }
+        self.ldst.next += 1;
         let head = self.ldst.queue.front().expect("head present");
         if self.ldst.next < head.coalesced.n {
+            self.stats.ldst.coal += 1;
             return;
         }
         // The instruction has sent every access.
         let started = self.ldst.started.take().unwrap_or(now);
         self.ldst.next = 0;
-        self.ldst.queue.pop();
+        let mi = self.ldst.queue.pop().expect("head present");
         if load_slot != NO_LOAD {
             let t = &mut self.warps[w].loads[load_slot as usize];
             t.all_sent = true;
@@ -425,6 +594,67 @@ impl Sm {
                 self.finish_load(w, load_slot as usize, env, true);
             }
         }
+        if mi.load
+            && let Some(o) = &mut self.policy.oaws
+        {
+            o.miss_inflight -= u32::from(mi.miss_pred);
+            o.load_retired(mi.pc, mi.coalesced.n as u32, self.ldst.head_misses);
+        }
+    }
+
+    /// The L1 took an access of warp `w`'s load to line `addr`: count its misses (OAWS/FCW),
+    /// feed CCWS.
+    #[inline]
+    fn load_accepted(&mut self, w: usize, addr: u64, outcome: CacheOutcome, now: u64, env: &mut SmEnv<'_>) {
+        if matches!(outcome, CacheOutcome::Miss | CacheOutcome::Merged) {
+            self.ldst.head_misses += 1;
+        }
+        if self.policy.ccws.is_some() {
+            self.ccws_access(w, addr, outcome, now, env);
+        }
+    }
+
+    /// CCWS: new victims go to their warps' VTAs; a miss probes the warp's own VTA.
+    #[cold]
+    fn ccws_access(&mut self, w: usize, addr: u64, outcome: CacheOutcome, now: u64, env: &mut SmEnv<'_>) {
+        self.feed_victims();
+        let (key, warps, instructions) =
+            (self.l1.key(addr), self.valid.count_ones(), self.stats.instructions);
+        let ll = self.policy.ccws.as_mut().expect("CCWS state");
+        if outcome == CacheOutcome::Miss
+            && let Some(score) = ll.missed(w, key, now, instructions, warps)
+            && env.sink.wants(EventKind::LostLocality)
+        {
+            env.sink.emit(Event::LostLocality { core: self.id, warp: w as u16, line: addr, score });
+        }
+    }
+
+    /// Hands lines the L1 evicted to CCWS's victim tags.
+    fn feed_victims(&mut self) {
+        if let Some(ll) = &mut self.policy.ccws {
+            for (owner, key) in self.l1.victims.drain(..) {
+                ll.evicted(owner as usize, key);
+            }
+        }
+    }
+
+    /// MASCAR: retries the oldest parked access; true when the L1 took it.
+    fn replay_parked(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
+        let (req, ctx) = *self.ldst.reexec.front().expect("parked access");
+        let Ok(outcome) = self.l1.access(req, &ctx, now, env.map, env.sink) else {
+            return false;
+        };
+        self.ldst.reexec.pop();
+        let w = req.origin.warp as usize;
+        let t = &mut self.warps[w].loads[req.origin.load_slot as usize];
+        if let Some(r) = t.reqs.get_mut(req.origin.index as usize) {
+            r.trace.l1 = outcome;
+        }
+        // Its miss was counted when it was parked.
+        if self.policy.ccws.is_some() {
+            self.ccws_access(w, req.addr, outcome, now, env);
+        }
+        true
     }
 
     /// Counts a replayed access whose cause persists (the L1 counts its own stalls on a real
@@ -444,7 +674,8 @@ impl Sm {
         }
     }
 
-    /// A load entering the LD/ST unit that needs more new MSHRs than are free is occluded.
+    /// A load entering the LD/ST unit that needs more new MSHRs than are free is occluded
+    /// (seed 004 §1.2.3, Fig. 1.3).
     fn check_occlusion(&mut self, env: &mut SmEnv<'_>) {
         let head = self.ldst.queue.front().expect("head present");
         let needed = head.coalesced.iter().filter(|&(line, _)| self.l1.needs_mshr(line)).count();
@@ -499,73 +730,352 @@ impl Sm {
         Some(self.l1.insertion_position(set, &ctx))
     }
 
-    /// Recomputes GTO priorities (ranks by age within each scheduler) after CTAs come or go.
+    /// Recomputes GTO priorities (ranks by age within each scheduler, and the SM-wide
+    /// interleaved rank) after CTAs come or go.
+    #[inline]
     pub fn refresh_priorities(&mut self) {
-        if self.priority_generation == self.generation {
-            return;
+        if self.priority_generation != self.generation {
+            self.rank_warps();
         }
+    }
+
+    #[cold]
+    fn rank_warps(&mut self) {
         self.priority_generation = self.generation;
-        for &members in &self.sched_masks {
-            let mut warps: Vec<usize> = super::sched::bits(members & self.valid).collect();
+        let k = self.sched_masks.len();
+        for (s, &members) in self.sched_masks.iter().enumerate() {
+            let mut warps: Vec<usize> = bits(members & self.valid).collect();
             warps.sort_by_key(|&w| self.ages[w]);
             for (rank, w) in warps.into_iter().enumerate() {
                 self.priority[w] = rank.min(255) as u8;
+                self.global_priority[w] = (rank * k + s).min(255) as u8;
             }
         }
     }
 
+    /// The scheduler of warp slot `w`.
+    pub fn scheduler_of(&self, w: usize) -> usize {
+        w % self.schedulers.len()
+    }
+
+    /// Warps known not to be able to issue (waiting on a load, at a barrier, exited).
+    pub fn blocked(&self) -> u64 {
+        self.wait_mem | self.at_barrier | self.exited
+    }
+
     /// Each scheduler issues at most one instruction.
+    #[inline]
     fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) {
         self.refresh_priorities();
+        self.issued_last = 0;
+        self.seen = 0;
+        let prev_held = std::mem::take(&mut self.held);
+        let blocked = self.blocked();
+        let ldst_full = self.ldst.queue.is_full();
+        let trace = env.sink.wants(EventKind::WarpStall);
         for s in 0..self.schedulers.len() {
-            self.stats.issue_slots += 1;
             let members = self.valid & self.sched_masks[s];
             if members == 0 {
                 self.stats.idle += 1;
                 continue;
             }
-            let mut candidates = members & !self.blocked;
-            // With the LD/ST queue full no memory instruction can issue; skip those warps in
-            // one step unless someone listens for their stall events.
-            if self.ldst.queue.is_full() && !env.sink.wants(EventKind::WarpStall) {
-                candidates &= !self.mem_next;
-            }
+            let mut candidates = members & !blocked;
+            // With the LD/ST queue full no memory instruction can issue: skip those warps.
+            let skipped = if ldst_full { candidates & self.mem_next } else { 0 };
+            candidates &= !skipped;
             if candidates == 0 {
-                self.stats.no_ready += 1;
+                // Nobody to offer: the policy has nothing to judge.
+                if trace {
+                    self.trace_stalls(s, members, None, now, env);
+                }
                 continue;
             }
-            let Sm { warps, ages, blocked, schedulers, ldst, alu_free, params, id, .. } = self;
-            let view = SchedView { ages, members, generation: self.generation };
-            let mut try_issue = |w: usize| -> bool {
-                let warp = &mut warps[w];
-                let reason = check(warp, now, ldst, alu_free[s], params);
-                if reason != StallReason::Issued {
-                    if reason == StallReason::WaitMem {
-                        *blocked |= 1 << w;
-                    }
-                    if warp.stall != reason && env.sink.wants(EventKind::WarpStall) {
-                        env.sink.emit(Event::WarpStall { core: *id, warp: w as u16, reason });
-                    }
-                    warp.stall = reason;
-                    return false;
-                }
-                true
+            self.issue_slot(s, members, candidates, prev_held, now, env);
+        }
+    }
+
+    /// Scheduler `s` qualifies and offers its `candidates`; the chosen warp issues, or the
+    /// reasons of the warps it offered in vain are kept for the cycle's stall class. (Kept out
+    /// of line: the loop above stays small for the common slots where no warp can be offered.)
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn issue_slot(
+        &mut self,
+        s: usize,
+        members: u64,
+        candidates: u64,
+        prev_held: u64,
+        now: u64,
+        env: &mut SmEnv<'_>,
+    ) {
+        let trace = env.sink.wants(EventKind::WarpStall);
+        let notes = env.sink.wants(EventKind::GroupSwitch) || env.sink.wants(EventKind::MascarMode);
+        let (picked, seen, held, before) = {
+            let Sm {
+                warps,
+                ages,
+                priority,
+                global_priority,
+                cta_group,
+                grouping,
+                mem_next,
+                load_next,
+                global_next,
+                schedulers,
+                ldst,
+                alu_free,
+                params,
+                policy,
+                l1,
+                id,
+                generation,
+                ..
+            } = self;
+            let view = SchedView {
+                core: *id,
+                now,
+                ages,
+                members,
+                generation: *generation,
+                priority,
+                global_priority,
+                cta_group,
+                groups_per_core: grouping.groups_per_core(),
+                mem_next: *mem_next,
+                load_next: *load_next,
+                global_next: *global_next,
+                mshr_free: l1.mshr.free() as u32,
+                mshr_capacity: l1.mshr.capacity() as u32,
+                miss_queue_free: l1.miss_queue.free() as u32,
+                fcw: l1.fcw.fcw,
+                policy,
             };
-            match schedulers[s].pick(candidates, &view, &mut try_issue) {
-                Some(w) => {
-                    self.stats.issued += 1;
-                    self.execute(w, s, now, env);
+            let sched = &mut schedulers[s];
+            let before = notes.then(|| sched.status());
+            let qualified = sched.qualify(candidates, &view);
+            let mut seen = 0u16;
+            let alu = alu_free[s];
+            let picked = if qualified != 0 {
+                sched.pick(qualified, &view, &mut |w| {
+                    let r = check(&warps[w], now, ldst, alu, params);
+                    seen |= r.bit();
+                    r == StallReason::Issued
+                })
+            } else {
+                None
+            };
+            (picked, seen, candidates & !qualified, before)
+        };
+        if held != 0 {
+            self.note_holds(s, held, prev_held, env);
+        }
+        if let Some(before) = before {
+            self.note_status(s, before, env);
+        }
+        if trace {
+            self.trace_stalls(s, members, picked, now, env);
+        }
+        match picked {
+            Some(w) => {
+                self.stats.issued += 1;
+                self.issued_last |= 1 << w;
+                self.execute(w, s, now, env);
+            }
+            None => self.seen |= seen,
+        }
+    }
+
+    /// Records the warps scheduler `s`'s policy held back this cycle (`prev`: all held at the
+    /// last issue stage); new holds are events.
+    fn note_holds(&mut self, s: usize, held: u64, prev: u64, env: &mut SmEnv<'_>) {
+        let new = held & !prev;
+        self.held |= held;
+        self.stats.held_slots += 1;
+        if new == 0 {
+            return;
+        }
+        let reason = self.schedulers[s].hold_reason();
+        if reason == StallReason::OcclusionHold {
+            self.stats.disqualifications += u64::from(new.count_ones());
+            if env.sink.wants(EventKind::OawsDisqualified) {
+                let o = self.policy.oaws.as_ref().expect("OAWS holds need OAWS state");
+                let available = o.allowance(self.l1.mshr.free() as u32);
+                for w in bits(new) {
+                    env.sink.emit(Event::OawsDisqualified {
+                        core: self.id,
+                        warp: w as u16,
+                        pc: self.warps[w].next.pc,
+                        predicted: o.miss_pred[w],
+                        available: available.min(u32::from(u16::MAX)) as u16,
+                    });
                 }
-                None => self.stats.no_ready += 1,
+            }
+        } else if env.sink.wants(EventKind::WarpThrottled) {
+            for w in bits(new) {
+                env.sink.emit(Event::WarpThrottled { core: self.id, warp: w as u16, reason });
             }
         }
     }
 
+    /// Emits group-switch and MASCAR mode events by comparing a scheduler's status.
+    fn note_status(&self, s: usize, before: SchedStatus, env: &mut SmEnv<'_>) {
+        let after = self.schedulers[s].status();
+        if let Some(to) = after.group
+            && before.group != after.group
+            && env.sink.wants(EventKind::GroupSwitch)
+        {
+            env.sink.emit(Event::GroupSwitch { core: self.id, scheduler: s as u8, from: before.group, to });
+        }
+        if let Some(saturated) = after.saturated
+            && (before.saturated != after.saturated || before.owner != after.owner)
+            && env.sink.wants(EventKind::MascarMode)
+        {
+            env.sink.emit(Event::MascarMode {
+                core: self.id,
+                scheduler: s as u8,
+                saturated,
+                owner: after.owner,
+            });
+        }
+    }
+
+    /// Why warp `w` (resident, of scheduler `s`) cannot issue at `now` before selection
+    /// (`NotSelected` when nothing stops it), with `held` the warps its policy holds back.
+    fn reason_before(&self, w: usize, s: usize, now: u64, held: u64) -> StallReason {
+        let bit = 1u64 << w;
+        if self.at_barrier & bit != 0 {
+            return StallReason::Barrier;
+        }
+        if self.exited & bit != 0 {
+            return StallReason::Exiting;
+        }
+        if self.wait_mem & bit != 0 {
+            return StallReason::WaitMem;
+        }
+        match check(&self.warps[w], now, &self.ldst, self.alu_free[s], &self.params) {
+            StallReason::Issued if held & bit != 0 => self.schedulers[s].hold_reason(),
+            StallReason::Issued => StallReason::NotSelected,
+            r => r,
+        }
+    }
+
+    /// The stall class of a cycle in which no scheduler issued (seed 002 §IV-A5): the
+    /// reasons the schedulers saw in the warps they offered, plus those of the warps they did
+    /// not try — skipped ones (memory instructions while the LD/ST queue is full: str-MEM
+    /// unless an ALU operand is not ready yet), held ones (evaluated), blocked ones (from the
+    /// masks). The state is the one the issue stage saw: nothing issued since.
+    fn classify(&self, now: u64) -> StallClass {
+        let blocked = self.blocked();
+        let skipped = if self.ldst.queue.is_full() { self.valid & !blocked & self.mem_next } else { 0 };
+        if self.seen & StallClass::StrMem.reasons() != 0
+            || bits(skipped).any(|w| self.warps[w].ready_at <= now)
+        {
+            return StallClass::StrMem;
+        }
+        let mut reasons = self.seen;
+        if skipped != 0 {
+            reasons |= StallReason::WaitAlu.bit();
+        }
+        for w in bits(self.held) {
+            reasons |= self.reason_before(w, self.scheduler_of(w), now, self.held).bit();
+        }
+        if self.valid & self.wait_mem != 0 {
+            reasons |= StallReason::WaitMem.bit();
+        }
+        if self.valid & (self.at_barrier | self.exited) != 0 {
+            reasons |= StallReason::Barrier.bit();
+        }
+        StallClass::of(reasons)
+    }
+
+    /// `WarpStall` events: every member's exact state at this issue stage, on change.
+    #[cold]
+    #[inline(never)]
+    fn trace_stalls(&mut self, s: usize, members: u64, picked: Option<usize>, now: u64, env: &mut SmEnv<'_>) {
+        let held = self.held;
+        for w in bits(members) {
+            let r = if picked == Some(w) { StallReason::Issued } else { self.reason_before(w, s, now, held) };
+            if self.warps[w].stall != r {
+                self.warps[w].stall = r;
+                env.sink.emit(Event::WarpStall { core: self.id, warp: w as u16, reason: r });
+            }
+        }
+    }
+
+    /// Why resident warp `w` cannot issue at `now` judged from the current state, evaluated
+    /// live (`Issued` when nothing stops it). Exact for every warp, whatever the issue stage
+    /// skipped; it includes the scheduler's holds of the last issue stage.
+    pub fn stall_reason(&self, w: usize, now: u64) -> StallReason {
+        match self.reason_before(w, self.scheduler_of(w), now, self.held) {
+            StallReason::NotSelected => StallReason::Issued,
+            r => r,
+        }
+    }
+
+    /// The scheduling group of warp `w` under the configured policy (two-level fetch group,
+    /// OWL CTA group), if it has groups.
+    pub fn group_of(&self, w: usize) -> Option<u32> {
+        let s = self.scheduler_of(w);
+        let view = SchedView {
+            core: self.id,
+            now: 0,
+            ages: &self.ages,
+            members: self.valid & self.sched_masks[s],
+            generation: self.generation,
+            priority: &self.priority,
+            global_priority: &self.global_priority,
+            cta_group: &self.cta_group,
+            groups_per_core: self.grouping.groups_per_core(),
+            mem_next: self.mem_next,
+            load_next: self.load_next,
+            global_next: self.global_next,
+            mshr_free: self.l1.mshr.free() as u32,
+            mshr_capacity: self.l1.mshr.capacity() as u32,
+            miss_queue_free: self.l1.miss_queue.free() as u32,
+            fcw: self.l1.fcw.fcw,
+            policy: &self.policy,
+        };
+        self.schedulers[s].group_of(w, &view)
+    }
+
+    /// OAWS view of warp `w`: its next instruction's predicted misses (0 = not a known
+    /// divergent load) and whether it passes Eq. 5.1 now. `None` without OAWS.
+    pub fn oaws_prediction(&self, w: usize) -> Option<(u16, bool)> {
+        let o = self.policy.oaws.as_ref()?;
+        let pred = o.miss_pred[w];
+        Some((pred, u32::from(pred) <= o.allowance(self.l1.mshr.free() as u32)))
+    }
+
+    /// Whether warp `w` is a locality warp: SM-wide GTO priority below FCW (OAWS, FCW-only)
+    /// or allowed to issue loads by its lost-locality score (CCWS). `None` for other policies.
+    pub fn is_locality_warp(&self, w: usize) -> Option<bool> {
+        if self.policy.oaws.is_some() {
+            return Some(self.l1.fcw.is_locality_warp(self.global_priority[w].into()));
+        }
+        match &self.schedulers[self.scheduler_of(w)] {
+            WarpSchedulerKind::Ccws(c) => Some(c.allowed & (1 << w) != 0),
+            _ => None,
+        }
+    }
+
+    /// Miss_inflight (OAWS), or `None` without OAWS.
+    pub fn miss_inflight(&self) -> Option<u32> {
+        self.policy.oaws.as_ref().map(|o| o.miss_inflight)
+    }
+
     /// Issues the warp's next instruction and fetches the one after.
     fn execute(&mut self, w: usize, s: usize, now: u64, env: &mut SmEnv<'_>) {
+        let instr = self.warps[w].next;
+        let global_load = self.load_next & (1 << w) != 0;
+        let miss_pred = match &mut self.policy.oaws {
+            Some(o) if global_load => {
+                let p = o.miss_pred[w];
+                o.miss_inflight += u32::from(p);
+                p
+            }
+            _ => 0,
+        };
         let warp = &mut self.warps[w];
-        let instr = warp.next;
-        warp.stall = StallReason::Issued;
         warp.instructions += 1;
         self.stats.instructions += 1;
         self.stats.thread_instructions += u64::from(instr.mask.count_ones());
@@ -585,7 +1095,11 @@ impl Sm {
                 if !load {
                     self.stats.stores += 1;
                 }
-                if !empty {
+                if empty {
+                    if let Some(o) = &mut self.policy.oaws {
+                        o.miss_inflight -= u32::from(miss_pred);
+                    }
+                } else {
                     let mut load_slot = NO_LOAD;
                     if load {
                         let slot = warp.free_load_slot().expect("checked at issue");
@@ -615,6 +1129,7 @@ impl Sm {
                         load_slot,
                         seq: warp.load_seq,
                         issued: now,
+                        miss_pred,
                         coalesced,
                     };
                     if self.ldst.queue.push(mi).is_err() {
@@ -627,14 +1142,14 @@ impl Sm {
             }
             Op::Barrier => {
                 warp.at_barrier = true;
-                self.blocked |= 1 << w;
+                self.at_barrier |= 1 << w;
                 let cta = warp.cta_slot as usize;
                 self.ctas[cta].at_barrier += 1;
                 self.try_release_barrier(cta);
             }
             Op::Exit => {
                 warp.exited = true;
-                self.blocked |= 1 << w;
+                self.exited |= 1 << w;
                 let cta = warp.cta_slot as usize;
                 let done = warp.loads_out == 0;
                 self.ctas[cta].running -= 1;
@@ -648,22 +1163,37 @@ impl Sm {
         self.fetch(w, env.kernel);
     }
 
-    /// Decodes the warp's next instruction and caches what the issue stage checks first.
+    /// Decodes the warp's next instruction and caches what the issue stage checks first:
+    /// its class masks, whether it waits on a load, and OAWS's miss prediction.
+    #[inline(always)]
     fn fetch(&mut self, w: usize, kernel: &Kernel) {
         let warp = &mut self.warps[w];
         warp.next = warp.program.fetch(kernel, &mut warp.addrs);
         warp.ready_at = warp.alu_operands_ready(&warp.next);
-        if warp.next.op.is_memory() {
-            self.mem_next |= 1 << w;
-        } else {
-            self.mem_next &= !(1 << w);
+        let (mem, load, global) = match warp.next.op {
+            Op::Load { space, .. } => (true, space != Space::Shared, space != Space::Shared),
+            Op::Store { space, .. } => (true, false, space != Space::Shared),
+            _ => (false, false, false),
+        };
+        let bit = 1u64 << w;
+        let set = |mask: &mut u64, on: bool| *mask = (*mask & !bit) | if on { bit } else { 0 };
+        set(&mut self.mem_next, mem);
+        set(&mut self.load_next, load);
+        set(&mut self.global_next, global);
+        set(&mut self.wait_mem, warp.waits_on_memory());
+        if self.policy.oaws.is_some() {
+            self.predict_misses(w, load);
         }
     }
 
-    /// Why warp `w` cannot issue at `now`, evaluated live (`Issued` when it could).
-    pub fn stall_reason(&self, w: usize, now: u64) -> StallReason {
-        let s = w % self.schedulers.len();
-        check(&self.warps[w], now, &self.ldst, self.alu_free[s], &self.params)
+    /// OAWS: predicts the misses of warp `w`'s newly decoded instruction.
+    #[cold]
+    fn predict_misses(&mut self, w: usize, load: bool) {
+        let next = &self.warps[w].next;
+        let o = self.policy.oaws.as_mut().expect("OAWS state");
+        let (gprio, fcw) = (self.global_priority[w], self.l1.fcw.fcw);
+        let pred = if load { o.predict(next.pc, next.mask.count_ones(), gprio, fcw) } else { 0 };
+        o.set_prediction(w, pred);
     }
 
     /// Releases a CTA's barrier once every running warp has arrived.
@@ -674,11 +1204,11 @@ impl Sm {
         }
         c.at_barrier = 0;
         let warps = c.warps;
-        for w in super::sched::bits(warps) {
+        for w in bits(warps) {
             let warp = &mut self.warps[w];
             if warp.at_barrier {
                 warp.at_barrier = false;
-                self.blocked &= !(1 << w);
+                self.at_barrier &= !(1 << w);
             }
         }
     }
@@ -687,8 +1217,11 @@ impl Sm {
     fn retire_warp(&mut self, w: usize, sink: &mut EventSink) {
         let warp = &mut self.warps[w];
         warp.valid = false;
-        self.valid &= !(1 << w);
-        self.blocked &= !(1 << w);
+        let bit = 1u64 << w;
+        self.valid &= !bit;
+        self.wait_mem &= !bit;
+        self.at_barrier &= !bit;
+        self.exited &= !bit;
         self.generation += 1;
         self.slots_freed = true;
         let cta = warp.cta_slot as usize;
@@ -704,18 +1237,10 @@ impl Sm {
     }
 }
 
-/// Whether warp `warp` can issue its next instruction now, and if not, why.
+/// Whether warp `warp`, known not to wait on memory, at a barrier or exited, can issue its
+/// next instruction now, and if not, why.
 fn check(warp: &Warp, now: u64, ldst: &Ldst, alu_free: u64, p: &Params) -> StallReason {
-    if warp.at_barrier {
-        return StallReason::Barrier;
-    }
-    if warp.exited {
-        return StallReason::Exiting;
-    }
     let i = &warp.next;
-    if warp.waits_on_memory() {
-        return StallReason::WaitMem;
-    }
     if warp.ready_at > now {
         return StallReason::WaitAlu;
     }
@@ -763,7 +1288,7 @@ mod tests {
         let mut sm = Sm::new(c, 0, k.warp_program(0, 0));
         let mut sink = EventSink::default();
         for cta in 0..ctas {
-            sm.launch(k, cta, &mut sink);
+            sm.launch(0, k, cta, &mut sink);
         }
         sm.refresh_priorities();
         (sm, sink)
@@ -791,8 +1316,10 @@ mod tests {
         let (mut sm, mut sink) = resident(&Config::default(), kernel, 2);
         // Warps 0..8 by age; even slots on scheduler 0, odd on scheduler 1.
         assert_eq!(&sm.priority[..8], &[0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(&sm.global_priority[..8], &[0, 1, 2, 3, 4, 5, 6, 7]);
         sm.retire_warp(0, &mut sink);
         sm.refresh_priorities();
         assert_eq!(&sm.priority[2..8], &[0, 1, 1, 2, 2, 3]);
+        assert_eq!(&sm.global_priority[2..8], &[0, 3, 2, 5, 4, 7]);
     }
 }

@@ -1,6 +1,10 @@
 //! A warp slot: its program cursor, the decoded next instruction, the scoreboard, and the
 //! table of outstanding loads with one record per coalesced request (what the warp
 //! inspector draws and what seed 000's per-warp-load metrics are computed from).
+//!
+//! Why a warp cannot issue follows from the SM's warp masks and the warp's state at any
+//! moment: `Sm::stall_reason` evaluates it exactly. `Warp::stall` only keeps the last reason
+//! reported in a `WarpStall` event.
 
 use super::stall::StallReason;
 use crate::sim::dram::mapping::DramLocation;
@@ -123,6 +127,8 @@ pub struct Warp {
     /// The last completed load (for the inspector).
     pub last_load: LoadTrack,
     pub instructions: u64,
+    /// The reason last reported for this warp in a `WarpStall` event — exact every cycle
+    /// while someone subscribes to those events, stale otherwise (use `Sm::stall_reason`).
     pub stall: StallReason,
 }
 

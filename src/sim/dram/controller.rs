@@ -70,7 +70,11 @@ impl Controller {
             next_refresh,
             refresh_pending: false,
             now: 0,
-            stats: ChannelStats::default(),
+            stats: ChannelStats {
+                read_queue_occupancy: vec![0; c.dram.read_queue as usize + 1],
+                write_queue_occupancy: vec![0; c.dram.write_queue as usize + 1],
+                ..ChannelStats::default()
+            },
         }
     }
 
@@ -192,6 +196,12 @@ impl Controller {
             s.blp_sum += self.queues.banks_pending as u64;
         }
         s.read_queue_sum += self.queues.n_reads as u64;
+        if self.queues.n_reads > 0 {
+            s.read_queue_occupancy[self.queues.n_reads] += 1;
+        }
+        if self.queues.n_writes > 0 {
+            s.write_queue_occupancy[self.queues.n_writes] += 1;
+        }
         s.write_queue_sum += self.queues.n_writes as u64;
     }
 

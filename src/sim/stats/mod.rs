@@ -20,6 +20,10 @@ pub struct ChannelStats {
     /// Σ queue occupancy over cycles.
     pub read_queue_sum: u64,
     pub write_queue_sum: u64,
+    /// Occupancy histograms over the queues' usage lifetime (seed 002 Fig. 5): entry i counts
+    /// DRAM cycles with i requests in the read (write) queue, for i ≥ 1.
+    pub read_queue_occupancy: Vec<u64>,
+    pub write_queue_occupancy: Vec<u64>,
     /// Requests served.
     pub reads: u64,
     pub writes: u64,
@@ -175,8 +179,19 @@ pub struct LoadStats {
     pub banks: u64,
     /// Loads with at least one request that reached DRAM.
     pub dram_loads: u64,
-    /// Σ cycles the load spent in the LD/ST unit beyond one per request (memory occlusion).
+    /// Σ memory-occlusion time (seed 004 §2.3.2): cycles from issue until the LD/ST unit sent
+    /// the load's last access, beyond one per access.
     pub occlusion_cycles: u64,
+    /// The same split by coherent (≤ 2 requests) and divergent loads, with their L1D access
+    /// time (issue → last data at the warp) for Fig. 2.6's shares.
+    pub occlusion_coherent: u64,
+    pub occlusion_divergent: u64,
+    pub access_time_coherent: u64,
+    pub access_time_divergent: u64,
+    /// Σ latency of requests that hit in the L2 (creation → data at the warp), and their count
+    /// (seed 002's L2-AHL).
+    pub l2_hit_latency: u64,
+    pub l2_hit_returns: u64,
     /// Σ latency (creation → data at the warp) of requests that missed in L1, and their count.
     pub miss_latency: u64,
     pub miss_returns: u64,
@@ -194,17 +209,51 @@ pub struct CoreStats {
     pub shared_accesses: u64,
     /// Cycles with at least one resident warp.
     pub active_cycles: u64,
-    /// Cycles an issue slot issued / had no ready warp / had no warps at all.
-    pub issue_slots: u64,
+    /// Issue slots (one per scheduler per cycle) that issued / had no warps at all; the
+    /// others found no warp that could issue (`stall_classes` splits them).
     pub issued: u64,
-    pub no_ready: u64,
     pub idle: u64,
     /// Memory occlusion: loads that found fewer free MSHRs than they need.
     pub occlusions: u64,
     /// Cycles the LD/ST unit spent replaying, by cause (`StallCause as usize`).
     pub ldst_stalls: [u64; 6],
+    /// The LD/ST unit's cycles in seed 004's categories (§2.3.1, Fig. 5.5).
+    pub ldst: LdstStats,
+    /// Core cycles in which a scheduler issued; and those with resident warps in which none
+    /// did, by `core::stall::StallClass as usize` (seed 002 §IV-A5, Fig. 7).
+    pub issued_cycles: u64,
+    pub stall_classes: [u64; 6],
+    /// Core cycles in which every resident warp waited on memory (seed 003
+    /// MemoryBlockCycles); with no resident warp while a kernel still runs (NoWarpCycles); in
+    /// which the core issued nothing while a kernel runs (core inactive time, CINV).
+    pub memory_block_cycles: u64,
+    pub no_warp_cycles: u64,
+    pub inactive_cycles: u64,
+    /// Issue slots in which the scheduler's policy held at least one ready warp back
+    /// (throttling, OAWS, MASCAR), and OAWS disqualifications (a warp newly held by Eq. 5.1).
+    /// Group switches, CCWS victim-tag hits and MASCAR's saturated slots are kept by the
+    /// policies themselves (`SchedStatus`, `LostLocality`).
+    pub held_slots: u64,
+    pub disqualifications: u64,
     pub loads: LoadStats,
     pub ctas: u64,
+}
+
+/// LD/ST unit activity (seed 004 §2.3.1). Its busy cycles are derived: each one sent (or
+/// parked) an access of the head instruction, replayed a refused access (`CoreStats::
+/// ldst_stalls`), issued a shared-memory instruction, or handled MASCAR's parked accesses.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LdstStats {
+    /// Accesses of head instructions the L1 took (or MASCAR parked).
+    pub accesses: u64,
+    /// Of those, accesses after which the instruction had more to send (LDST_COAL: the unit
+    /// stays busy with one divergent instruction).
+    pub coal: u64,
+    /// MASCAR: parked accesses the L1 took; cycles a parked access could not be sent
+    /// (MASCAR_Replay), and those of them in which there was no head instruction either.
+    pub replays: u64,
+    pub mascar_replay: u64,
+    pub idle_replays: u64,
 }
 
 #[cfg(test)]

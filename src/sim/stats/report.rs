@@ -2,6 +2,8 @@
 //! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
 
 use super::{CacheStats, Histogram, L1LoadStats, StallCause, balance};
+use crate::sim::core::sched::WarpScheduler;
+use crate::sim::core::stall::StallClass;
 use crate::sim::dram::command::CommandKind;
 use crate::sim::{Gpu, Status};
 use serde::Serialize;
@@ -40,6 +42,127 @@ pub struct CoreReport {
     pub occlusions: u64,
     /// LD/ST unit replay cycles by cause.
     pub ldst_stalls: StallReport,
+    /// Core cycles with resident warps in which no scheduler issued (issue-stall cycles).
+    pub stall_cycles: u64,
+    /// Their distribution over seed 002's issue-stall classes (§IV-A5, Fig. 7).
+    pub stall_share: StallShare,
+    /// Every core cycle: issued / LD/ST stall (a str-MEM stall cycle) / no warp ready (any
+    /// other stall cycle) / idle (no resident warp) (seed 004 Fig. 5.8).
+    pub cycle_share: CycleShare,
+    /// Cycles the LD/ST unit had work, and their share per stall category (seed 004 Fig. 5.5).
+    pub ldst_active_cycles: u64,
+    pub ldst_share: LdstShare,
+    /// Share of SM cycles in which every resident warp waited on memory (seed 003
+    /// MemoryBlockCycles), with no resident warp while a kernel ran (NoWarpCycles), without
+    /// issuing anything while a kernel ran (core inactive time, CINV).
+    pub memory_block_rate: f64,
+    pub no_warp_rate: f64,
+    pub inactive_rate: f64,
+    /// Warp-scheduler policy activity.
+    pub policy: PolicyReport,
+}
+
+/// Seed 002's issue-stall classes, as shares of the issue-stall cycles.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct StallShare {
+    pub data_mem: f64,
+    pub data_alu: f64,
+    pub str_mem: f64,
+    pub str_alu: f64,
+    /// No instruction to issue: barrier waits and warps draining after EXIT (no I-cache is
+    /// modelled).
+    pub fetch: f64,
+    /// Only warps a throttling scheduler holds back could have issued.
+    pub throttled: f64,
+}
+
+/// Core cycles by outcome.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct CycleShare {
+    pub issued: f64,
+    pub ldst_stall: f64,
+    pub no_ready: f64,
+    pub idle: f64,
+}
+
+/// LD/ST unit cycles by seed 004 category, as shares of its active cycles.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct LdstShare {
+    pub coal: f64,
+    pub mshr: f64,
+    pub icnt: f64,
+    pub line_alloc: f64,
+    pub mascar_replay: f64,
+}
+
+/// What the warp-scheduling policy did.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct PolicyReport {
+    /// Share of issue slots in which the policy held a warp back.
+    pub held_rate: f64,
+    /// OAWS: warps newly held by Eq. 5.1.
+    pub disqualifications: u64,
+    /// Two-level / OWL: times a scheduler changed group.
+    pub group_switches: u64,
+    /// CCWS: victim-tag hits (lost intra-warp locality).
+    pub vta_hits: u64,
+    /// MASCAR: share of issue slots in memory-pressure mode.
+    pub saturated_rate: f64,
+}
+
+/// A queue's occupancy over its usage lifetime (cycles with at least one entry), in quarters
+/// of its capacity (seed 002 Figs. 4, 5).
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct OccupancyShare {
+    pub upto_25: f64,
+    pub upto_50: f64,
+    pub upto_75: f64,
+    pub below_100: f64,
+    pub full: f64,
+}
+
+impl OccupancyShare {
+    /// From a histogram whose entry i counts cycles with i entries (capacity = len − 1).
+    pub fn from_histogram(h: &[u64]) -> OccupancyShare {
+        let cap = h.len().saturating_sub(1).max(1) as f64;
+        let used: u64 = h.iter().skip(1).sum();
+        let mut q = [0u64; 5];
+        for (i, &n) in h.iter().enumerate().skip(1) {
+            let f = i as f64 / cap;
+            let b = if f <= 0.25 {
+                0
+            } else if f <= 0.5 {
+                1
+            } else if f <= 0.75 {
+                2
+            } else if f < 1.0 {
+                3
+            } else {
+                4
+            };
+            q[b] += n;
+        }
+        OccupancyShare {
+            upto_25: ratio(q[0], used),
+            upto_50: ratio(q[1], used),
+            upto_75: ratio(q[2], used),
+            below_100: ratio(q[3], used),
+            full: ratio(q[4], used),
+        }
+    }
+}
+
+fn merge_histograms<'a>(it: impl Iterator<Item = &'a Vec<u64>>) -> Vec<u64> {
+    let mut total: Vec<u64> = Vec::new();
+    for h in it {
+        if total.len() < h.len() {
+            total.resize(h.len(), 0);
+        }
+        for (a, b) in total.iter_mut().zip(h) {
+            *a += b;
+        }
+    }
+    total
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
@@ -84,6 +207,9 @@ pub struct CacheReport {
     /// L1D only: the divergence-aware metrics of seed 004.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub divergence: Option<DivergenceReport>,
+    /// L2 only: the access queue's occupancy over its usage lifetime (seed 002 Fig. 4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub access_queue_occupancy: Option<OccupancyShare>,
 }
 
 /// Divergence-aware L1D metrics (seed 004 §2.1.1, §2.2.1, §3.2.1, §3.3.4, §4.3.2).
@@ -219,6 +345,7 @@ impl CacheReport {
             mpki: ratio(s.read_misses * 1000, warp_instructions),
             stalls: StallReport::from(&s.stalls),
             divergence: None,
+            access_queue_occupancy: None,
         }
     }
 }
@@ -254,6 +381,9 @@ pub struct DramReport {
     pub read_latency_p99: u64,
     pub read_queue_mean: f64,
     pub write_queue_mean: f64,
+    /// Read / write queue occupancy over their usage lifetime (seed 002 Fig. 5).
+    pub read_queue_occupancy: OccupancyShare,
+    pub write_queue_occupancy: OccupancyShare,
     pub write_drains: u64,
     pub commands: CommandCounts,
     pub channels: Vec<ChannelReport>,
@@ -296,8 +426,21 @@ pub struct MemoryReport {
     /// Mean distinct DRAM channels / banks per warp-load that reached DRAM.
     pub channels_per_load_mean: f64,
     pub banks_per_load_mean: f64,
-    /// Mean LD/ST cycles beyond one per request (memory occlusion time).
+    /// Mean memory-occlusion time per load: cycles from issue until its last access left
+    /// the LD/ST unit, beyond one per access (seed 004 §2.3.2).
     pub occlusion_cycles_per_load: f64,
+    /// Occlusion time as a share of L1D access time (issue → last data) for coherent (≤ 2
+    /// requests) and divergent loads (seed 004 Fig. 2.6).
+    pub occlusion_share: OcclusionShare,
+    /// Mean latency of requests that hit in the L2, creation → data at the warp (seed 002's
+    /// L2-AHL; `avg_latency` is its AML).
+    pub l2_hit_latency_mean: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct OcclusionShare {
+    pub coherent: f64,
+    pub divergent: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -325,14 +468,28 @@ impl Report {
             core.instructions += s.instructions;
             core.thread_instructions += s.thread_instructions;
             core.ctas += s.ctas;
-            core.issue_slots += s.issue_slots;
             core.issued += s.issued;
-            core.no_ready += s.no_ready;
             core.idle += s.idle;
             core.occlusions += s.occlusions;
             for (a, b) in core.ldst_stalls.iter_mut().zip(s.ldst_stalls) {
                 *a += b;
             }
+            core.issued_cycles += s.issued_cycles;
+            for (a, b) in core.stall_classes.iter_mut().zip(s.stall_classes) {
+                *a += b;
+            }
+            let (d, e) = (&mut core.ldst, &s.ldst);
+            d.accesses += e.accesses;
+            d.coal += e.coal;
+            d.replays += e.replays;
+            d.mascar_replay += e.mascar_replay;
+            d.idle_replays += e.idle_replays;
+            core.shared_accesses += s.shared_accesses;
+            core.memory_block_cycles += s.memory_block_cycles;
+            core.no_warp_cycles += s.no_warp_cycles;
+            core.inactive_cycles += s.inactive_cycles;
+            core.held_slots += s.held_slots;
+            core.disqualifications += s.disqualifications;
             let (l, m) = (&mut core.loads, &s.loads);
             l.loads += m.loads;
             l.requests += m.requests;
@@ -343,11 +500,32 @@ impl Report {
             l.banks += m.banks;
             l.dram_loads += m.dram_loads;
             l.occlusion_cycles += m.occlusion_cycles;
+            l.occlusion_coherent += m.occlusion_coherent;
+            l.occlusion_divergent += m.occlusion_divergent;
+            l.access_time_coherent += m.access_time_coherent;
+            l.access_time_divergent += m.access_time_divergent;
+            l.l2_hit_latency += m.l2_hit_latency;
+            l.l2_hit_returns += m.l2_hit_returns;
             l.miss_latency += m.miss_latency;
             l.miss_returns += m.miss_returns;
         }
         let l1 = sum_caches(g.sms.iter().map(|s| &s.l1.stats));
         let l2 = sum_caches(g.l2.iter().map(|s| &s.stats));
+        let mut l2_report = CacheReport::from(&l2, core.instructions);
+        l2_report.access_queue_occupancy =
+            Some(OccupancyShare::from_histogram(&merge_histograms(g.l2.iter().map(|s| &s.access_occupancy))));
+        let core_cycles = cycles * g.sms.len() as u64;
+        let issue_slots: u64 = g.sms.iter().map(|s| cycles * s.schedulers.len() as u64).sum();
+        let stalled: u64 = core.stall_classes.iter().sum();
+        let share = |c: StallClass| ratio(core.stall_classes[c as usize], stalled);
+        let ldst_stall = core.stall_classes[StallClass::StrMem as usize];
+        let stall = |c: StallCause| core.ldst_stalls[c as usize];
+        let ldst_active = core.ldst.accesses
+            + core.ldst_stalls.iter().sum::<u64>()
+            + core.shared_accesses
+            + core.ldst.replays
+            + core.ldst.idle_replays;
+        let policy = policy_report(g, issue_slots, core.held_slots, core.disqualifications);
         let dram = dram_report(g);
         let loads = &core.loads;
         Report {
@@ -365,17 +543,44 @@ impl Report {
             warp_ipc: ratio(core.instructions, cycles),
             core: CoreReport {
                 ctas: core.ctas,
-                issue_rate: ratio(core.issued, core.issue_slots),
-                no_ready_rate: ratio(core.no_ready, core.issue_slots),
-                idle_rate: ratio(core.idle, core.issue_slots),
+                issue_rate: ratio(core.issued, issue_slots),
+                no_ready_rate: ratio(issue_slots - core.issued - core.idle, issue_slots),
+                idle_rate: ratio(core.idle, issue_slots),
                 occlusions: core.occlusions,
                 ldst_stalls: StallReport::from(&core.ldst_stalls),
+                stall_cycles: stalled,
+                stall_share: StallShare {
+                    data_mem: share(StallClass::DataMem),
+                    data_alu: share(StallClass::DataAlu),
+                    str_mem: share(StallClass::StrMem),
+                    str_alu: share(StallClass::StrAlu),
+                    fetch: share(StallClass::Fetch),
+                    throttled: share(StallClass::Throttled),
+                },
+                cycle_share: CycleShare {
+                    issued: ratio(core.issued_cycles, core_cycles),
+                    ldst_stall: ratio(ldst_stall, core_cycles),
+                    no_ready: ratio(stalled - ldst_stall, core_cycles),
+                    idle: ratio(core_cycles - core.issued_cycles - stalled, core_cycles),
+                },
+                ldst_active_cycles: ldst_active,
+                ldst_share: LdstShare {
+                    coal: ratio(core.ldst.coal, ldst_active),
+                    mshr: ratio(stall(StallCause::Mshr) + stall(StallCause::MergeFull), ldst_active),
+                    icnt: ratio(stall(StallCause::MissQueue), ldst_active),
+                    line_alloc: ratio(stall(StallCause::LineAlloc), ldst_active),
+                    mascar_replay: ratio(core.ldst.mascar_replay, ldst_active),
+                },
+                memory_block_rate: ratio(core.memory_block_cycles, core_cycles),
+                no_warp_rate: ratio(core.no_warp_cycles, core_cycles),
+                inactive_rate: ratio(core.inactive_cycles, core_cycles),
+                policy,
             },
             l1: CacheReport {
                 divergence: Some(DivergenceReport::from(g)),
                 ..CacheReport::from(&l1, core.instructions)
             },
-            l2: CacheReport::from(&l2, core.instructions),
+            l2: l2_report,
             icnt: IcntReport {
                 request_packets: g.icnt.request.stats.packets,
                 request_flits: g.icnt.request.stats.flits,
@@ -393,6 +598,11 @@ impl Report {
                 channels_per_load_mean: ratio(loads.channels, loads.dram_loads),
                 banks_per_load_mean: ratio(loads.banks, loads.dram_loads),
                 occlusion_cycles_per_load: ratio(loads.occlusion_cycles, loads.loads),
+                occlusion_share: OcclusionShare {
+                    coherent: ratio(loads.occlusion_coherent, loads.access_time_coherent),
+                    divergent: ratio(loads.occlusion_divergent, loads.access_time_divergent),
+                },
+                l2_hit_latency_mean: ratio(loads.l2_hit_latency, loads.l2_hit_returns),
             },
             sim: SimReport {
                 wall_seconds,
@@ -440,6 +650,17 @@ fn sum_caches<'a>(it: impl Iterator<Item = &'a CacheStats>) -> CacheStats {
         }
     }
     t
+}
+
+fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: u64) -> PolicyReport {
+    let statuses = || g.sms.iter().flat_map(|s| s.schedulers.iter().map(|k| k.status()));
+    PolicyReport {
+        held_rate: ratio(held_slots, issue_slots),
+        disqualifications,
+        group_switches: statuses().map(|s| s.group_switches).sum(),
+        vta_hits: g.sms.iter().filter_map(|s| s.policy.ccws.as_ref().map(|c| c.vta_hits)).sum(),
+        saturated_rate: ratio(statuses().map(|s| s.saturated_slots).sum(), issue_slots),
+    }
 }
 
 fn dram_report(g: &Gpu) -> DramReport {
@@ -495,6 +716,12 @@ fn dram_report(g: &Gpu) -> DramReport {
         read_latency_p99: hist.quantile(0.99),
         read_queue_mean: ratio(rq, cycles),
         write_queue_mean: ratio(wq, cycles),
+        read_queue_occupancy: OccupancyShare::from_histogram(&merge_histograms(
+            g.dram.iter().map(|d| &d.stats.read_queue_occupancy),
+        )),
+        write_queue_occupancy: OccupancyShare::from_histogram(&merge_histograms(
+            g.dram.iter().map(|d| &d.stats.write_queue_occupancy),
+        )),
         write_drains: drains,
         commands: CommandCounts {
             act: cmds[CommandKind::Act as usize],

@@ -6,11 +6,29 @@ use super::{SchedView, WarpScheduler, bits};
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Gto {
     /// The warp being run greedily.
-    greedy: Option<usize>,
-    /// Member warps by age (rebuilt when the members change).
+    pub greedy: Option<usize>,
+    order: AgeOrder,
+}
+
+/// A scheduler's member warps, oldest first (rebuilt only when the members change).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct AgeOrder {
     order: Vec<u8>,
     /// The `SchedView::generation` the order was built for (+1, so 0 means never).
-    order_generation: u64,
+    generation: u64,
+}
+
+impl AgeOrder {
+    /// The members by age.
+    pub fn get(&mut self, view: &SchedView<'_>) -> &[u8] {
+        if self.generation != view.generation + 1 {
+            self.order.clear();
+            self.order.extend(bits(view.members).map(|w| w as u8));
+            self.order.sort_by_key(|&w| view.ages[w as usize]);
+            self.generation = view.generation + 1;
+        }
+        &self.order
+    }
 }
 
 impl WarpScheduler for Gto {
@@ -26,16 +44,10 @@ impl WarpScheduler for Gto {
         {
             return Some(g);
         }
-        // Re-sort only when the resident warps (or their ages) changed.
-        if self.order_generation != view.generation + 1 {
-            self.order.clear();
-            self.order.extend(bits(view.members).map(|w| w as u8));
-            self.order.sort_by_key(|&w| view.ages[w as usize]);
-            self.order_generation = view.generation + 1;
-        }
         let greedy = self.greedy;
         let w = self
             .order
+            .get(view)
             .iter()
             .map(|&w| w as usize)
             .filter(|&w| candidates & (1 << w) != 0 && Some(w) != greedy)
@@ -47,16 +59,17 @@ impl WarpScheduler for Gto {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ViewData;
     use super::*;
 
     #[test]
     fn greedy_until_blocked_then_oldest() {
         let mut s = Gto::default();
-        let mut ages = [0u64; 64];
-        ages[1] = 30;
-        ages[2] = 10;
-        ages[3] = 20;
-        let view = SchedView { ages: &ages, members: 0b1110, generation: 0 };
+        let mut data = ViewData::new(0b1110);
+        data.ages[1] = 30;
+        data.ages[2] = 10;
+        data.ages[3] = 20;
+        let view = data.view();
         let mask = 0b1110;
         assert_eq!(s.pick(mask, &view, &mut |_| true), Some(2), "oldest first");
         assert_eq!(s.pick(mask, &view, &mut |_| true), Some(2), "then greedy");

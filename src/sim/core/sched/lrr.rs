@@ -22,13 +22,14 @@ impl WarpScheduler for Lrr {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::ViewData;
     use super::*;
 
     #[test]
     fn rotates_past_the_last_issuer() {
         let mut s = Lrr::default();
-        let ages = [0u64; 64];
-        let view = SchedView { ages: &ages, members: 0b1110, generation: 0 };
+        let data = ViewData::new(0b1110);
+        let view = data.view();
         let mask = 0b1110;
         let order: Vec<usize> = (0..4).map(|_| s.pick(mask, &view, &mut |_| true).unwrap()).collect();
         assert_eq!(order, vec![1, 2, 3, 1]);

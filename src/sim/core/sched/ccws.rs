@@ -1,0 +1,250 @@
+//! Cache-conscious wavefront scheduling (Rogers et al., MICRO'12; a comparator in seed 004
+//! §5.5.1 with Table 5.3's parameters: a 16-entry 8-way victim tag array per warp, base score
+//! 100, K_THROTTLE 8).
+//!
+//! Lost-locality detection: every line the L1 evicts leaves its tag in the victim tag array
+//! (VTA) of the warp that brought it in. When a warp's load later misses on a line whose tag
+//! is still in its own VTA, that warp lost intra-warp locality to cache contention: its
+//! lost-locality score (LLS) rises by K_THROTTLE × cutoff × (VTA hits / instructions issued)
+//! — more the more often the SM loses locality — and decays by one point per cycle back to
+//! the base score.
+//!
+//! Scheduling: the cutoff is (resident warps of the scheduler) × base score. Warps are stacked
+//! by score, highest first (ties: oldest first); those whose running sum stays within the
+//! cutoff may issue loads, the others are throttled — they can still issue ALU instructions
+//! and stores. With every score at the base, everyone fits; a warp that keeps losing locality
+//! pushes the lowest-scored warps out. Prioritization among issuable warps is GTO.
+
+use super::{Gto, SchedView, WarpScheduler, bits};
+use crate::config::CcwsConfig;
+use crate::sim::core::stall::StallReason;
+
+/// Per-warp victim tag arrays: `sets` × `ways` tags per warp slot, most recent first in each
+/// set (LRU replacement). A stored value is line key + 1 (0 = empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VictimTags {
+    pub sets: usize,
+    pub ways: usize,
+    tags: Vec<u64>,
+}
+
+impl VictimTags {
+    pub fn new(warps: usize, entries: usize, ways: usize) -> VictimTags {
+        VictimTags { sets: entries / ways, ways, tags: vec![0; warps * entries] }
+    }
+
+    fn set(&mut self, w: usize, key: u64) -> &mut [u64] {
+        let per_warp = self.sets * self.ways;
+        let base = w * per_warp + (key % self.sets as u64) as usize * self.ways;
+        &mut self.tags[base..base + self.ways]
+    }
+
+    /// Records an evicted line of warp `w` (most recent first; the LRU tag falls out).
+    pub fn insert(&mut self, w: usize, key: u64) {
+        let set = self.set(w, key);
+        let end = set.iter().position(|&t| t == key + 1).unwrap_or(set.len() - 1);
+        set.copy_within(0..end, 1);
+        set[0] = key + 1;
+    }
+
+    /// Whether warp `w`'s VTA holds `key`; a hit removes it (the line is being fetched again).
+    pub fn take(&mut self, w: usize, key: u64) -> bool {
+        let set = self.set(w, key);
+        let Some(i) = set.iter().position(|&t| t == key + 1) else { return false };
+        set.copy_within(i + 1.., i);
+        let last = set.len() - 1;
+        set[last] = 0;
+        true
+    }
+
+    /// The tags held for warp `w` (line keys), for views.
+    pub fn of(&self, w: usize) -> impl Iterator<Item = u64> + '_ {
+        let per_warp = self.sets * self.ways;
+        self.tags[w * per_warp..(w + 1) * per_warp].iter().filter(|&&t| t != 0).map(|&t| t - 1)
+    }
+
+    /// Forgets warp `w`'s tags (its slot got a new warp).
+    pub fn clear(&mut self, w: usize) {
+        let per_warp = self.sets * self.ways;
+        self.tags[w * per_warp..(w + 1) * per_warp].fill(0);
+    }
+}
+
+/// The SM-wide CCWS state: VTAs and lost-locality scores, fed by the L1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostLocality {
+    pub vta: VictimTags,
+    pub base_score: u32,
+    pub k_throttle: u32,
+    /// Score of each warp slot as of `stamp` (it decays one point per cycle since).
+    score: Vec<u32>,
+    stamp: Vec<u64>,
+    /// VTA hits on this SM so far.
+    pub vta_hits: u64,
+    /// From this cycle on every score is back at the base.
+    pub calm_from: u64,
+}
+
+impl LostLocality {
+    pub fn new(c: &CcwsConfig, warps: usize) -> LostLocality {
+        LostLocality {
+            vta: VictimTags::new(warps, c.vta_entries as usize, c.vta_ways as usize),
+            base_score: c.base_score,
+            k_throttle: c.k_throttle,
+            score: vec![c.base_score; warps],
+            stamp: vec![0; warps],
+            vta_hits: 0,
+            calm_from: 0,
+        }
+    }
+
+    /// Warp `w`'s lost-locality score at cycle `now`.
+    pub fn score(&self, w: usize, now: u64) -> u32 {
+        let decayed = now.saturating_sub(self.stamp[w]).min(u64::from(u32::MAX)) as u32;
+        self.score[w].saturating_sub(decayed).max(self.base_score)
+    }
+
+    /// A new warp took slot `w`.
+    pub fn reset_warp(&mut self, w: usize) {
+        self.vta.clear(w);
+        self.score[w] = self.base_score;
+        self.stamp[w] = 0;
+    }
+
+    /// The L1 evicted line `key`, brought in by warp `owner`.
+    pub fn evicted(&mut self, owner: usize, key: u64) {
+        if owner < self.score.len() {
+            self.vta.insert(owner, key);
+        }
+    }
+
+    /// Warp `w`'s load missed on `key`. On a VTA hit the warp's score rises (see the module
+    /// doc; `instructions` is the SM's instruction count, `warps` its resident warps) and the
+    /// new score is returned.
+    pub fn missed(&mut self, w: usize, key: u64, now: u64, instructions: u64, warps: u32) -> Option<u32> {
+        if !self.vta.take(w, key) {
+            return None;
+        }
+        self.vta_hits += 1;
+        let cutoff = u64::from(warps) * u64::from(self.base_score);
+        let gain = u64::from(self.k_throttle) * cutoff * self.vta_hits / instructions.max(1);
+        let s = (u64::from(self.score(w, now)) + gain).min(u64::from(u32::MAX / 2)) as u32;
+        self.score[w] = s;
+        self.stamp[w] = now;
+        self.calm_from = self.calm_from.max(now + u64::from(s - self.base_score));
+        Some(s)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Ccws {
+    gto: Gto,
+    /// Scratch for stacking warps by score (reused; no per-cycle allocation).
+    stack: Vec<(u32, u64, usize)>,
+    /// Warps allowed to issue loads this cycle.
+    pub allowed: u64,
+}
+
+impl Ccws {
+    /// Warps of this scheduler whose stacked scores fit under the cutoff.
+    pub fn allowed(&mut self, view: &SchedView<'_>) -> u64 {
+        let Some(ll) = &view.policy.ccws else { return view.members };
+        if view.now >= ll.calm_from {
+            return view.members;
+        }
+        let cutoff = u64::from(view.members.count_ones()) * u64::from(ll.base_score);
+        self.stack.clear();
+        self.stack.extend(bits(view.members).map(|w| (ll.score(w, view.now), view.ages[w], w)));
+        self.stack.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut sum = 0u64;
+        let mut allowed = 0u64;
+        for &(s, _, w) in &self.stack {
+            sum += u64::from(s);
+            if sum > cutoff {
+                break;
+            }
+            allowed |= 1 << w;
+        }
+        allowed
+    }
+}
+
+impl WarpScheduler for Ccws {
+    fn qualify(&mut self, candidates: u64, view: &SchedView<'_>) -> u64 {
+        self.allowed = self.allowed(view);
+        candidates & !(view.load_next & !self.allowed)
+    }
+
+    fn hold_reason(&self) -> StallReason {
+        StallReason::Throttled
+    }
+
+    fn pick(
+        &mut self,
+        candidates: u64,
+        view: &SchedView<'_>,
+        try_issue: &mut dyn FnMut(usize) -> bool,
+    ) -> Option<usize> {
+        self.gto.pick(candidates, view, try_issue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::ViewData;
+    use super::*;
+
+    #[test]
+    fn victim_tags_are_lru_per_set_and_hits_remove_them() {
+        // 4 entries, 2 ways → 2 sets; keys 0, 2, 4 share set 0.
+        let mut v = VictimTags::new(2, 4, 2);
+        v.insert(1, 0);
+        v.insert(1, 2);
+        v.insert(1, 4); // evicts key 0 (LRU of set 0)
+        assert_eq!(v.of(1).collect::<Vec<_>>(), vec![4, 2]);
+        assert!(!v.take(1, 0));
+        assert!(v.take(1, 2));
+        assert!(!v.take(1, 2), "a hit consumes the tag");
+        assert!(!v.take(0, 4), "VTAs are per warp");
+        assert_eq!(v.of(1).collect::<Vec<_>>(), vec![4]);
+    }
+
+    #[test]
+    fn a_vta_hit_raises_the_score_which_decays_to_the_base() {
+        let cfg = CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 };
+        let mut ll = LostLocality::new(&cfg, 4);
+        ll.evicted(2, 0x40);
+        assert_eq!(ll.missed(1, 0x40, 10, 100, 4), None, "another warp's victim");
+        // First VTA hit after 100 instructions with 4 warps: 8 × 400 × 1/100 = 32.
+        assert_eq!(ll.missed(2, 0x40, 10, 100, 4), Some(132));
+        assert_eq!(
+            (ll.score(2, 10), ll.score(2, 30), ll.score(2, 42), ll.score(2, 99)),
+            (132, 112, 100, 100)
+        );
+        assert_eq!(ll.calm_from, 42);
+    }
+
+    #[test]
+    fn throttles_the_loads_of_warps_pushed_past_the_cutoff() {
+        // 4 warps (slots 0..3), base 100 → cutoff 400. Warp 3 lost locality.
+        let mut data = ViewData::new(0b1111);
+        let cfg = CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 };
+        let mut ll = LostLocality::new(&cfg, 4);
+        ll.evicted(3, 7);
+        ll.missed(3, 7, 0, 16, 4); // gain 8 × 400 × 1/16 = 200 → 300
+        data.policy.ccws = Some(ll);
+        data.load_next = 0b1111;
+        let mut s = Ccws::default();
+        let view = data.view();
+        // Stack: w3 (300), then w0, w1 (100 each, oldest first) = 500 > 400 at w1.
+        assert_eq!(s.allowed(&view), 0b1001);
+        let q = s.qualify(0b1111, &view);
+        assert_eq!(q, 0b1001, "warps 1 and 2 may not issue their loads");
+        // An ALU instruction is never held.
+        data.load_next = 0b0100;
+        let view = data.view();
+        assert_eq!(s.qualify(0b1111, &view), 0b1011);
+        // GTO among the qualified: oldest first.
+        assert_eq!(s.pick(0b1011, &view, &mut |_| true), Some(0));
+    }
+}
