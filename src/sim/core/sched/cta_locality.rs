@@ -12,3 +12,24 @@ owl_scheduler!(
     g_pri_locality,
     GroupOrder::Priority
 );
+
+#[cfg(test)]
+mod tests {
+    use super::super::WarpScheduler;
+    use super::super::testing::{ViewData, offer_order};
+    use super::*;
+
+    #[test]
+    fn the_oldest_group_wins_as_soon_as_it_is_ready() {
+        let mut data = ViewData::new(0b11_1111);
+        data.cta_group[..6].copy_from_slice(&[4, 4, 5, 5, 6, 6]);
+        data.groups_per_core = 3;
+        let view = data.view();
+        let mut s = CtaLocality::default();
+        // Group 4 blocked: group 5 runs...
+        assert_eq!(s.pick(0b11_1100, &view, &mut |_| true), Some(2));
+        // ...but the moment a group-4 warp is ready it takes over (unlike CTA-Aware).
+        assert_eq!(s.pick(0b11_1110, &view, &mut |_| true), Some(1));
+        assert_eq!(offer_order(&mut s, 0b11_1111, &view), vec![0, 1, 2, 3, 4, 5]);
+    }
+}

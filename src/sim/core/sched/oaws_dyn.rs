@@ -10,3 +10,32 @@ oaws_scheduler!(
     /// The dynamic OAWS policy (one per warp scheduler).
     OawsDyn
 );
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::ViewData;
+    use super::super::{OawsMode, OawsState, WarpScheduler};
+    use super::*;
+    use crate::config::Config;
+
+    #[test]
+    fn locality_warps_predicted_from_history_thrashing_warps_at_full_divergence() {
+        let mut o = OawsState::new(&Config::default(), OawsMode::Dynamic);
+        // The classifier saw PC 0x40 miss 25% of its accesses; FCW = 4.
+        o.load_retired(0x40, 32, 8, 9);
+        // Warp 1 (gprio 1, locality): 32 × 25% + 1 = 9. Warp 5 (gprio 5, thrashing): 32.
+        o.set_prediction(1, o.predict(0x40, 32, 1));
+        o.set_prediction(5, o.predict(0x40, 32, 5));
+        assert_eq!((o.miss_pred[1], o.miss_pred[5]), (9, 32));
+        let mut data = ViewData::new(0b10_0010);
+        data.policy.oaws = Some(o);
+        data.load_next = 0b10_0010;
+        data.mshr_free = 20;
+        let mut s = OawsDyn::default();
+        let view = data.view();
+        // 20 MSHRs free: the locality warp's 9 fit, the thrashing warp's 32 do not.
+        let q = s.qualify(0b10_0010, &view);
+        assert_eq!(q, 0b10);
+        assert_eq!(s.pick(q, &view, &mut |_| true), Some(1));
+    }
+}
