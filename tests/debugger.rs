@@ -20,10 +20,16 @@ fn session_on(sets: &[&str]) -> Session {
 }
 
 /// Overrides under which the test workload produces events of `kind`: bypasses need DaCache
-/// with a thrashing region that fills up (two ways).
+/// with a thrashing region that fills up (two ways); warp-scheduler events need their
+/// scheduler.
 fn machine_for(kind: EventKind) -> &'static [&'static str] {
     match kind {
         EventKind::Bypass => &["l1.replacement=dacache", "l1.ways=2"],
+        EventKind::GroupSwitch => &["core.warp_scheduler=cta-aware"],
+        EventKind::OawsDisqualified => &["core.warp_scheduler=oaws-static"],
+        EventKind::WarpThrottled => &["core.warp_scheduler=swl"],
+        EventKind::MascarMode => &["core.warp_scheduler=mascar"],
+        EventKind::LostLocality => &["core.warp_scheduler=ccws"],
         _ => &[],
     }
 }
