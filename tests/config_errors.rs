@@ -184,3 +184,36 @@ fn workload_errors_point_into_the_workload_file() {
     ));
     assert!(e.contains("kernels[0].program[0].fraction = 1.5: must be in [0, 1]"), "{e}");
 }
+
+#[test]
+fn warp_scheduler_and_ideal_memory_choices() {
+    let e = config_error("(\n  core: (warp_scheduler: \"fair\"),\n)");
+    assert_eq!(
+        e,
+        "m.ron:2:27: core.warp_scheduler: unknown name \"fair\"; valid: lrr, gto, two-level, cta-aware, \
+         cta-locality, cta-locality-blp, swl, ccws, mascar, oaws-static, fcw-only, oaws-dyn"
+    );
+    assert_eq!(
+        config_error("(\n  core: (oaws: (smr_percent: 150)),\n)"),
+        "m.ron:2:17: core.oaws.smr_percent = 150: must be between 0 and 100"
+    );
+    assert_eq!(
+        set_error(&["core.owl.min_group_size=0"]),
+        "--set core.owl.min_group_size=0: core.owl.min_group_size = 0: must be between 1 and 64"
+    );
+    assert!(
+        set_error(&["core.ccws.vta_ways=3"]).contains("must be ≥ 1 and divide core.ccws.vta_entries (16)")
+    );
+    assert!(
+        set_error(&["core.warp_scheduler=mascar", "l1.mshr_entries=1"])
+            .contains("core.mascar.saturation_free = 1: must be below both"),
+        "a one-entry MSHR file would always count as saturated"
+    );
+    assert!(
+        set_error(&["ideal.memory=infinite"])
+            .contains("valid: real, infinite-bandwidth, infinite-dram, fixed-latency")
+    );
+    assert!(
+        set_error(&["ideal.miss_latency=0"]).contains("ideal.miss_latency = 0: must be between 1 and 100000")
+    );
+}

@@ -125,7 +125,9 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.range("core.ccws.base_score", cc.base_score, 1, 1_000_000);
     k.range("core.ccws.k_throttle", cc.k_throttle, 0, 1_000);
     k.range("core.mascar.reexec_queue", core.mascar.reexec_queue, 1, 256);
-    if core.mascar.saturation_free >= c.l1.mshr_entries.min(c.l1.miss_queue) {
+    if core.warp_scheduler == super::WarpSchedulerName::Mascar
+        && core.mascar.saturation_free >= c.l1.mshr_entries.min(c.l1.miss_queue)
+    {
         k.fail(
             "core.mascar.saturation_free",
             format!(

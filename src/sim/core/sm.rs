@@ -1322,4 +1322,189 @@ mod tests {
         assert_eq!(&sm.priority[2..8], &[0, 1, 1, 2, 2, 3]);
         assert_eq!(&sm.global_priority[2..8], &[0, 3, 2, 5, 4, 7]);
     }
+
+    /// One SM with fixed-latency memory below its L1: a controlled machine for scheduler
+    /// scenarios that need to look inside (e.g. a trained divergent load classifier).
+    struct Rig {
+        sm: Sm,
+        workload: Workload,
+        map: AddressMap,
+        sink: EventSink,
+        memory: crate::sim::ideal::IdealPipe,
+        now: u64,
+        next_id: u64,
+        created: u64,
+        retired: u64,
+        events: Vec<(u64, Event)>,
+    }
+
+    impl Rig {
+        fn new(sets: &[&str], workload: &str) -> Rig {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            let c = Config::default().with_sets(&sets).unwrap();
+            let workload = Workload::from_text(workload, &Origin::File("t".into()), 1).unwrap();
+            let k = &workload.kernels[0];
+            let mut sm = Sm::new(&c, 0, k.warp_program(0, 0));
+            let mut sink = EventSink::default();
+            sink.set_mask(u64::MAX);
+            sm.launch(0, k, 0, &mut sink);
+            sink.clear();
+            Rig {
+                sm,
+                map: AddressMap::new(&c),
+                memory: crate::sim::ideal::IdealPipe::new(&c),
+                workload,
+                sink,
+                now: 0,
+                next_id: 0,
+                created: 0,
+                retired: 0,
+                events: Vec::new(),
+            }
+        }
+
+        fn step(&mut self) {
+            self.sink.set_now(self.now);
+            self.memory.serve_l1_misses(
+                self.now,
+                std::slice::from_mut(&mut self.sm),
+                &mut [],
+                &mut self.retired,
+            );
+            let mut env = SmEnv {
+                kernel: &self.workload.kernels[0],
+                kernel_active: true,
+                map: &self.map,
+                sink: &mut self.sink,
+                next_id: &mut self.next_id,
+                created: &mut self.created,
+                retired: &mut self.retired,
+            };
+            self.sm.step(self.now, &mut env);
+            self.events.extend(self.sink.drain());
+            self.now += 1;
+        }
+
+        /// Steps until every warp retired; returns that cycle.
+        fn finish(&mut self) -> u64 {
+            while self.sm.valid != 0 {
+                self.step();
+                assert!(self.now < 10_000, "runaway");
+            }
+            self.now
+        }
+    }
+
+    /// Seed 004 Fig. 5.1: warps A, B, C whose divergent loads need 6, 6 and 2 of 8 MSHRs,
+    /// each followed by a computation. GTO issues A then B, and B occludes the LD/ST unit
+    /// until A's data frees MSHRs; C's load waits behind it. OAWS holds B back, lets C's load
+    /// go, and C computes while B's load is in flight: all three finish sooner.
+    #[test]
+    fn oaws_avoids_the_occlusion_of_fig_5_1_and_finishes_sooner() {
+        // 74 threads: warps of 32, 32 and 10 lanes. Lane t reads a[24·t]: 6, 6 and 2 lines.
+        // Five independent ALU instructions of 8 cycles each (SIMD width 4) per warp.
+        let workload = r#"(name: "fig5.1", kernels: [(name: "k", ctas: 1, threads_per_cta: 74,
+            arrays: [(name: "a", elems: 4096)],
+            program: [
+                Load(array: "a", pattern: Strided(stride_bytes: 24), dst: 1),
+                Alu(count: 5, srcs: [1]),
+            ])])"#;
+        let sets = |scheduler: &'static str| {
+            [
+                "core.warp_schedulers=1",
+                "core.simd_width=4",
+                "l1.mshr_entries=8",
+                "ideal.memory=fixed-latency",
+                "ideal.miss_latency=100",
+                "core.oaws.smr_percent=18",
+                scheduler,
+            ]
+        };
+        let mut gto = Rig::new(&sets("core.warp_scheduler=gto"), workload);
+        let gto_end = gto.finish();
+        let mut oaws = Rig::new(&sets("core.warp_scheduler=oaws-static"), workload);
+        // The classifier has seen this load diverge (it is cleared per kernel, so teach it
+        // here): Miss_pred = ⌈lanes × 18%⌉ = 6, 6, 2.
+        let pc = oaws.sm.warps[0].next.pc;
+        oaws.sm.policy.oaws.as_mut().unwrap().dlc.record(pc, 32, 32);
+        for w in 0..3 {
+            oaws.sm.predict_misses(w, true);
+        }
+        assert_eq!(&oaws.sm.policy.oaws.as_ref().unwrap().miss_pred[..3], &[6, 6, 2]);
+        let oaws_end = oaws.finish();
+
+        let occlusions = |r: &Rig| -> Vec<(u16, u16, u16)> {
+            r.events
+                .iter()
+                .filter_map(|(_, e)| match e {
+                    Event::MemoryOcclusion { warp, needed, free, .. } => Some((*warp, *needed, *free)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let load_issue = |r: &Rig| -> Vec<(u64, u16)> {
+            let mut v: Vec<(u64, u16)> = r
+                .events
+                .iter()
+                .filter_map(|(_, e)| match e {
+                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
+                    _ => None,
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        // GTO: B needs 6 MSHRs with 2 free — occlusion (and C, behind it, finds 1 free);
+        // the loads issue A, B, C.
+        assert_eq!(occlusions(&gto), vec![(1, 6, 2), (2, 2, 1)]);
+        assert_eq!(load_issue(&gto).iter().map(|l| l.1).collect::<Vec<_>>(), vec![0, 1, 2]);
+        // OAWS: B is disqualified the cycle after A issued (6 predicted > 7 free − 6 in flight),
+        // C goes as soon as A's load leaves the LD/ST unit (cycle 6: 2 ≤ 2 free), B only once
+        // A's data has freed its MSHRs; no occlusion.
+        assert_eq!(occlusions(&oaws), vec![]);
+        assert!(oaws.events.iter().any(|&(c, ref e)| c == 1
+            && matches!(e, Event::OawsDisqualified { warp: 1, predicted: 6, available: 1, .. })));
+        let issued = load_issue(&oaws);
+        assert_eq!(issued.iter().map(|l| l.1).collect::<Vec<_>>(), vec![0, 2, 1]);
+        assert_eq!(issued[1].0, 6);
+        assert!(issued[2].0 > 100, "B waits for A's data");
+        assert_eq!(oaws.sm.stats.disqualifications, 2, "B once; C until A's load left the LD/ST unit");
+        // GTO: 280 cycles; OAWS: 249.
+        assert!(oaws_end + 25 < gto_end, "OAWS finishes at {oaws_end}, GTO at {gto_end}");
+        assert_eq!(oaws.sm.policy.oaws.as_ref().unwrap().miss_inflight, 0);
+    }
+
+    #[test]
+    fn cta_groups_follow_algorithm_1_over_the_launch_order() {
+        // 2-warp CTAs; 8 fit (max_ctas); g_size 5 → n = 3 → groups [3, 5].
+        let c = Config::default().with_sets(&["core.owl.min_group_size=5".into()]).unwrap();
+        let w = Workload::from_text(
+            "(name: \"p\", kernels: [(name: \"k\", ctas: 20, threads_per_cta: 64, arrays: [(name: \"a\", elems: 64)], program: [Alu()])])",
+            &Origin::File("t".into()),
+            1,
+        )
+        .unwrap();
+        let k = &w.kernels[0];
+        let mut sm = Sm::new(&c, 3, k.warp_program(0, 0));
+        let mut sink = EventSink::default();
+        for cta in 0..8 {
+            sm.launch(0, k, cta, &mut sink);
+        }
+        assert_eq!(sm.grouping.group_sizes, vec![3, 5]);
+        let groups: Vec<u32> = sm.ctas.iter().map(|c| c.group).collect();
+        assert_eq!(groups, vec![0, 0, 0, 1, 1, 1, 1, 1]);
+        assert_eq!(&sm.cta_group[..6], &[0, 0, 0, 0, 0, 0]);
+        assert_eq!(&sm.cta_group[6..8], &[1, 1]);
+        // The first CTA finishes; the next one opens round 1's first group (id 2).
+        sm.retire_warp(0, &mut sink);
+        sm.retire_warp(1, &mut sink);
+        sm.launch(0, k, 8, &mut sink);
+        assert_eq!((sm.ctas[0].cta, sm.ctas[0].group), (8, 2));
+        // A new kernel starts over.
+        sm.kernel = Some(7);
+        sm.retire_warp(2, &mut sink);
+        sm.retire_warp(3, &mut sink);
+        sm.launch(1, k, 0, &mut sink);
+        assert_eq!(sm.ctas[1].group, 0);
+    }
 }
