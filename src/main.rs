@@ -72,8 +72,12 @@ struct CompareArgs {
     #[command(flatten)]
     machine: Machine,
     /// A key and its values, e.g. --vary dram.scheduler=fcfs,frfcfs (repeat for a cross product).
-    #[arg(long, value_name = "KEY=V1,V2,...", required = true)]
+    #[arg(long, value_name = "KEY=V1,V2,...", required_unless_present = "variant")]
     vary: Vec<String>,
+    /// A named variant setting several keys, e.g. --variant 'l1x4:l1.mshr_entries=128,l1.miss_queue=32'
+    /// (repeatable; crossed with the --vary lists).
+    #[arg(long, value_name = "NAME:KEY=V,KEY=V,...")]
+    variant: Vec<String>,
     /// Rows to show (comma-separated dotted report keys); the summary metrics by default.
     #[arg(long, value_name = "KEYS")]
     metrics: Option<String>,
@@ -262,7 +266,7 @@ fn run_cmd(a: RunArgs) -> Result<i32> {
 
 fn compare_cmd(a: CompareArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
-    let variants = compare::variants(&a.vary)?;
+    let variants = compare::named_variants(&a.variant, &a.vary)?;
     if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
     }

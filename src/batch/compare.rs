@@ -41,6 +41,45 @@ pub fn split_values(s: &str) -> Vec<String> {
     out
 }
 
+/// `--variant NAME:key=v,key=v` arguments: named sets of assignments (for machine variants
+/// that change several keys together, like seed 002's "L1 and L2 scaled" points), crossed
+/// with the `--vary` lists. An empty assignment list (`base:`) is the machine as loaded.
+pub fn named_variants(specs: &[String], varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
+    let vary = variants(varies)?;
+    if specs.is_empty() {
+        return Ok(vary);
+    }
+    let mut out = Vec::new();
+    for spec in specs {
+        let Some((name, sets)) = spec.split_once(':') else {
+            return Err(ConfigError {
+                origin: Origin::Override(spec.clone()),
+                position: None,
+                key: String::new(),
+                message: "--variant expects NAME:key.path=value,key.path=value,...".into(),
+            });
+        };
+        let sets: Vec<String> = if sets.trim().is_empty() { Vec::new() } else { split_values(sets) };
+        if let Some(bad) = sets.iter().find(|a| !a.contains('=')) {
+            return Err(ConfigError {
+                origin: Origin::Override(spec.clone()),
+                position: None,
+                key: String::new(),
+                message: format!("`{bad}` is not a key.path=value assignment"),
+            });
+        }
+        for v in &vary {
+            let name = if v.name.is_empty() {
+                name.trim().to_string()
+            } else {
+                format!("{} {}", name.trim(), v.name)
+            };
+            out.push(Variant { name, sets: sets.iter().cloned().chain(v.sets.iter().cloned()).collect() });
+        }
+    }
+    Ok(out)
+}
+
 /// The cross product of `--vary key=v1,v2` arguments.
 pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
     let mut out = vec![Variant { name: String::new(), sets: Vec::new() }];
@@ -189,6 +228,18 @@ mod tests {
         assert_eq!(split_values("a, b,c"), vec!["a", "b", "c"]);
         assert_eq!(split_values("Some((x: 1, y: 2)),None"), vec!["Some((x: 1, y: 2))", "None"]);
         assert_eq!(split_values("\"a,b\",c"), vec!["\"a,b\"", "c"]);
+    }
+
+    #[test]
+    fn named_variants_cross_the_varies() {
+        let v =
+            named_variants(&["base:".into(), "big:l1.ways=8,l2.ways=32".into()], &["a=1,2".into()]).unwrap();
+        let names: Vec<&str> = v.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, vec!["base 1", "base 2", "big 1", "big 2"]);
+        assert_eq!(v[3].sets, vec!["l1.ways=8", "l2.ways=32", "a=2"]);
+        assert_eq!(named_variants(&["only:x=1".into()], &[]).unwrap()[0].sets, vec!["x=1"]);
+        assert!(named_variants(&["nocolon".into()], &[]).is_err());
+        assert!(named_variants(&["n:x".into()], &[]).is_err());
     }
 
     #[test]

@@ -21,6 +21,7 @@ use super::stall::{StallClass, StallReason};
 use super::warp::{LoadTrack, ReqRecord, Warp};
 use crate::config::{AllocPolicy, Config};
 use crate::sim::cache::AccessCtx;
+use crate::sim::cache::mshr::MshrEntry;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
@@ -1061,6 +1062,17 @@ impl Sm {
     /// Miss_inflight (OAWS), or `None` without OAWS.
     pub fn miss_inflight(&self) -> Option<u32> {
         self.policy.oaws.as_ref().map(|o| o.miss_inflight)
+    }
+
+    /// Eq. 5.1's right-hand side, Avail_mshr − Miss_inflight (OAWS), or `None` without OAWS.
+    pub fn oaws_allowance(&self) -> Option<u32> {
+        self.policy.oaws.as_ref().map(|o| o.allowance(self.l1.mshr.free() as u32))
+    }
+
+    /// The warps waiting on an L1 MSHR entry: the one whose miss allocated it and those whose
+    /// requests merged into it (a warp-slot mask, for the MSHR view).
+    pub fn mshr_waiting_warps(e: &MshrEntry) -> u64 {
+        e.merged.iter().fold(1u64 << e.owner, |m, r| m | 1 << r.origin.warp)
     }
 
     /// Issues the warp's next instruction and fetches the one after.

@@ -207,6 +207,8 @@ pub struct CacheReport {
     /// L1D only: the divergence-aware metrics of seed 004.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub divergence: Option<DivergenceReport>,
+    /// The same stall cycles as shares (seed 002 Figs. 8, 9).
+    pub stall_share: StallShareByCause,
     /// L2 only: the access queue's occupancy over its usage lifetime (seed 002 Fig. 4).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub access_queue_occupancy: Option<OccupancyShare>,
@@ -332,6 +334,33 @@ impl DivergenceReport {
     }
 }
 
+/// A cache's stall cycles by cause, as shares of all its stall cycles (seed 002 Figs. 8, 9):
+/// lack of an MSHR (or of merge slots in one), of a replaceable line, back-pressure from
+/// below (miss queue full: bp-L2 at the L1, bp-DRAM at the L2), from the reply network
+/// (response queue full, L2 only: bp-ICNT), and the busy data port (L2 only).
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct StallShareByCause {
+    pub mshr: f64,
+    pub line_alloc: f64,
+    pub miss_queue: f64,
+    pub response: f64,
+    pub data_port: f64,
+}
+
+impl StallShareByCause {
+    fn from(stalls: &[u64; 6]) -> StallShareByCause {
+        let total: u64 = stalls.iter().sum();
+        let g = |c: StallCause| ratio(stalls[c as usize], total);
+        StallShareByCause {
+            mshr: ratio(stalls[StallCause::Mshr as usize] + stalls[StallCause::MergeFull as usize], total),
+            line_alloc: g(StallCause::LineAlloc),
+            miss_queue: g(StallCause::MissQueue),
+            response: g(StallCause::Response),
+            data_port: g(StallCause::DataPort),
+        }
+    }
+}
+
 impl CacheReport {
     fn from(s: &CacheStats, warp_instructions: u64) -> CacheReport {
         CacheReport {
@@ -345,6 +374,7 @@ impl CacheReport {
             mpki: ratio(s.read_misses * 1000, warp_instructions),
             stalls: StallReport::from(&s.stalls),
             divergence: None,
+            stall_share: StallShareByCause::from(&s.stalls),
             access_queue_occupancy: None,
         }
     }

@@ -22,10 +22,10 @@ mod tests {
     fn locality_warps_predicted_from_history_thrashing_warps_at_full_divergence() {
         let mut o = OawsState::new(&Config::default(), OawsMode::Dynamic);
         // The classifier saw PC 0x40 miss 25% of its accesses; FCW = 4.
-        o.load_retired(0x40, 32, 8, 9);
+        o.load_retired(0x40, 32, 8);
         // Warp 1 (gprio 1, locality): 32 × 25% + 1 = 9. Warp 5 (gprio 5, thrashing): 32.
-        o.set_prediction(1, o.predict(0x40, 32, 1));
-        o.set_prediction(5, o.predict(0x40, 32, 5));
+        o.set_prediction(1, o.predict(0x40, 32, 1, 4));
+        o.set_prediction(5, o.predict(0x40, 32, 5, 4));
         assert_eq!((o.miss_pred[1], o.miss_pred[5]), (9, 32));
         let mut data = ViewData::new(0b10_0010);
         data.policy.oaws = Some(o);
