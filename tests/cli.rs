@@ -36,6 +36,22 @@ const KEYS: &[&str] = &[
     "memory.latency_divergence_mean",
     "memory.channels_per_load_mean",
     "memory.banks_per_load_mean",
+    "memory.occlusion_cycles_per_load",
+    "memory.occlusion_share.divergent",
+    "memory.l2_hit_latency_mean",
+    "core.stall_cycles",
+    "core.stall_share.data_mem",
+    "core.stall_share.str_mem",
+    "core.cycle_share.issued",
+    "core.ldst_share.mshr",
+    "core.memory_block_rate",
+    "core.no_warp_rate",
+    "core.policy.held_rate",
+    "l1.stall_share.mshr",
+    "l2.stall_share.response",
+    "l2.access_queue_occupancy.full",
+    "dram.read_queue_occupancy.upto_25",
+    "dram.write_queue_occupancy.full",
     "sim.cycles_per_second",
 ];
 
@@ -148,6 +164,38 @@ fn compare_runs_variants_into_one_table_and_csv() {
         run(&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs", "--metrics", "nope"]);
     assert_eq!(code, 1);
     assert!(stderr.contains("unknown metric `nope`; valid metrics: config, workload"), "{stderr}");
+}
+
+#[test]
+fn compare_variants_set_several_keys_under_one_name() {
+    let (code, csv, stderr) = run(&[
+        "compare",
+        "-c",
+        SMALL,
+        "-w",
+        TINY,
+        "--variant",
+        "base:",
+        "--variant",
+        "tiny:l1.mshr_entries=2,l2.mshr_entries=2",
+        "--vary",
+        "core.warp_scheduler=gto,oaws-static",
+        "--metrics",
+        "cycles",
+        "--csv",
+        "-",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], r#"metric,"base gto","base oaws-static","tiny gto","tiny oaws-static""#);
+    let cycles: Vec<u64> = lines[1].split(',').skip(1).map(|c| c.parse().unwrap()).collect();
+    assert!(cycles[2] > cycles[0], "two MSHRs in L1 and L2 slow the tiny kernel down: {cycles:?}");
+    let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--variant", "nameonly"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--variant expects NAME:key.path=value"), "{stderr}");
+    let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--variant", "x:l1.nope=3"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("l1.nope: unknown key"), "{stderr}");
 }
 
 #[test]

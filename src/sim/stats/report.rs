@@ -763,3 +763,29 @@ fn dram_report(g: &Gpu) -> DramReport {
         channels,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stall_shares_group_mshr_and_merge_slots_and_sum_to_one() {
+        // 3 MSHR + 1 merge-full + 2 line-alloc + 4 miss-queue + 0 response + 10 data-port = 20.
+        let s = StallShareByCause::from(&[3, 1, 2, 4, 0, 10]);
+        assert_eq!(
+            s,
+            StallShareByCause { mshr: 0.2, line_alloc: 0.1, miss_queue: 0.2, response: 0.0, data_port: 0.5 }
+        );
+        assert_eq!(StallShareByCause::from(&[0; 6]), StallShareByCause::default(), "no stalls: all zero");
+    }
+
+    #[test]
+    fn occupancy_quarters_of_a_four_entry_queue() {
+        // Capacity 4: 1 entry is ≤ 25 %, 2 ≤ 50 %, 3 ≤ 75 %, 4 full; empty cycles do not count.
+        let o = OccupancyShare::from_histogram(&[100, 1, 2, 3, 4]);
+        assert_eq!((o.upto_25, o.upto_50, o.upto_75, o.below_100, o.full), (0.1, 0.2, 0.3, 0.0, 0.4));
+        // Capacity 8: 7 entries are above 75 % but not full.
+        let o = OccupancyShare::from_histogram(&[0, 0, 0, 0, 0, 0, 0, 5, 5]);
+        assert_eq!((o.below_100, o.full), (0.5, 0.5));
+    }
+}
