@@ -240,3 +240,17 @@ fn the_terminal_is_restored_when_the_program_panics() {
     // Raw mode is off: the message is printed with normal newline handling, on the main screen.
     assert!(p.contents().contains("test panic requested"), "{}", p.contents());
 }
+
+#[test]
+fn an_accel_sim_trace_runs_to_the_end_in_the_terminal_ui() {
+    let mut p = Pty::spawn(&["tui", "-w", "../shared/traces/vectoradd-v5/kernelslist.g"], &[]);
+    p.wait_for("vectoradd-v5 · cycle 0 ");
+    p.send(":until 200\r");
+    // The warps pane names the SASS instructions of the trace.
+    let screen = p.wait_for("· cycle 200 ·");
+    assert!(["LDG.E", "IMAD", "FADD", "STG.E", "EXIT", "S2R", "MOV", "ISETP"].iter().any(|op| screen.contains(op)), "{screen}");
+    p.send("c");
+    p.wait_for("FINISHED");
+    p.send("q");
+    assert_eq!(p.wait_exit(), 0);
+}

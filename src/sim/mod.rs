@@ -2,7 +2,8 @@
 //! edges, then the crossbar and L2 slices on theirs, then the CTA launcher and the SMs.
 //!
 //! Everything here is plain data: `Gpu` is `Clone` (a snapshot is a clone), uses indices, not
-//! pointers, and has no clock-time, terminal or file dependency. Components emit [`Event`]s
+//! pointers, and has no clock-time or terminal dependency; its one file dependency is a trace
+//! workload's file, read (read-only, validated at load) when a CTA launches. Components emit [`Event`]s
 //! into one sink, which keeps only subscribed kinds.
 
 pub mod cache;
@@ -108,7 +109,7 @@ impl Gpu {
         let Some(first) = workload.kernels.first() else {
             return Err("the workload has no kernels".into());
         };
-        let placeholder = first.warp_program(0, 0);
+        let placeholder = first.placeholder_program();
         let slices = c.l2_slices();
         Ok(Gpu {
             map: AddressMap::new(c),
@@ -268,7 +269,14 @@ impl Gpu {
             }
             let s = (l.rr + i) % n;
             if self.sms[s].can_launch(k.warps_per_cta()) {
-                self.sms[s].launch(l.kernel, k, l.next_cta, &mut self.events);
+                let programs = match k.cta_programs(l.next_cta) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.status = Status::Stuck(format!("cannot launch CTA {}: {e}", l.next_cta));
+                        return;
+                    }
+                };
+                self.sms[s].launch(l.kernel, k, l.next_cta, programs, &mut self.events);
                 l.next_cta += 1;
                 l.rr = (s + 1) % n;
             }

@@ -46,8 +46,11 @@ impl Op {
 pub struct Instr {
     pub pc: u32,
     pub op: Op,
-    /// Destination register or [`NO_REG`].
+    /// First destination register, or [`NO_REG`].
     pub dst: u8,
+    /// Consecutive registers written from `dst` on: 1, or 2 / 4 for 64- / 128-bit results
+    /// (`LDG.E.64`, `IMAD.WIDE`, `LDS.128`); the scoreboard tracks each of them.
+    pub dst_regs: u8,
     /// Source registers ([`NO_REG`] = unused).
     pub srcs: [u8; 4],
     /// Active lanes (bit i = lane i).
@@ -56,14 +59,27 @@ pub struct Instr {
 
 impl Instr {
     pub fn exit(pc: u32) -> Instr {
-        Instr { pc, op: Op::Exit, dst: NO_REG, srcs: [NO_REG; 4], mask: 0 }
+        Instr { pc, op: Op::Exit, dst: NO_REG, dst_regs: 1, srcs: [NO_REG; 4], mask: 0 }
     }
 
-    /// Registers this instruction must wait for: its sources, and its destination
+    /// The registers this instruction writes.
+    #[inline]
+    pub fn dsts(&self) -> impl Iterator<Item = u8> + use<> {
+        reg_range(self.dst, self.dst_regs)
+    }
+
+    /// Registers this instruction must wait for: its sources, and its destinations
     /// (write-after-write on an outstanding load).
     pub fn regs(&self) -> impl Iterator<Item = u8> + '_ {
-        self.srcs.iter().copied().chain(std::iter::once(self.dst)).filter(|&r| r != NO_REG)
+        self.srcs.iter().copied().filter(|&r| r != NO_REG).chain(self.dsts())
     }
+}
+
+/// Registers `first .. first + count`, without RZ (none when `first` is [`NO_REG`]).
+#[inline]
+pub fn reg_range(first: u8, count: u8) -> impl Iterator<Item = u8> {
+    let n = if first == NO_REG { 0 } else { count };
+    (0..n).map(move |k| first.saturating_add(k)).filter(|&r| r != NO_REG)
 }
 
 /// Per-lane addresses of a memory instruction (valid for the lanes in its mask).

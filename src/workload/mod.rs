@@ -1,13 +1,17 @@
 //! Workloads: kernels to run and, per warp, a cursor producing its instructions.
 //!
 //! A workload is immutable and shared (behind an `Arc`) by every warp; each warp owns only its
-//! [`WarpProgram`] cursor, so snapshots stay small and replay is exact.
+//! [`WarpProgram`] cursor, so snapshots stay small and replay is exact. Kernels are synthetic
+//! (RON, [`synth`]) or Accel-Sim SASS traces ([`accelsim`]), whose CTAs are read from their
+//! files as they launch.
 
+pub mod accelsim;
 pub mod hash;
 pub mod instr;
 pub mod synth;
 
 use crate::config::{ConfigError, Origin, parse_ron};
+use accelsim::{TraceCursor, TraceFileKind, TraceKernel, TraceSource};
 use instr::{Instr, LaneAddrs};
 use std::path::Path;
 use synth::{SynthCursor, SynthKernel, SynthWorkloadSpec};
@@ -28,30 +32,35 @@ pub struct Workload {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kernel {
     Synth(SynthKernel),
+    Trace(TraceKernel),
 }
 
 /// A warp's instruction source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WarpProgram {
     Synth(SynthCursor),
+    Trace(TraceCursor),
 }
 
 impl Kernel {
     pub fn name(&self) -> &str {
         match self {
             Kernel::Synth(k) => &k.name,
+            Kernel::Trace(k) => &k.header.name,
         }
     }
 
     pub fn ctas(&self) -> u32 {
         match self {
             Kernel::Synth(k) => k.ctas,
+            Kernel::Trace(k) => k.ctas(),
         }
     }
 
     pub fn threads_per_cta(&self) -> u32 {
         match self {
             Kernel::Synth(k) => k.threads_per_cta,
+            Kernel::Trace(k) => k.header.threads_per_cta(),
         }
     }
 
@@ -59,10 +68,24 @@ impl Kernel {
         self.threads_per_cta().div_ceil(32)
     }
 
-    /// The program of one warp of one CTA.
-    pub fn warp_program(&self, cta: u32, warp_in_cta: u32) -> WarpProgram {
+    /// The programs of the warps of CTA `cta` (in launch order), warp 0 first. A trace kernel
+    /// reads the CTA's instructions from its file here; that fails only if the file changed
+    /// after it was validated.
+    pub fn cta_programs(&self, cta: u32) -> Result<Vec<WarpProgram>, String> {
+        Ok(match self {
+            Kernel::Synth(k) => (0..self.warps_per_cta()).map(|w| WarpProgram::Synth(k.cursor(cta, w))).collect(),
+            Kernel::Trace(k) => {
+                let trace = k.load_cta(cta)?;
+                TraceKernel::cursors(&trace).map(WarpProgram::Trace).collect()
+            }
+        })
+    }
+
+    /// A program for warp slots before any CTA arrives.
+    pub fn placeholder_program(&self) -> WarpProgram {
         match self {
-            Kernel::Synth(k) => WarpProgram::Synth(k.cursor(cta, warp_in_cta)),
+            Kernel::Synth(k) => WarpProgram::Synth(k.cursor(0, 0)),
+            Kernel::Trace(_) => WarpProgram::Trace(TraceCursor::idle()),
         }
     }
 }
@@ -73,13 +96,28 @@ impl WarpProgram {
     pub fn fetch(&mut self, kernel: &Kernel, addrs: &mut LaneAddrs) -> Instr {
         match (self, kernel) {
             (WarpProgram::Synth(c), Kernel::Synth(k)) => c.fetch(k, addrs),
+            (WarpProgram::Trace(c), _) => c.fetch(addrs),
+            // A warp slot left over from a kernel of the other kind.
+            (WarpProgram::Synth(_), Kernel::Trace(_)) => Instr::exit(0),
+        }
+    }
+
+    /// The SASS opcode of the instruction fetched last, for trace programs.
+    pub fn opcode(&self) -> Option<&str> {
+        match self {
+            WarpProgram::Trace(c) => c.opcode(),
+            WarpProgram::Synth(_) => None,
         }
     }
 }
 
 impl Workload {
-    /// Loads a workload file.
+    /// Loads a workload file: a synthetic workload (RON), an Accel-Sim `kernelslist.g`, or
+    /// one `kernel-N.traceg`.
     pub fn load(path: &Path, sim_seed: u64) -> Result<Workload, ConfigError> {
+        if let Some(kind) = accelsim::kind_of(path) {
+            return Workload::load_trace(path, kind);
+        }
         let origin = Origin::File(path.display().to_string());
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
             origin: origin.clone(),
@@ -88,6 +126,30 @@ impl Workload {
             message: format!("cannot read: {e}"),
         })?;
         Workload::from_text(&text, &origin, sim_seed)
+    }
+
+    /// Loads and validates an Accel-Sim trace.
+    pub fn load_trace(path: &Path, kind: TraceFileKind) -> Result<Workload, ConfigError> {
+        let kernels = match kind {
+            TraceFileKind::List => accelsim::load_list(path)?,
+            TraceFileKind::Kernel => {
+                vec![TraceKernel::load(TraceSource::File(path.to_path_buf()), &path.display().to_string())?]
+            }
+        };
+        Ok(Workload::from_trace_kernels(accelsim::workload_name(path, kind), kernels))
+    }
+
+    fn from_trace_kernels(name: String, kernels: Vec<TraceKernel>) -> Workload {
+        let instructions: u64 = kernels.iter().map(|k| k.instructions).sum();
+        Workload {
+            name,
+            description: format!(
+                "Accel-Sim trace: {} kernel{}, {instructions} warp instructions",
+                kernels.len(),
+                if kernels.len() == 1 { "" } else { "s" }
+            ),
+            kernels: kernels.into_iter().map(Kernel::Trace).collect(),
+        }
     }
 
     /// Parses and compiles workload text.

@@ -293,7 +293,7 @@ impl SynthCursor {
                     if self.alu_left == 0 {
                         self.pc += 1;
                     }
-                    return Instr { pc, op: Op::Alu, dst: *dst, srcs: *srcs, mask: self.mask };
+                    return Instr { pc, op: Op::Alu, dst: *dst, dst_regs: 1, srcs: *srcs, mask: self.mask };
                 }
                 Code::Mem { load, array, pattern, reg, srcs, width, space } => {
                     self.addresses(k, idx, *array, pattern, addrs);
@@ -303,11 +303,18 @@ impl SynthCursor {
                     } else {
                         (Op::Store { space: *space, width: *width }, NO_REG, *srcs)
                     };
-                    return Instr { pc, op, dst, srcs, mask: self.mask };
+                    return Instr { pc, op, dst, dst_regs: 1, srcs, mask: self.mask };
                 }
                 Code::Barrier => {
                     self.pc += 1;
-                    return Instr { pc, op: Op::Barrier, dst: NO_REG, srcs: [NO_REG; 4], mask: self.mask };
+                    return Instr {
+                        pc,
+                        op: Op::Barrier,
+                        dst: NO_REG,
+                        dst_regs: 1,
+                        srcs: [NO_REG; 4],
+                        mask: self.mask,
+                    };
                 }
                 Code::LoopBegin { times, end } => {
                     if *times == 0 {

@@ -30,7 +30,7 @@ pub fn inspector(g: &Gpu, core: u16, warp: u16) -> Result<View, String> {
             sm.priority[warp as usize],
             sm.stall_reason(warp as usize, g.cycle).name(),
             w.next.pc,
-            super::warps::op_name(w.next.op),
+            super::warps::warp_op_name(w),
             w.loads_out
         ))]);
     }

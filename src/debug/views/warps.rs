@@ -4,6 +4,7 @@
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
+use crate::sim::core::warp::Warp;
 use crate::workload::instr::{Op, Space};
 
 /// A short name for an instruction's operation.
@@ -20,6 +21,11 @@ pub fn op_name(op: Op) -> String {
         Op::Barrier => "BAR".into(),
         Op::Exit => "EXIT".into(),
     }
+}
+
+/// The name of a warp's next instruction: its SASS opcode for trace workloads.
+pub fn warp_op_name(warp: &Warp) -> String {
+    warp.program.opcode().map_or_else(|| op_name(warp.next.op), str::to_string)
 }
 
 pub fn warps(g: &Gpu, core: usize) -> View {
@@ -57,7 +63,7 @@ pub fn warps(g: &Gpu, core: usize) -> View {
             plain(sm.priority[w].to_string()),
             span(state, tone),
             plain(format!("{:#06x}", warp.next.pc)),
-            plain(if warp.exited { "-".into() } else { op_name(warp.next.op) }),
+            plain(if warp.exited { "-".into() } else { warp_op_name(warp) }),
             plain(warp.loads_out.to_string()),
             plain(warp.instructions.to_string()),
             plain(last_text),

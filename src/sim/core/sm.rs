@@ -28,7 +28,7 @@ use crate::sim::l1::L1;
 use crate::sim::queue::BoundedQueue;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CoreStats, StallCause};
-use crate::workload::instr::{Op, Space};
+use crate::workload::instr::{Op, Space, reg_range};
 use crate::workload::{Kernel, WarpProgram};
 
 /// A CTA resident on the SM.
@@ -214,9 +214,16 @@ impl Sm {
         self.ctas.iter().any(|c| !c.active) && free_slots >= warps
     }
 
-    /// Places CTA `cta` of kernel number `kernel_index` on this SM (the caller checked
-    /// [`Sm::can_launch`]).
-    pub fn launch(&mut self, kernel_index: usize, kernel: &Kernel, cta: u32, sink: &mut EventSink) {
+    /// Places CTA `cta` of kernel number `kernel_index`, whose warps run `programs`, on this
+    /// SM (the caller checked [`Sm::can_launch`]).
+    pub fn launch(
+        &mut self,
+        kernel_index: usize,
+        kernel: &Kernel,
+        cta: u32,
+        programs: Vec<WarpProgram>,
+        sink: &mut EventSink,
+    ) {
         let n = kernel.warps_per_cta();
         if self.kernel != Some(kernel_index) {
             self.start_kernel(kernel_index, kernel);
@@ -225,7 +232,7 @@ impl Sm {
         let slot = self.ctas.iter().position(|c| !c.active).expect("free CTA slot");
         let mut mask = 0u64;
         let mut w = 0usize;
-        for i in 0..n {
+        for (i, program) in (0..n).zip(programs) {
             while self.valid & (1 << w) != 0 {
                 w += 1;
             }
@@ -237,7 +244,7 @@ impl Sm {
             warp.age = self.next_age;
             self.ages[w] = self.next_age;
             self.next_age += 1;
-            warp.program = kernel.warp_program(cta, i);
+            warp.program = program;
             warp.pending = Default::default();
             warp.alu_regs = [(crate::workload::instr::NO_REG, 0); 4];
             warp.at_barrier = false;
@@ -444,13 +451,13 @@ impl Sm {
                 });
             }
         }
-        let dst = t.dst;
+        let dsts = reg_range(t.dst, t.dst_regs);
         t.active = false;
         if global {
             std::mem::swap(t, &mut warp.last_load);
             warp.loads[slot].active = false;
         }
-        warp.pending.remove(dst);
+        dsts.for_each(|r| warp.pending.remove(r));
         warp.loads_out -= 1;
         if !warp.waits_on_memory() {
             self.wait_mem &= !(1 << w);
@@ -1094,7 +1101,7 @@ impl Sm {
         match instr.op {
             Op::Alu => {
                 self.alu_free[s] = now + self.params.alu_interval;
-                warp.alu_write(instr.dst, now + self.params.alu_latency);
+                instr.dsts().for_each(|r| warp.alu_write(r, now + self.params.alu_latency));
             }
             Op::Load { space, width } | Op::Store { space, width } => {
                 let load = matches!(instr.op, Op::Load { .. });
@@ -1121,6 +1128,7 @@ impl Sm {
                             active: true,
                             pc: instr.pc,
                             dst: instr.dst,
+                            dst_regs: instr.dst_regs,
                             seq: warp.load_seq,
                             issued: now,
                             requests: coalesced.n as u8,
@@ -1129,7 +1137,7 @@ impl Sm {
                             ..LoadTrack::default()
                         };
                         t.reqs.clear();
-                        warp.pending.insert(instr.dst);
+                        instr.dsts().for_each(|r| warp.pending.insert(r));
                         warp.loads_out += 1;
                     }
                     let mi = MemInstr {
@@ -1297,10 +1305,10 @@ mod tests {
         let text = format!("(name: \"p\", kernels: [(name: \"k\", {kernel})])");
         let w = Workload::from_text(&text, &Origin::File("t".into()), 1).unwrap();
         let k = &w.kernels[0];
-        let mut sm = Sm::new(c, 0, k.warp_program(0, 0));
+        let mut sm = Sm::new(c, 0, k.placeholder_program());
         let mut sink = EventSink::default();
         for cta in 0..ctas {
-            sm.launch(0, k, cta, &mut sink);
+            sm.launch(0, k, cta, k.cta_programs(cta).unwrap(), &mut sink);
         }
         sm.refresh_priorities();
         (sm, sink)
@@ -1356,10 +1364,10 @@ mod tests {
             let c = Config::default().with_sets(&sets).unwrap();
             let workload = Workload::from_text(workload, &Origin::File("t".into()), 1).unwrap();
             let k = &workload.kernels[0];
-            let mut sm = Sm::new(&c, 0, k.warp_program(0, 0));
+            let mut sm = Sm::new(&c, 0, k.placeholder_program());
             let mut sink = EventSink::default();
             sink.set_mask(u64::MAX);
-            sm.launch(0, k, 0, &mut sink);
+            sm.launch(0, k, 0, k.cta_programs(0).unwrap(), &mut sink);
             sink.clear();
             Rig {
                 sm,
@@ -1497,10 +1505,10 @@ mod tests {
         )
         .unwrap();
         let k = &w.kernels[0];
-        let mut sm = Sm::new(&c, 3, k.warp_program(0, 0));
+        let mut sm = Sm::new(&c, 3, k.placeholder_program());
         let mut sink = EventSink::default();
         for cta in 0..8 {
-            sm.launch(0, k, cta, &mut sink);
+            sm.launch(0, k, cta, k.cta_programs(cta).unwrap(), &mut sink);
         }
         assert_eq!(sm.grouping.group_sizes, vec![3, 5]);
         let groups: Vec<u32> = sm.ctas.iter().map(|c| c.group).collect();
@@ -1510,13 +1518,13 @@ mod tests {
         // The first CTA finishes; the next one opens round 1's first group (id 2).
         sm.retire_warp(0, &mut sink);
         sm.retire_warp(1, &mut sink);
-        sm.launch(0, k, 8, &mut sink);
+        sm.launch(0, k, 8, k.cta_programs(8).unwrap(), &mut sink);
         assert_eq!((sm.ctas[0].cta, sm.ctas[0].group), (8, 2));
         // A new kernel starts over.
         sm.kernel = Some(7);
         sm.retire_warp(2, &mut sink);
         sm.retire_warp(3, &mut sink);
-        sm.launch(1, k, 0, &mut sink);
+        sm.launch(1, k, 0, k.cta_programs(0).unwrap(), &mut sink);
         assert_eq!(sm.ctas[1].group, 0);
     }
 }

@@ -56,7 +56,9 @@ pub struct ReqRecord {
 pub struct LoadTrack {
     pub active: bool,
     pub pc: u32,
+    /// The registers it writes: `dst_regs` from `dst` on.
     pub dst: u8,
+    pub dst_regs: u8,
     /// Per-warp load sequence number (its warp-group id).
     pub seq: u32,
     /// Issue cycle.

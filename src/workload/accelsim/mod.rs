@@ -1,0 +1,766 @@
+//! Accel-Sim SASS traces as workloads (`../shared/TRACE_FORMAT.md`): a `kernelslist.g`
+//! (kernels run in order; `Memcpy*` lines are not simulated) or a single `kernel-N.traceg`.
+//!
+//! Loading validates each kernel file completely in one streaming pass with constant memory
+//! — header, thread-block structure, every instruction line, `insts =` counts, address
+//! modes, opcode widths — and keeps only an index: where each thread block starts. A CTA's
+//! instructions are read from the file when it launches ([`TraceKernel::load_cta`]) into a
+//! shared immutable [`CtaTrace`]; each warp holds an `Arc` of it and a position
+//! ([`TraceCursor`]), so a multi-megabyte kernel is never in memory whole and a snapshot of the
+//! machine copies no instructions. CTAs launch in file order. Errors read
+//! `file:line:col: expected ..., found ...`.
+//!
+//! How opcodes map to the machine (atomics, reductions, generic accesses, widths, registers)
+//! is in [`opcode`]. Warps run their traced instructions in order: every line is one issue
+//! slot, non-memory instructions are ALU operations whose destination registers the
+//! scoreboard tracks, and a warp ends after its last instruction.
+
+pub mod body;
+pub mod line;
+pub mod opcode;
+
+use super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use crate::config::{ConfigError, Origin};
+use body::{Body, BodySink, Line, LineReader, TraceError};
+pub use body::Header;
+use line::{Addresses, LineError, RawInstr};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+
+/// Where a kernel's text is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceSource {
+    File(PathBuf),
+    /// Compiled into the binary (the built-in workload).
+    Embedded(&'static str),
+}
+
+/// Where a thread block is in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CtaEntry {
+    /// Line number of its `#BEGIN_TB`, and the byte span from that line to after `#END_TB`.
+    line: usize,
+    start: u64,
+    end: u64,
+}
+
+/// One kernel of a trace: its header and the index of its thread blocks.
+#[derive(Clone, Debug)]
+pub struct TraceKernel {
+    pub header: Header,
+    /// The file as the user named it (for messages).
+    pub path: String,
+    source: TraceSource,
+    ctas: Arc<[CtaEntry]>,
+    /// Σ `insts =` over all warps.
+    pub instructions: u64,
+    /// FNV-1a of the file's bytes.
+    digest: u64,
+}
+
+impl PartialEq for TraceKernel {
+    /// Same content (a built-in kernel equals its file).
+    fn eq(&self, o: &Self) -> bool {
+        self.digest == o.digest && self.header == o.header && self.ctas == o.ctas
+    }
+}
+
+/// A memory instruction's addresses inside a [`CtaTrace`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AddrRef {
+    None,
+    /// The k-th active lane accesses `base + k·stride`.
+    Stride { base: u64, stride: i64 },
+    /// One address per active lane from `addrs[start..]`.
+    List { start: u32 },
+}
+
+/// A decoded instruction line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TraceInstr {
+    pc: u32,
+    mask: u32,
+    op: Op,
+    dst: u8,
+    dst_regs: u8,
+    srcs: [u8; 4],
+    /// Index into [`CtaTrace::opcodes`].
+    opcode: u16,
+    addrs: AddrRef,
+}
+
+/// The decoded instructions of one thread block, shared by its warps.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CtaTrace {
+    /// The kernel's digest and the CTA's index in launch (file) order.
+    kernel: u64,
+    pub index: u32,
+    /// `thread block = x,y,z`.
+    pub coords: [u32; 3],
+    /// Per warp: its range of `instrs`.
+    warps: Vec<(u32, u32)>,
+    instrs: Vec<TraceInstr>,
+    addrs: Vec<u64>,
+    /// Distinct opcodes of the block.
+    opcodes: Vec<Box<str>>,
+}
+
+/// A warp's position in its CTA's trace: all of its program state.
+#[derive(Clone)]
+pub struct TraceCursor {
+    cta: Arc<CtaTrace>,
+    warp: u16,
+    next: u32,
+    end: u32,
+}
+
+impl PartialEq for TraceCursor {
+    /// Same kernel, CTA, warp and position (the instructions follow from those).
+    fn eq(&self, o: &Self) -> bool {
+        (self.cta.kernel, self.cta.index, self.warp, self.next, self.end)
+            == (o.cta.kernel, o.cta.index, o.warp, o.next, o.end)
+    }
+}
+
+impl Eq for TraceCursor {}
+
+impl std::fmt::Debug for TraceCursor {
+    /// Position only: machine-state hashes format warps with `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TraceCursor {{ cta: {}, warp: {}, next: {}, end: {} }}", self.cta.index, self.warp, self.next, self.end)
+    }
+}
+
+impl TraceCursor {
+    /// A cursor with no instructions (an unused warp slot).
+    pub fn idle() -> TraceCursor {
+        let cta = CtaTrace {
+            kernel: 0,
+            index: u32::MAX,
+            coords: [0; 3],
+            warps: Vec::new(),
+            instrs: Vec::new(),
+            addrs: Vec::new(),
+            opcodes: Vec::new(),
+        };
+        TraceCursor { cta: Arc::new(cta), warp: 0, next: 0, end: 0 }
+    }
+
+    /// The next instruction; memory instructions write their lane addresses to `addrs`.
+    /// After the last one (when a warp's trace does not end with `EXIT`), an `EXIT`.
+    #[inline]
+    pub fn fetch(&mut self, addrs: &mut LaneAddrs) -> Instr {
+        if self.next >= self.end {
+            let pc = self.end.checked_sub(1).and_then(|i| self.cta.instrs.get(i as usize)).map_or(0, |t| t.pc);
+            self.next = self.end + 1;
+            return Instr::exit(pc);
+        }
+        let t = self.cta.instrs[self.next as usize];
+        self.next += 1;
+        match t.addrs {
+            AddrRef::None => {}
+            AddrRef::Stride { base, stride } => {
+                for (k, lane) in super::synth::lanes(t.mask).enumerate() {
+                    addrs[lane as usize] = base.wrapping_add((k as i64).wrapping_mul(stride) as u64);
+                }
+            }
+            AddrRef::List { start } => {
+                let list = &self.cta.addrs[start as usize..];
+                for (k, lane) in super::synth::lanes(t.mask).enumerate() {
+                    addrs[lane as usize] = list[k];
+                }
+            }
+        }
+        Instr { pc: t.pc, op: t.op, dst: t.dst, dst_regs: t.dst_regs, srcs: t.srcs, mask: t.mask }
+    }
+
+    /// The SASS opcode of the instruction fetched last (for the debugger's views; `None`
+    /// before the first and for the `EXIT` added after a trace that lacks one).
+    pub fn opcode(&self) -> Option<&str> {
+        let i = self.next.checked_sub(1).filter(|&i| i < self.end)?;
+        Some(&self.cta.opcodes[self.cta.instrs[i as usize].opcode as usize])
+    }
+}
+
+/// Decodes a parsed line; `last` marks its warp's last instruction (the only `EXIT` that
+/// ends the warp). Addresses of listed modes go to `pool`.
+fn decode(
+    raw: &RawInstr<'_>,
+    h: &Header,
+    last: bool,
+    pool: &mut Vec<u64>,
+    opcodes: &mut Vec<Box<str>>,
+) -> Result<TraceInstr, LineError> {
+    let at_opcode = |message: String| LineError { col: raw.opcode_col, message };
+    let dsts: Vec<u8> = raw.dsts[..raw.n_dsts].iter().copied().filter(|&r| r != NO_REG).collect();
+    let info = opcode::classify(raw.opcode, raw.mem_width, !dsts.is_empty()).map_err(at_opcode)?;
+    let generic = raw.first_addr().map_or(Space::Global, |a| h.windows.space(a));
+    let mut op = info.op(generic);
+    if op == Op::Exit && !last {
+        // Lanes retire; the warp goes on with the rest.
+        op = Op::Alu;
+    }
+    // Registers written: from the lowest listed destination to the end of the highest's
+    // range (one range; listed destinations are consecutive in practice).
+    let (dst, dst_regs) = match (op, dsts.iter().min(), dsts.iter().max()) {
+        (Op::Alu | Op::Load { .. }, Some(&lo), Some(&hi)) => {
+            let end = (u32::from(hi) + u32::from(info.dst_regs)).min(u32::from(NO_REG));
+            (lo, (end - u32::from(lo)) as u8)
+        }
+        _ => (NO_REG, 1),
+    };
+    let writes = |r: u8| dst != NO_REG && r >= dst && u32::from(r) < u32::from(dst) + u32::from(dst_regs);
+    let mut srcs = [NO_REG; 4];
+    let mut n = 0;
+    for &r in &raw.srcs[..raw.n_srcs] {
+        // RZ never waits; a source it also writes is checked through its destinations.
+        if r == NO_REG || writes(r) || srcs[..n].contains(&r) {
+            continue;
+        }
+        if n == srcs.len() {
+            return Err(at_opcode(format!(
+                "expected at most 4 distinct source registers (besides RZ and the destinations), found more in {}",
+                raw.opcode
+            )));
+        }
+        srcs[n] = r;
+        n += 1;
+    }
+    let addrs = match raw.addrs {
+        _ if raw.mask == 0 || !op.is_memory() => AddrRef::None,
+        Addresses::None => AddrRef::None,
+        Addresses::Stride { base, stride } => AddrRef::Stride { base, stride },
+        Addresses::Listed => {
+            let start = pool.len() as u32;
+            pool.extend_from_slice(&raw.lane_addrs[..raw.mask.count_ones() as usize]);
+            AddrRef::List { start }
+        }
+    };
+    let opcode = match opcodes.iter().position(|o| &**o == raw.opcode) {
+        Some(i) => i,
+        None => {
+            opcodes.push(raw.opcode.into());
+            opcodes.len() - 1
+        }
+    } as u16;
+    Ok(TraceInstr { pc: raw.pc, mask: raw.mask, op, dst, dst_regs, srcs, opcode, addrs })
+}
+
+/// The validating pass: checks everything and records where each thread block is.
+struct Indexer<'h> {
+    header: &'h Header,
+    ctas: Vec<CtaEntry>,
+    /// Thread blocks seen, one bit per block of the grid.
+    seen: Vec<u64>,
+    instructions: u64,
+    pool: Vec<u64>,
+    opcodes: Vec<Box<str>>,
+}
+
+impl BodySink for Indexer<'_> {
+    fn begin_block(&mut self, line: usize, offset: u64) {
+        self.ctas.push(CtaEntry { line, start: offset, end: offset });
+    }
+
+    fn block_coords(&mut self, c: [u32; 3]) -> Result<(), String> {
+        let g = self.header.grid;
+        if c[0] >= g[0] || c[1] >= g[1] || c[2] >= g[2] {
+            return Err(format!(
+                "expected a thread block inside the grid ({},{},{}), found {},{},{}",
+                g[0], g[1], g[2], c[0], c[1], c[2]
+            ));
+        }
+        let id = u64::from(c[0]) + u64::from(g[0]) * (u64::from(c[1]) + u64::from(g[1]) * u64::from(c[2]));
+        let (word, bit) = ((id / 64) as usize, id % 64);
+        if self.seen[word] & (1 << bit) != 0 {
+            return Err(format!("expected each thread block once, found {},{},{} again", c[0], c[1], c[2]));
+        }
+        self.seen[word] |= 1 << bit;
+        Ok(())
+    }
+
+    fn instr(&mut self, _warp: u32, raw: &RawInstr<'_>, last: bool) -> Result<(), LineError> {
+        self.pool.clear();
+        self.instructions += 1;
+        decode(raw, self.header, last, &mut self.pool, &mut self.opcodes).map(|_| ())
+    }
+
+    fn end_block(&mut self, end: u64) {
+        self.ctas.last_mut().expect("a block began").end = end;
+    }
+}
+
+/// Decodes one thread block.
+struct CtaBuilder<'h> {
+    header: &'h Header,
+    cta: CtaTrace,
+}
+
+impl BodySink for CtaBuilder<'_> {
+    fn begin_block(&mut self, _line: usize, _offset: u64) {}
+
+    fn block_coords(&mut self, coords: [u32; 3]) -> Result<(), String> {
+        self.cta.coords = coords;
+        Ok(())
+    }
+
+    fn instr(&mut self, warp: u32, raw: &RawInstr<'_>, last: bool) -> Result<(), LineError> {
+        let c = &mut self.cta;
+        let i = decode(raw, self.header, last, &mut c.addrs, &mut c.opcodes)?;
+        let n = c.instrs.len() as u32;
+        let range = &mut c.warps[warp as usize];
+        if range.0 == range.1 {
+            *range = (n, n);
+        }
+        range.1 = n + 1;
+        c.instrs.push(i);
+        Ok(())
+    }
+
+    fn end_block(&mut self, _end: u64) {}
+}
+
+fn config_error(path: &str, e: TraceError) -> ConfigError {
+    ConfigError {
+        origin: Origin::File(path.to_string()),
+        position: Some((e.line, e.col)),
+        key: String::new(),
+        message: e.message,
+    }
+}
+
+fn cannot_read(path: &str, e: std::io::Error) -> ConfigError {
+    ConfigError {
+        origin: Origin::File(path.to_string()),
+        position: None,
+        key: String::new(),
+        message: format!("cannot read: {e}"),
+    }
+}
+
+impl TraceSource {
+    /// A reader of bytes `start..end` (`None` = to the end).
+    fn open(&self, start: u64, end: Option<u64>) -> std::io::Result<Box<dyn BufRead + '_>> {
+        Ok(match self {
+            TraceSource::File(p) => {
+                let mut f = std::fs::File::open(p)?;
+                f.seek(SeekFrom::Start(start))?;
+                match end {
+                    Some(e) => Box::new(BufReader::with_capacity(1 << 16, f.take(e - start))),
+                    None => Box::new(BufReader::with_capacity(1 << 16, f)),
+                }
+            }
+            TraceSource::Embedded(s) => {
+                let b = s.as_bytes();
+                let end = end.map_or(b.len(), |e| e as usize).min(b.len());
+                Box::new(&b[(start as usize).min(end)..end])
+            }
+        })
+    }
+}
+
+impl TraceKernel {
+    /// Reads and validates a kernel file; `path` names it in messages.
+    pub fn load(source: TraceSource, path: &str) -> Result<TraceKernel, ConfigError> {
+        if path.ends_with(".xz") {
+            return Err(ConfigError {
+                origin: Origin::File(path.to_string()),
+                position: None,
+                key: String::new(),
+                message: "expected an uncompressed .traceg file, found an .xz archive (decompress it with `xz -dk`)"
+                    .into(),
+            });
+        }
+        let reader = source.open(0, None).map_err(|e| cannot_read(path, e))?;
+        let mut r = LineReader::new(reader, 0, 0);
+        let err = |e| config_error(path, e);
+        let (header, begin) = body::header(&mut r).map_err(err)?;
+        let ctas = header.ctas();
+        if ctas > 1 << 28 {
+            return Err(err(TraceError::new(1, 1, format!("expected a grid of at most 2^28 thread blocks, found {ctas}"))));
+        }
+        let mut ix = Indexer {
+            header: &header,
+            ctas: Vec::new(),
+            seen: vec![0; ctas.div_ceil(64) as usize],
+            instructions: 0,
+            pool: Vec::with_capacity(32),
+            opcodes: Vec::new(),
+        };
+        let mut body = Body::new(&header);
+        if let Some(l) = begin {
+            body.line(l, &mut ix).map_err(err)?;
+        }
+        while let Some(l) = r.next_line().map_err(err)? {
+            body.line(l, &mut ix).map_err(err)?;
+        }
+        body.finish(r.line + 1).map_err(err)?;
+        if ix.ctas.len() as u64 != ctas {
+            let g = header.grid;
+            return Err(err(TraceError::new(
+                r.line + 1,
+                1,
+                format!(
+                    "expected {ctas} thread blocks (grid dim ({},{},{})), found {} (the file is truncated)",
+                    g[0],
+                    g[1],
+                    g[2],
+                    ix.ctas.len()
+                ),
+            )));
+        }
+        let (ctas, instructions, digest) = (ix.ctas.into(), ix.instructions, r.digest.0);
+        drop(r);
+        Ok(TraceKernel { header, path: path.to_string(), source, ctas, instructions, digest })
+    }
+
+    /// Thread blocks in the grid.
+    pub fn ctas(&self) -> u32 {
+        self.ctas.len() as u32
+    }
+
+    /// Reads and decodes the instructions of the `cta`-th thread block of the file. The file
+    /// was validated when it was loaded; an error here means it changed since.
+    pub fn load_cta(&self, cta: u32) -> Result<Arc<CtaTrace>, String> {
+        let e = self.ctas[cta as usize];
+        let changed = |m: String| format!("{m} (the trace changed after it was loaded)");
+        let reader = self.source.open(e.start, Some(e.end)).map_err(|io| changed(format!("{}: cannot read: {io}", self.path)))?;
+        let mut r = LineReader::new(reader, e.line - 1, e.start);
+        let warps = self.header.warps_per_cta() as usize;
+        let mut b = CtaBuilder {
+            header: &self.header,
+            cta: CtaTrace {
+                kernel: self.digest,
+                index: cta,
+                coords: [0; 3],
+                warps: vec![(0, 0); warps],
+                instrs: Vec::new(),
+                addrs: Vec::new(),
+                opcodes: Vec::new(),
+            },
+        };
+        let mut body = Body::new(&self.header);
+        let fail = |e: TraceError| changed(config_error(&self.path, e).to_string());
+        loop {
+            let l: Option<Line<'_>> = r.next_line().map_err(fail)?;
+            let Some(l) = l else {
+                return Err(fail(TraceError::new(r.line + 1, 1, "expected `#END_TB`, found the end of the file")));
+            };
+            if body.line(l, &mut b).map_err(fail)? {
+                break;
+            }
+        }
+        Ok(Arc::new(b.cta))
+    }
+
+    /// Cursors for every warp of a loaded CTA, warp 0 first.
+    pub fn cursors(cta: &Arc<CtaTrace>) -> impl Iterator<Item = TraceCursor> + '_ {
+        cta.warps.iter().enumerate().map(|(w, &(start, end))| TraceCursor {
+            cta: Arc::clone(cta),
+            warp: w as u16,
+            next: start,
+            end,
+        })
+    }
+}
+
+/// The kernels of a `kernelslist.g`, in order.
+pub fn load_list(path: &Path) -> Result<Vec<TraceKernel>, ConfigError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| cannot_read(&name, e))?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut kernels = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let t = raw.trim();
+        let err = |col: usize, message: String| ConfigError {
+            origin: Origin::File(name.clone()),
+            position: Some((i + 1, col)),
+            key: String::new(),
+            message,
+        };
+        if t.is_empty() || t.starts_with("Memcpy") {
+            continue;
+        }
+        if !t.starts_with("kernel") || t.contains([',', ' ']) {
+            return Err(err(
+                1,
+                format!("expected `kernel-<N>.traceg` or `MemcpyHtoD,0x<address>,<bytes>`, found {}", line::shown(t)),
+            ));
+        }
+        let file = dir.join(t);
+        let file_name = file.display().to_string();
+        if !file.is_file() {
+            return Err(err(1, format!("expected the kernel file {file_name}, found no such file")));
+        }
+        kernels.push(TraceKernel::load(TraceSource::File(file), &file_name)?);
+    }
+    if kernels.is_empty() {
+        return Err(ConfigError {
+            origin: Origin::File(name),
+            position: None,
+            key: String::new(),
+            message: "expected at least one `kernel-<N>.traceg` line, found none".into(),
+        });
+    }
+    Ok(kernels)
+}
+
+/// Whether a file looks like a trace: `.traceg`/`.g`/`kernelslist` by name, or a text
+/// starting like one.
+pub fn kind_of(path: &Path) -> Option<TraceFileKind> {
+    let name = path.file_name()?.to_string_lossy();
+    if name.ends_with(".traceg") || name.ends_with(".traceg.xz") {
+        return Some(TraceFileKind::Kernel);
+    }
+    if name.ends_with(".g") || name.starts_with("kernelslist") {
+        return Some(TraceFileKind::List);
+    }
+    if name.ends_with(".ron") {
+        return None;
+    }
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)).ok()?;
+    let first = std::str::from_utf8(&head[..n]).ok()?.trim_start();
+    if first.starts_with("-kernel") || first.starts_with("-grid") {
+        Some(TraceFileKind::Kernel)
+    } else if first.starts_with("kernel-") || first.starts_with("Memcpy") {
+        Some(TraceFileKind::List)
+    } else {
+        None
+    }
+}
+
+/// The two trace inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFileKind {
+    /// One `kernel-N.traceg`.
+    Kernel,
+    /// A `kernelslist.g`.
+    List,
+}
+
+/// A short name for a trace workload: the folder, plus the file for a single kernel.
+pub fn workload_name(path: &Path, kind: TraceFileKind) -> String {
+    let dir = path.parent().and_then(|p| p.file_name()).map(|d| d.to_string_lossy().to_string());
+    let stem = path.file_name().map(|f| f.to_string_lossy().trim_end_matches(".traceg").to_string());
+    match (kind, dir, stem) {
+        (TraceFileKind::List, Some(d), _) => d,
+        (TraceFileKind::Kernel, Some(d), Some(s)) => format!("{d}/{s}"),
+        (_, _, Some(s)) => s,
+        _ => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::instr::Space;
+    use line::LineFormat;
+
+    /// Real lines of the shared samples (rodinia-bfs kernel-7, tracer 3; vectoradd, tracer 5).
+    const BFS_DELTA: &str = "00f0 00212428 1 R8 LDG.E 1 R2 4 2 0x7fc841500d1c 16 40 24 24 40 ";
+    const BFS_LANES: [u64; 6] =
+        [0x7fc8_4150_0d1c, 0x7fc8_4150_0d2c, 0x7fc8_4150_0d54, 0x7fc8_4150_0d6c, 0x7fc8_4150_0d84, 0x7fc8_4150_0dac];
+
+    fn lanes_of(raw: &RawInstr<'_>) -> Vec<u64> {
+        let mut pool = Vec::new();
+        let h = header(3);
+        let t = decode(raw, &h, false, &mut pool, &mut Vec::new()).unwrap();
+        let cta = Arc::new(CtaTrace {
+            kernel: 0,
+            index: 0,
+            coords: [0; 3],
+            warps: vec![(0, 1)],
+            instrs: vec![t],
+            addrs: pool,
+            opcodes: vec![raw.opcode.into()],
+        });
+        let mut c = TraceKernel::cursors(&cta).next().unwrap();
+        let mut a = [0u64; 32];
+        let i = c.fetch(&mut a);
+        super::super::synth::lanes(i.mask).map(|l| a[l as usize]).collect()
+    }
+
+    fn header(version: u32) -> Header {
+        Header {
+            name: "k".into(),
+            id: 1,
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            version: Some(version),
+            lineinfo: false,
+            windows: opcode::Windows { shmem_base: 0x7fc8_6700_0000, local_base: 0x7fc8_6500_0000 },
+        }
+    }
+
+    #[test]
+    fn every_tracer_version_and_address_mode_reads_the_same_instruction() {
+        let v3 = LineFormat::new(Some(3), false);
+        let base = line::parse(BFS_DELTA, v3).unwrap();
+        assert_eq!(lanes_of(&base), BFS_LANES);
+        assert_eq!((base.mask, base.dsts[0], base.srcs[0], base.mem_width), (0x0021_2428, 8, 2, 4));
+        // Tracer 4 writes the same columns as 3.
+        assert_eq!(line::parse(BFS_DELTA, LineFormat::new(Some(4), false)).unwrap(), base);
+        // Before version 3 the writer put the thread block and warp in front.
+        let text = format!("0 0 0 3 {BFS_DELTA}");
+        let old = line::parse(&text, LineFormat::new(None, false)).unwrap();
+        assert_eq!(old.ids, Some(([0, 0, 0], 3)));
+        assert_eq!(lanes_of(&old), BFS_LANES);
+        // Version 5 adds the immediate; lineinfo a leading line number.
+        let text = format!("{BFS_DELTA}0 ");
+        let v5 = line::parse(&text, LineFormat::new(Some(5), false)).unwrap();
+        assert_eq!(lanes_of(&v5), BFS_LANES);
+        let text = format!("118 {BFS_DELTA}");
+        let li = line::parse(&text, LineFormat::new(Some(3), true)).unwrap();
+        assert_eq!(lanes_of(&li), BFS_LANES);
+        // Mode 0, as the writer prints it with compression off: one address per active lane.
+        let listed: Vec<String> = BFS_LANES.iter().map(|a| format!("0x{a:016x}")).collect();
+        let m0 = format!("00f0 00212428 1 R8 LDG.E 1 R2 4 0 {} ", listed.join(" "));
+        assert_eq!(lanes_of(&line::parse(&m0, v3).unwrap()), BFS_LANES);
+        // Mode 1 (vectoradd, tracer 5): base + k·stride over the active lanes.
+        let m1 = line::parse("00a0 ffffffff 1 R4 LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0 ", LineFormat::new(Some(5), false))
+            .unwrap();
+        let a = lanes_of(&m1);
+        assert_eq!((a.len(), a[0], a[31]), (32, 0x7fb0_fc43_0e00, 0x7fb0_fc43_0e00 + 31 * 4));
+        // A fully predicated-off load (rodinia-bfs kernel-7) has no addresses.
+        let off = line::parse("01f0 00000000 1 R7 LDG.E 1 R4 4 1 0x0 0 ", v3).unwrap();
+        assert!(lanes_of(&off).is_empty());
+    }
+
+    #[test]
+    fn destinations_sources_exits_and_generic_spaces() {
+        let h = header(3);
+        let v3 = h.format();
+        let dec = |l: &str, last: bool| decode(&line::parse(l, v3).unwrap(), &h, last, &mut Vec::new(), &mut Vec::new()).unwrap();
+        // IMAD.WIDE R2 = R6·R3 writes the pair R2:R3; R3 is then checked as a destination.
+        let w = dec("00e0 00000001 1 R2 IMAD.WIDE 2 R6 R3 0 ", false);
+        assert_eq!((w.dst, w.dst_regs, w.srcs), (2, 2, [6, NO_REG, NO_REG, NO_REG]));
+        let i = Instr { pc: 0, op: w.op, dst: w.dst, dst_regs: w.dst_regs, srcs: w.srcs, mask: 1 };
+        assert_eq!(i.regs().collect::<Vec<_>>(), vec![6, 2, 3]);
+        let m = dec("0030 ffffffff 1 R6 IMAD 2 R6 R3 0 ", false);
+        assert_eq!((m.dst, m.dst_regs, m.srcs), (6, 1, [3, NO_REG, NO_REG, NO_REG]));
+        // matrixmul: LDS.U.128 writes R12..R15.
+        let l = dec("0278 ffffffff 1 R12 LDS.U.128 1 R2 16 1 0x0 0 ", false);
+        assert_eq!((l.op, l.dst, l.dst_regs), (Op::Load { space: Space::Shared, width: 16 }, 12, 4));
+        // A partly predicated EXIT retires lanes; only the warp's last instruction ends it.
+        assert_eq!(dec("00b0 fffffffe 0 EXIT 0 0 ", false).op, Op::Alu);
+        assert_eq!(dec("00b0 ffffffff 0 EXIT 0 0 ", true).op, Op::Exit);
+        // Stores write no register; RZ is no dependency.
+        let s = dec("00d0 00000001 0 STG.E.U8 2 R4 R255 1 2 0x7fc841520000 ", false);
+        assert_eq!((s.op, s.dst, s.srcs[..2].to_vec()), (Op::Store { space: Space::Global, width: 1 }, NO_REG, vec![4, NO_REG]));
+        // Generic accesses by address window.
+        let g = dec("0100 00000003 1 R4 LD.E.64 1 R2 8 1 0x7fc865000100 8 ", false);
+        assert_eq!((g.op, g.dst_regs), (Op::Load { space: Space::Local, width: 8 }, 2));
+        let g = dec("0100 00000003 0 ST.E 2 R2 R4 4 1 0x7fc867000100 4 ", false);
+        assert_eq!(g.op, Op::Store { space: Space::Shared, width: 4 });
+    }
+
+    fn kernel(text: &str) -> Result<TraceKernel, ConfigError> {
+        TraceKernel::load(TraceSource::Embedded(Box::leak(text.to_string().into_boxed_str())), "k.traceg")
+    }
+
+    /// Two CTAs of two warps from rodinia-bfs kernel-1 lines.
+    const SMALL: &str = "-kernel name = _Z6KernelP4NodePiPbS2_S2_S1_i
+-kernel id = 1
+-grid dim = (2,1,1)
+-block dim = (64,1,1)
+-shmem base_addr = 0x00007fc867000000
+-local mem base_addr = 0x00007fc865000000
+-accelsim tracer version = 3
+
+#traces format = threadblock_x threadblock_y threadblock_z warpid_tb PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]
+
+#BEGIN_TB
+
+thread block = 0,0,0
+
+warp = 0
+insts = 3
+00e0 00000001 1 R2 IMAD.WIDE 2 R6 R3 0 
+00f0 00212428 1 R8 LDG.E 1 R2 4 2 0x7fc841500d1c 16 40 24 24 40 
+00b0 ffffffff 0 EXIT 0 0 
+
+warp = 1
+insts = 2
+0050 00000000 0 EXIT 0 0 
+0060 ffffffff 1 R4 IADD3 2 R6 R255 0 
+#END_TB
+
+#BEGIN_TB
+thread block = 1,0,0
+warp = 1
+insts = 1
+00b0 ffffffff 0 EXIT 0 0 
+warp = 0
+insts = 1
+00b0 ffffffff 0 EXIT 0 0 
+#END_TB
+";
+
+    #[test]
+    fn a_kernel_is_indexed_then_read_one_cta_at_a_time() {
+        let k = kernel(SMALL).unwrap();
+        assert_eq!((k.ctas(), k.instructions, k.header.warps_per_cta()), (2, 7, 2));
+        let cta = k.load_cta(0).unwrap();
+        let mut warps: Vec<TraceCursor> = TraceKernel::cursors(&cta).collect();
+        let mut a = [0u64; 32];
+        let i = warps[0].fetch(&mut a);
+        assert_eq!((i.pc, i.dst, i.dst_regs), (0xe0, 2, 2));
+        assert_eq!(warps[0].opcode(), Some("IMAD.WIDE"));
+        let i = warps[0].fetch(&mut a);
+        assert_eq!((i.op, i.mask, a[3], a[21]), (Op::Load { space: Space::Global, width: 4 }, 0x0021_2428, BFS_LANES[0], BFS_LANES[5]));
+        assert_eq!(warps[0].fetch(&mut a).op, Op::Exit);
+        // Warp 1 ends without EXIT: one is added, with no opcode of its own.
+        assert_eq!(warps[1].fetch(&mut a).op, Op::Alu, "a predicated-off EXIT is an issue slot");
+        assert_eq!(warps[1].fetch(&mut a).op, Op::Alu);
+        assert_eq!((warps[1].fetch(&mut a).op, warps[1].opcode()), (Op::Exit, None));
+        let second = k.load_cta(1).unwrap();
+        assert_eq!((second.index, second.coords, second.instrs.len()), (1, [1, 0, 0], 2));
+        // Same text, same kernel; a different text is a different kernel.
+        assert_eq!(kernel(SMALL).unwrap(), k);
+        assert_ne!(kernel(&SMALL.replace("0060 ffffffff", "0060 fffffff0")).unwrap(), k);
+    }
+
+    fn err(text: &str) -> String {
+        kernel(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_kernels_say_where_what_was_expected_and_what_was_found() {
+        let e = err(&SMALL.replace("0x7fc841500d1c 16 40 24 24 40", "0x7fc841500d1c 16 40 24 24"));
+        assert_eq!(
+            e,
+            "k.traceg:18:50: mask 00212428 has 6 active lanes, so 5 deltas were expected; found 4 deltas"
+        );
+        let e = err(&SMALL.replace("4 2 0x7fc841500d1c", "4 7 0x7fc841500d1c"));
+        assert_eq!(e, "k.traceg:18:33: expected an address mode (0 list, 1 base+stride, 2 base+deltas), found `7`");
+        let e = err(&SMALL.replace("insts = 3", "insts = 4"));
+        assert_eq!(
+            e,
+            "k.traceg:21:1: expected instruction 4 of the 4 declared for warp 0, found `warp = 1`: warp 0 declares `insts = 4` but has only 3 instruction lines"
+        );
+        let e = err(&SMALL.replace("insts = 3", "insts = 2"));
+        assert!(e.starts_with("k.traceg:19:1: expected `warp = <n>` or `#END_TB`, found `00b0 ffffffff 0 EXIT 0 0`: more instruction lines"), "{e}");
+        let cut = &SMALL[..SMALL.find("warp = 0\ninsts = 1").unwrap()];
+        let e = err(cut);
+        assert!(e.starts_with("k.traceg:32:1: expected `warp = <n>` or `#END_TB`, found the end of the file (the file is truncated"), "{e}");
+        let e = err(&SMALL[..SMALL.find("#BEGIN_TB\nthread block = 1").unwrap()]);
+        assert_eq!(e, "k.traceg:27:1: expected 2 thread blocks (grid dim (2,1,1)), found 1 (the file is truncated)");
+        let e = err(&SMALL.replace("thread block = 1,0,0", "thread block = 0,0,0"));
+        assert_eq!(e, "k.traceg:28:1: expected each thread block once, found 0,0,0 again");
+        let e = err(&SMALL.replace("0060 ffffffff 1 R4 IADD3", "0060 ffffffff 1 R4 iadd3"));
+        assert_eq!(e, "k.traceg:24:20: expected an opcode (e.g. LDG.E.64, IMAD.WIDE, EXIT), found `iadd3`");
+        let e = err(&SMALL.replace("warp = 1\ninsts = 1", "warp = 2\ninsts = 1"));
+        assert_eq!(e, "k.traceg:29:1: expected a warp number below 2 (the block's warps), found 2");
+        let e = err(&SMALL.replace("-grid dim = (2,1,1)\n", ""));
+        assert!(e.starts_with("k.traceg:9:1: expected a `-grid dim = (x,y,z)` line in the header"), "{e}");
+        let e = err(&SMALL.replace("tracer version = 3", "tracer version = 5"));
+        assert_eq!(e, "k.traceg:17:40: expected the immediate (tracer version 5), found the end of the line");
+        let e = err(&SMALL.replace("tracer version = 3", "tracer version = 2"));
+        assert!(e.starts_with("k.traceg:17:1: expected the thread block x (a leading column of tracer versions before 3), found `00e0`"), "{e}");
+        let e = err(&SMALL.replace("\n00e0", "\n0 0 0 1 00e0").replace("tracer version = 3", "tracer version = 2"));
+        assert!(e.starts_with("k.traceg:17:1: expected thread block 0,0,0 warp 0 in the leading columns, found 0,0,0 warp 1"), "{e}");
+    }
+}
