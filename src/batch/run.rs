@@ -5,6 +5,7 @@ use super::metrics::{SUMMARY, format, value};
 use super::output::Output;
 use super::table;
 use crate::config::Config;
+use crate::sim::dram::command::Command;
 use crate::sim::stats::report::Report;
 use crate::sim::{EventKind, Gpu, Status};
 use crate::workload::Workload;
@@ -44,15 +45,7 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
     let flush = |gpu: &mut Gpu, out: &mut Output| -> Result<()> {
         for (_, e) in gpu.events.drain() {
             if let crate::sim::Event::DramCommand { channel, dram_cycle, cmd } = e {
-                writeln!(
-                    out,
-                    "{dram_cycle} {channel} {} {} {} {} {}",
-                    cmd.bank % groups,
-                    cmd.bank,
-                    cmd.kind,
-                    cmd.row,
-                    cmd.col
-                )?;
+                write_command(out, groups, channel, dram_cycle, &cmd)?;
             }
         }
         Ok(())
@@ -65,6 +58,12 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
     }
     flush(gpu, &mut out)?;
     out.finish()
+}
+
+/// Writes one DRAM command as `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>`.
+pub fn write_command(out: &mut impl Write, groups: u8, channel: u16, dram_cycle: u64, cmd: &Command) -> Result<()> {
+    writeln!(out, "{dram_cycle} {channel} {} {} {} {} {}", cmd.bank % groups, cmd.bank, cmd.kind, cmd.row, cmd.col)?;
+    Ok(())
 }
 
 /// Exit code for a finished run: 0 done (or stopped at the cycle limit), 1 stuck.

@@ -185,6 +185,37 @@ impl Controller {
         t.max(self.now + 1).min(refresh)
     }
 
+    /// The first DRAM cycle (≥ now) at which [`Controller::tick`] may do more than count an
+    /// idle cycle: a pending request's command may be ready, or a refresh is due; `u64::MAX`
+    /// when nothing is queued and refresh is off. Valid until the next arrival.
+    pub fn next_activity(&self) -> u64 {
+        let refresh = match self.next_refresh {
+            0 => u64::MAX,
+            _ if self.refresh_pending => self.now,
+            t => t,
+        };
+        let queued = if self.queues.is_empty() { u64::MAX } else { self.idle_until };
+        queued.min(refresh).max(self.now)
+    }
+
+    /// Jumps to DRAM cycle `t` (≤ [`Controller::next_activity`], with no arrival before it),
+    /// counting the skipped cycles exactly as ticking through them would.
+    pub fn skip_to(&mut self, t: u64) {
+        debug_assert!(t <= self.next_activity(), "skipping past activity at {}", self.next_activity());
+        let (now, k) = (self.now, t.saturating_sub(self.now));
+        let s = &mut self.stats;
+        s.cycles += k;
+        s.pending_cycles +=
+            if self.queues.is_empty() { self.device.data_bus_free.clamp(now, now + k) - now } else { k };
+        if self.queues.banks_pending > 0 {
+            s.blp_cycles += k;
+            s.blp_sum += k * self.queues.banks_pending as u64;
+        }
+        s.read_queue_sum += k * self.queues.n_reads as u64;
+        s.write_queue_sum += k * self.queues.n_writes as u64;
+        self.now += k;
+    }
+
     fn account_cycle(&mut self) {
         let s = &mut self.stats;
         s.cycles += 1;

@@ -4,6 +4,7 @@
 use super::{CacheStats, Histogram, L1LoadStats, StallCause, balance};
 use crate::sim::core::sched::WarpScheduler;
 use crate::sim::core::stall::StallClass;
+use crate::sim::dram::Controller;
 use crate::sim::dram::command::CommandKind;
 use crate::sim::{Gpu, Status};
 use serde::Serialize;
@@ -556,7 +557,7 @@ impl Report {
             + core.ldst.replays
             + core.ldst.idle_replays;
         let policy = policy_report(g, issue_slots, core.held_slots, core.disqualifications);
-        let dram = dram_report(g);
+        let dram = dram_report(&g.dram);
         let loads = &core.loads;
         Report {
             config: g.config.name.clone(),
@@ -693,14 +694,15 @@ fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: 
     }
 }
 
-fn dram_report(g: &Gpu) -> DramReport {
+/// The `dram` object of a report, from a set of controllers.
+pub fn dram_report(controllers: &[Controller]) -> DramReport {
     let mut hist = Histogram::default();
     let (mut reads, mut writes, mut hits, mut misses, mut conflicts) = (0, 0, 0, 0, 0);
     let (mut cycles, mut pending, mut busy, mut blp_sum, mut blp_cycles) = (0, 0, 0, 0, 0);
     let (mut rq, mut wq, mut drains, mut lat) = (0, 0, 0, 0);
     let mut cmds = [0u64; 5];
     let mut channels = Vec::new();
-    for d in &g.dram {
+    for d in controllers {
         let s = &d.stats;
         reads += s.reads;
         writes += s.writes;
@@ -747,10 +749,10 @@ fn dram_report(g: &Gpu) -> DramReport {
         read_queue_mean: ratio(rq, cycles),
         write_queue_mean: ratio(wq, cycles),
         read_queue_occupancy: OccupancyShare::from_histogram(&merge_histograms(
-            g.dram.iter().map(|d| &d.stats.read_queue_occupancy),
+            controllers.iter().map(|d| &d.stats.read_queue_occupancy),
         )),
         write_queue_occupancy: OccupancyShare::from_histogram(&merge_histograms(
-            g.dram.iter().map(|d| &d.stats.write_queue_occupancy),
+            controllers.iter().map(|d| &d.stats.write_queue_occupancy),
         )),
         write_drains: drains,
         commands: CommandCounts {

@@ -1,0 +1,369 @@
+//! `warpscope dram`: a DRAM address trace fed straight to the memory controllers, without the
+//! GPU — the input of the usual DRAM simulators. One request per line, in the formats of
+//! Ramulator (`0x12345680 R`) and DRAMSim3 (`0x12345680 READ 1203`):
+//!
+//! ```text
+//! 0x<address> <R|W|READ|WRITE> [DRAM cycle]
+//! ```
+//!
+//! Blank lines and `#` comments are skipped. Requests enter in trace order, each no earlier
+//! than its cycle (none given: as soon as possible), each controller taking at most one per
+//! DRAM cycle (as from its L2 slices in the GPU); a request whose controller queue is full
+//! holds back the ones behind it, as in both simulators' trace front ends. Every request is one
+//! line (`l2.line_bytes`) at the address's channel, bank, row and column under the configured
+//! mapping. The trace is read as it is consumed, so its size does not matter.
+//!
+//! Cycles in which no controller can issue a command and no request can enter are skipped in
+//! one step ([`Controller::skip_to`]); the statistics stay exactly those of ticking them.
+
+use super::output::Output;
+use super::run::write_command;
+use crate::config::{Config, ConfigError, Origin};
+use crate::sim::dram::Controller;
+use crate::sim::dram::mapping::AddressMap;
+use crate::sim::request::{AccessKind, MemRequest};
+use crate::sim::stats::Histogram;
+use crate::sim::stats::report::{DramReport, dram_report};
+use crate::sim::{Event, EventKind, EventSink};
+use crate::workload::accelsim::body::{Line, LineReader};
+use anyhow::Result;
+use serde::Serialize;
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// One request of a DRAM trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DramRequest {
+    pub addr: u64,
+    pub write: bool,
+    /// Earliest DRAM cycle it may enter (0 = at once).
+    pub cycle: u64,
+}
+
+/// Reads a DRAM trace lazily, one request at a time.
+pub struct DramTrace<R> {
+    lines: LineReader<R>,
+    name: String,
+}
+
+fn token_error(name: &str, l: &Line<'_>, tok: &str, what: &str) -> ConfigError {
+    let col = tok.as_ptr() as usize - l.text.as_ptr() as usize + 1;
+    ConfigError {
+        origin: Origin::File(name.to_string()),
+        position: Some((l.no, col)),
+        key: String::new(),
+        message: format!("expected {what}, found {}", crate::workload::accelsim::line::shown(tok)),
+    }
+}
+
+/// Parses one trace line (`None` for blank lines and comments).
+pub fn parse_line(name: &str, l: &Line<'_>) -> Result<Option<DramRequest>, ConfigError> {
+    let mut toks = l.text.split_ascii_whitespace();
+    let Some(a) = toks.next() else { return Ok(None) };
+    if a.starts_with('#') {
+        return Ok(None);
+    }
+    let digits = a.strip_prefix("0x").or_else(|| a.strip_prefix("0X")).unwrap_or(a);
+    let addr = (digits.len() <= 16 && !digits.is_empty())
+        .then(|| u64::from_str_radix(digits, 16).ok())
+        .flatten()
+        .ok_or_else(|| token_error(name, l, a, "a hex address (0x...)"))?;
+    let what = "R, W, READ or WRITE";
+    let Some(kind) = toks.next() else {
+        let end = &l.text[l.text.len()..];
+        return Err(token_error(name, l, end, what));
+    };
+    let write = match kind {
+        "R" | "READ" | "r" | "read" => false,
+        "W" | "WRITE" | "w" | "write" => true,
+        _ => return Err(token_error(name, l, kind, what)),
+    };
+    let cycle = match toks.next() {
+        None => 0,
+        Some(c) => c.parse().map_err(|_| token_error(name, l, c, "a DRAM cycle (decimal) or the end of the line"))?,
+    };
+    if let Some(extra) = toks.next() {
+        return Err(token_error(name, l, extra, "the end of the line"));
+    }
+    Ok(Some(DramRequest { addr, write, cycle }))
+}
+
+impl<R: BufRead> DramTrace<R> {
+    pub fn new(reader: R, name: &str) -> DramTrace<R> {
+        DramTrace { lines: LineReader::new(reader, 0, 0), name: name.to_string() }
+    }
+
+    /// The next request, or `None` at the end of the trace.
+    pub fn next_request(&mut self) -> Result<Option<DramRequest>, ConfigError> {
+        loop {
+            let name = &self.name;
+            let l = self.lines.next_line().map_err(|e| ConfigError {
+                origin: Origin::File(name.clone()),
+                position: Some((e.line, e.col)),
+                key: String::new(),
+                message: e.message,
+            })?;
+            let Some(l) = l else { return Ok(None) };
+            if let Some(r) = parse_line(name, &l)? {
+                return Ok(Some(r));
+            }
+        }
+    }
+}
+
+/// Options of a DRAM-only run.
+#[derive(Clone, Debug, Default)]
+pub struct DramOptions {
+    /// Write every DRAM command here.
+    pub command_trace: Option<String>,
+    /// Tick every cycle instead of skipping idle ones (to check that skipping is exact).
+    pub no_skip: bool,
+}
+
+/// Latency of requests, queue entry → last data beat, in DRAM cycles.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LatencyReport {
+    pub read_mean: f64,
+    pub read_p50: u64,
+    pub read_p90: u64,
+    pub read_p99: u64,
+    pub read_max: u64,
+    /// Mean read latency in nanoseconds.
+    pub read_mean_ns: f64,
+    pub write_mean: f64,
+}
+
+/// Simulation speed of a DRAM-only run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DramSimReport {
+    pub wall_seconds: f64,
+    pub requests_per_second: f64,
+    pub cycles_per_second: f64,
+}
+
+/// What `warpscope dram --json` writes.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DramModeReport {
+    pub config: String,
+    pub trace: String,
+    pub requests: u64,
+    pub reads: u64,
+    pub writes: u64,
+    /// DRAM command-clock cycles until the last request finished.
+    pub dram_cycles: u64,
+    /// Bytes moved / time, and the channels' peak (one burst per tBURST on every channel).
+    pub bandwidth_gbps: f64,
+    pub peak_bandwidth_gbps: f64,
+    pub latency: LatencyReport,
+    /// The same keys as `run --json`'s `dram` object.
+    pub dram: DramReport,
+    pub sim: DramSimReport,
+}
+
+/// Runs a DRAM trace through the configured controllers until every request is served.
+pub fn simulate<R: BufRead>(
+    config: &Config,
+    trace: &mut DramTrace<R>,
+    opts: &DramOptions,
+) -> Result<(Vec<Controller>, DramModeReport)> {
+    let map = AddressMap::new(config);
+    let channels = config.dram.channels as usize;
+    let mut mcs: Vec<Controller> = (0..channels).map(|i| Controller::new(config, i as u16)).collect();
+    let mut sink = EventSink::default();
+    let mut out = match &opts.command_trace {
+        Some(p) => {
+            sink.set(EventKind::DramCommand, true);
+            Some(Output::open(p)?)
+        }
+        None => None,
+    };
+    let groups = config.dram.bank_groups as u8;
+    let line_bytes = u64::from(config.l2.line_bytes);
+    // The cycle each channel last accepted a request.
+    let mut fed = vec![u64::MAX; channels];
+    let mut head = trace.next_request()?;
+    let mut id = 0u64;
+    let mut now = 0u64;
+    let start = Instant::now();
+    loop {
+        while let Some(r) = head {
+            if r.cycle > now {
+                break;
+            }
+            let loc = map.map(r.addr);
+            let ch = loc.channel as usize;
+            if fed[ch] == now || !mcs[ch].can_accept(r.write) {
+                break;
+            }
+            let req = MemRequest {
+                id,
+                kind: if r.write { AccessKind::Writeback } else { AccessKind::Load },
+                addr: r.addr & !(line_bytes - 1),
+                bytes: line_bytes as u32,
+                lanes: 0,
+                origin: Default::default(),
+                loc,
+                trace: Default::default(),
+            };
+            mcs[ch].enqueue(req, now);
+            fed[ch] = now;
+            id += 1;
+            head = trace.next_request()?;
+        }
+        if head.is_none() && mcs.iter().all(|m| m.is_idle()) {
+            break;
+        }
+        for mc in &mut mcs {
+            mc.tick(now, &mut sink);
+            while mc.pop_completed().is_some() {}
+        }
+        if let Some(o) = &mut out {
+            for (_, e) in sink.drain() {
+                if let Event::DramCommand { channel, dram_cycle, cmd } = e {
+                    write_command(o, groups, channel, dram_cycle, &cmd)?;
+                }
+            }
+        }
+        now += 1;
+        if !opts.no_skip {
+            let next = next_event(&mcs, head, &map, now);
+            if next > now && next != u64::MAX {
+                for mc in &mut mcs {
+                    mc.skip_to(next);
+                }
+                now = next;
+            }
+        }
+    }
+    let wall = start.elapsed().as_secs_f64();
+    if let Some(o) = out {
+        o.finish()?;
+    }
+    let report = report(config, &trace.name, &mcs, now, wall);
+    Ok((mcs, report))
+}
+
+/// The first cycle ≥ `now` at which anything can happen: a controller can issue (or refresh),
+/// or the head request can enter (its cycle has come and its controller has room).
+fn next_event(mcs: &[Controller], head: Option<DramRequest>, map: &AddressMap, now: u64) -> u64 {
+    let mut t = u64::MAX;
+    for mc in mcs {
+        t = t.min(mc.next_activity());
+        if t <= now {
+            return now;
+        }
+    }
+    if let Some(r) = head {
+        let ch = map.map(r.addr).channel as usize;
+        // A full queue only frees when its controller issues, which is counted above.
+        if mcs[ch].can_accept(r.write) {
+            t = t.min(r.cycle.max(now));
+        }
+    }
+    t
+}
+
+fn report(config: &Config, trace: &str, mcs: &[Controller], cycles: u64, wall: f64) -> DramModeReport {
+    let mut hist = Histogram::default();
+    let (mut write_sum, mut writes, mut reads) = (0u64, 0u64, 0u64);
+    for mc in mcs {
+        hist.merge(&mc.stats.read_latency);
+        write_sum += mc.stats.write_latency_sum;
+        writes += mc.stats.writes;
+        reads += mc.stats.reads;
+    }
+    let requests = reads + writes;
+    let tck = config.tck_ns();
+    let seconds = cycles as f64 * tck * 1e-9;
+    let line = f64::from(config.l2.line_bytes);
+    let t = crate::sim::dram::timing::Timing::from_config(config);
+    let peak_bytes_per_cycle = f64::from(config.dram_burst_bytes()) / t.burst.max(1) as f64;
+    let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    DramModeReport {
+        config: config.name.clone(),
+        trace: trace.to_string(),
+        requests,
+        reads,
+        writes,
+        dram_cycles: cycles,
+        bandwidth_gbps: ratio(requests as f64 * line, seconds) / 1e9,
+        peak_bandwidth_gbps: peak_bytes_per_cycle * mcs.len() as f64 / tck,
+        latency: LatencyReport {
+            read_mean: hist.mean(),
+            read_p50: hist.quantile(0.5),
+            read_p90: hist.quantile(0.9),
+            read_p99: hist.quantile(0.99),
+            read_max: hist.max,
+            read_mean_ns: hist.mean() * tck,
+            write_mean: ratio(write_sum as f64, writes as f64),
+        },
+        dram: dram_report(mcs),
+        sim: DramSimReport {
+            wall_seconds: wall,
+            requests_per_second: ratio(requests as f64, wall),
+            cycles_per_second: ratio(cycles as f64, wall),
+        },
+    }
+}
+
+/// The human summary of a DRAM-only run.
+pub fn summary(r: &DramModeReport) -> String {
+    let rows = vec![
+        ("requests", format!("{} ({} reads, {} writes)", r.requests, r.reads, r.writes)),
+        ("DRAM cycles", r.dram_cycles.to_string()),
+        ("bandwidth", format!("{:.1} GB/s of {:.1} GB/s peak", r.bandwidth_gbps, r.peak_bandwidth_gbps)),
+        ("bus utilization", format!("{:.1}%", r.dram.bandwidth_utilization * 100.0)),
+        ("row hits / misses / conflicts", format!(
+            "{:.1}% / {:.1}% / {:.1}%",
+            r.dram.row_hit_rate * 100.0,
+            r.dram.row_miss_rate * 100.0,
+            r.dram.row_conflict_rate * 100.0
+        )),
+        ("read latency mean", format!("{:.1} cycles ({:.1} ns)", r.latency.read_mean, r.latency.read_mean_ns)),
+        ("read latency p50 / p90 / p99 / max", format!(
+            "{} / {} / {} / {} cycles",
+            r.latency.read_p50, r.latency.read_p90, r.latency.read_p99, r.latency.read_max
+        )),
+        ("write latency mean", format!("{:.1} cycles", r.latency.write_mean)),
+        ("simulation", format!(
+            "{:.3} s, {:.0} requests/s, {:.0} DRAM cycles/s",
+            r.sim.wall_seconds, r.sim.requests_per_second, r.sim.cycles_per_second
+        )),
+    ];
+    let rows: Vec<Vec<String>> = rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect();
+    format!(
+        "{} × {}: {} requests served\n\n{}",
+        r.config,
+        r.trace,
+        r.requests,
+        super::table::render(&["metric".into(), "value".into()], &rows)
+    )
+}
+
+/// Synthetic traces for the benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pattern {
+    /// Uniformly random line addresses over the whole memory, one in three a write.
+    Random,
+    /// A sequential stream of 128-byte reads.
+    Stream,
+}
+
+/// Writes `n` requests of `pattern` in Ramulator's format (`0x<addr> R|W`).
+pub fn generate(config: &Config, pattern: Pattern, n: u64, out: &mut impl Write) -> std::io::Result<()> {
+    let d = &config.dram;
+    let capacity = u64::from(d.channels) * u64::from(d.banks) * u64::from(d.rows) * u64::from(d.row_bytes);
+    let line = u64::from(config.l2.line_bytes);
+    let mut w = std::io::BufWriter::new(out);
+    for i in 0..n {
+        let (addr, write) = match pattern {
+            Pattern::Random => {
+                let h = crate::workload::hash::hash(0xd7a, &[i]);
+                (h % capacity / line * line, crate::workload::hash::mix(h) % 3 == 0)
+            }
+            Pattern::Stream => (i * 128, false),
+        };
+        writeln!(w, "{addr:#x} {}", if write { 'W' } else { 'R' })?;
+    }
+    w.flush()
+}
