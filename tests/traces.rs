@@ -28,7 +28,11 @@ fn sample(name: &str) -> PathBuf {
 /// (Σ `insts =`, number of `#BEGIN_TB`) of a kernel file, counted independently of the parser.
 fn declared(path: &Path) -> (u64, u32) {
     let text = std::fs::read_to_string(path).unwrap();
-    let insts = text.lines().filter_map(|l| l.trim().strip_prefix("insts = ")).map(|n| n.parse::<u64>().unwrap()).sum();
+    let insts = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("insts = "))
+        .map(|n| n.parse::<u64>().unwrap())
+        .sum();
     let blocks = text.lines().filter(|l| l.trim() == "#BEGIN_TB").count() as u32;
     (insts, blocks)
 }
@@ -134,7 +138,11 @@ fn opcodes(dir: &Path) -> Vec<String> {
 
 fn run_cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN).args(args).output().expect("binary runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -157,16 +165,24 @@ fn bad_traces_exit_2_naming_file_line_and_column() {
     std::fs::write(&cut, bad).unwrap();
     let (code, _, err) = run_cli(&["run", "-w", cut.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert_eq!(err.trim(), format!("error: {}:{line}:50: expected the stride (decimal), found `four`", cut.display()));
+    assert_eq!(
+        err.trim(),
+        format!("error: {}:{line}:50: expected the stride (decimal), found `four`", cut.display())
+    );
     // A kernelslist naming a missing kernel.
     let list = dir.path().join("kernelslist.g");
-    std::fs::write(&list, "MemcpyHtoD,0x00007fb0fc400000,200000\nkernel-1.traceg\nkernel-2.traceg\n").unwrap();
+    std::fs::write(&list, "MemcpyHtoD,0x00007fb0fc400000,200000\nkernel-1.traceg\nkernel-2.traceg\n")
+        .unwrap();
     std::fs::write(&cut, &text).unwrap();
     let (code, _, err) = run_cli(&["run", "-w", list.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        format!("error: {}:3:1: expected the kernel file {}, found no such file", list.display(), dir.path().join("kernel-2.traceg").display())
+        format!(
+            "error: {}:3:1: expected the kernel file {}, found no such file",
+            list.display(),
+            dir.path().join("kernel-2.traceg").display()
+        )
     );
     std::fs::write(&list, "kernel-1.traceg\nMemcpyHtoD 0x0 12\nlaunch kernel-1.traceg\n").unwrap();
     let (code, _, err) = run_cli(&["run", "-w", list.to_str().unwrap()]);

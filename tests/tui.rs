@@ -248,7 +248,12 @@ fn an_accel_sim_trace_runs_to_the_end_in_the_terminal_ui() {
     p.send(":until 200\r");
     // The warps pane names the SASS instructions of the trace.
     let screen = p.wait_for("· cycle 200 ·");
-    assert!(["LDG.E", "IMAD", "FADD", "STG.E", "EXIT", "S2R", "MOV", "ISETP"].iter().any(|op| screen.contains(op)), "{screen}");
+    assert!(
+        ["LDG.E", "IMAD", "FADD", "STG.E", "EXIT", "S2R", "MOV", "ISETP"]
+            .iter()
+            .any(|op| screen.contains(op)),
+        "{screen}"
+    );
     p.send("c");
     p.wait_for("FINISHED");
     p.send("q");

@@ -73,7 +73,9 @@ impl Kernel {
     /// after it was validated.
     pub fn cta_programs(&self, cta: u32) -> Result<Vec<WarpProgram>, String> {
         Ok(match self {
-            Kernel::Synth(k) => (0..self.warps_per_cta()).map(|w| WarpProgram::Synth(k.cursor(cta, w))).collect(),
+            Kernel::Synth(k) => {
+                (0..self.warps_per_cta()).map(|w| WarpProgram::Synth(k.cursor(cta, w))).collect()
+            }
             Kernel::Trace(k) => {
                 let trace = k.load_cta(cta)?;
                 TraceKernel::cursors(&trace).map(WarpProgram::Trace).collect()

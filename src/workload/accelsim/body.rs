@@ -182,7 +182,10 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
             return Err(TraceError::new(
                 no,
                 1,
-                format!("expected a header line `-key = value` or `#traces format = ...`, found {}", shown(t)),
+                format!(
+                    "expected a header line `-key = value` or `#traces format = ...`, found {}",
+                    shown(t)
+                ),
             ));
         };
         let Some((key, value)) = kv.split_once('=') else {
@@ -190,7 +193,9 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
         };
         let (key, value) = (key.trim(), value.trim());
         let col = text.find(value).map_or(1, |c| c + 1);
-        let err = |what: &str| TraceError::new(no, col, format!("expected {what} for `-{key}`, found {}", shown(value)));
+        let err = |what: &str| {
+            TraceError::new(no, col, format!("expected {what} for `-{key}`, found {}", shown(value)))
+        };
         let hex = |v: &str| u64::from_str_radix(v.trim_start_matches("0x").trim_start_matches("0X"), 16).ok();
         match key {
             "kernel name" => h.name = value.to_string(),
@@ -212,7 +217,9 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
                     return Err(TraceError::new(
                         no,
                         col,
-                        format!("expected tracer version 1 to 5, found {v} (its line format is not supported)"),
+                        format!(
+                            "expected tracer version 1 to 5, found {v} (its line format is not supported)"
+                        ),
                     ));
                 }
                 h.version = Some(v);
@@ -349,7 +356,8 @@ impl Body {
             }
             State::InBlock if t.starts_with("cluster") => {} // cluster id/cta/rank (newer tracers)
             State::InBlock if t == "#END_TB" => {
-                let expected = if self.warps_per_cta >= 64 { u64::MAX } else { (1u64 << self.warps_per_cta) - 1 };
+                let expected =
+                    if self.warps_per_cta >= 64 { u64::MAX } else { (1u64 << self.warps_per_cta) - 1 };
                 if self.warps_seen != expected {
                     let missing = (!self.warps_seen & expected).trailing_zeros();
                     return Err(TraceError::new(
@@ -372,7 +380,10 @@ impl Body {
                     return Err(TraceError::new(
                         no,
                         col,
-                        format!("expected a warp number below {} (the block's warps), found {w}", self.warps_per_cta),
+                        format!(
+                            "expected a warp number below {} (the block's warps), found {w}",
+                            self.warps_per_cta
+                        ),
                     ));
                 }
                 if self.warps_seen & (1 << w) != 0 {
@@ -388,7 +399,11 @@ impl Body {
             State::WarpHead(warp) => {
                 let v = field(t, "insts").ok_or_else(|| unexpected(self.state))?;
                 let declared: u32 = v.parse().map_err(|_| unexpected(self.state))?;
-                self.state = if declared == 0 { State::InBlock } else { State::InWarp { warp, declared, left: declared } };
+                self.state = if declared == 0 {
+                    State::InBlock
+                } else {
+                    State::InWarp { warp, declared, left: declared }
+                };
             }
             State::InWarp { warp, declared, left } => {
                 if t.starts_with('#') || t.starts_with("warp") {

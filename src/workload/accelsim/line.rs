@@ -333,9 +333,15 @@ mod tests {
     #[test]
     fn errors_say_what_was_expected_and_found() {
         let e = parse("0010 ffffzfff 1 R6 S2R 0 0 ", V3).unwrap_err();
-        assert_eq!((e.col, e.message.as_str()), (6, "expected the active mask (hex, 32 bits), found `ffffzfff`"));
+        assert_eq!(
+            (e.col, e.message.as_str()),
+            (6, "expected the active mask (hex, 32 bits), found `ffffzfff`")
+        );
         let e = parse("0010 ffffffff 1 R6 S2R 0", V3).unwrap_err();
-        assert_eq!(e.message, "expected the memory width in bytes (0 = not a memory instruction), found the end of the line");
+        assert_eq!(
+            e.message,
+            "expected the memory width in bytes (0 = not a memory instruction), found the end of the line"
+        );
         let e = parse("0010 ffffffff 1 R4 LDG.E 1 R2 4 3 0x10 ", V3).unwrap_err();
         assert!(e.message.starts_with("expected an address mode"), "{}", e.message);
         let e = parse("0000 ffffffff 1 R1 MOV 0 0 ", V5).unwrap_err();

@@ -21,13 +21,12 @@ pub mod opcode;
 
 use super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use crate::config::{ConfigError, Origin};
-use body::{Body, BodySink, Line, LineReader, TraceError};
 pub use body::Header;
+use body::{Body, BodySink, Line, LineReader, TraceError};
 use line::{Addresses, LineError, RawInstr};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
 
 /// Where a kernel's text is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,9 +71,14 @@ impl PartialEq for TraceKernel {
 enum AddrRef {
     None,
     /// The k-th active lane accesses `base + k·stride`.
-    Stride { base: u64, stride: i64 },
+    Stride {
+        base: u64,
+        stride: i64,
+    },
     /// One address per active lane from `addrs[start..]`.
-    List { start: u32 },
+    List {
+        start: u32,
+    },
 }
 
 /// A decoded instruction line.
@@ -129,7 +133,11 @@ impl Eq for TraceCursor {}
 impl std::fmt::Debug for TraceCursor {
     /// Position only: machine-state hashes format warps with `{:?}`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TraceCursor {{ cta: {}, warp: {}, next: {}, end: {} }}", self.cta.index, self.warp, self.next, self.end)
+        write!(
+            f,
+            "TraceCursor {{ cta: {}, warp: {}, next: {}, end: {} }}",
+            self.cta.index, self.warp, self.next, self.end
+        )
     }
 }
 
@@ -153,7 +161,8 @@ impl TraceCursor {
     #[inline]
     pub fn fetch(&mut self, addrs: &mut LaneAddrs) -> Instr {
         if self.next >= self.end {
-            let pc = self.end.checked_sub(1).and_then(|i| self.cta.instrs.get(i as usize)).map_or(0, |t| t.pc);
+            let pc =
+                self.end.checked_sub(1).and_then(|i| self.cta.instrs.get(i as usize)).map_or(0, |t| t.pc);
             self.next = self.end + 1;
             return Instr::exit(pc);
         }
@@ -379,7 +388,11 @@ impl TraceKernel {
         let (header, begin) = body::header(&mut r).map_err(err)?;
         let ctas = header.ctas();
         if ctas > 1 << 28 {
-            return Err(err(TraceError::new(1, 1, format!("expected a grid of at most 2^28 thread blocks, found {ctas}"))));
+            return Err(err(TraceError::new(
+                1,
+                1,
+                format!("expected a grid of at most 2^28 thread blocks, found {ctas}"),
+            )));
         }
         let mut ix = Indexer {
             header: &header,
@@ -426,7 +439,10 @@ impl TraceKernel {
     pub fn load_cta(&self, cta: u32) -> Result<Arc<CtaTrace>, String> {
         let e = self.ctas[cta as usize];
         let changed = |m: String| format!("{m} (the trace changed after it was loaded)");
-        let reader = self.source.open(e.start, Some(e.end)).map_err(|io| changed(format!("{}: cannot read: {io}", self.path)))?;
+        let reader = self
+            .source
+            .open(e.start, Some(e.end))
+            .map_err(|io| changed(format!("{}: cannot read: {io}", self.path)))?;
         let mut r = LineReader::new(reader, e.line - 1, e.start);
         let warps = self.header.warps_per_cta() as usize;
         let mut b = CtaBuilder {
@@ -446,7 +462,11 @@ impl TraceKernel {
         loop {
             let l: Option<Line<'_>> = r.next_line().map_err(fail)?;
             let Some(l) = l else {
-                return Err(fail(TraceError::new(r.line + 1, 1, "expected `#END_TB`, found the end of the file")));
+                return Err(fail(TraceError::new(
+                    r.line + 1,
+                    1,
+                    "expected `#END_TB`, found the end of the file",
+                )));
             };
             if body.line(l, &mut b).map_err(fail)? {
                 break;
@@ -486,7 +506,10 @@ pub fn load_list(path: &Path) -> Result<Vec<TraceKernel>, ConfigError> {
         if !t.starts_with("kernel") || t.contains([',', ' ']) {
             return Err(err(
                 1,
-                format!("expected `kernel-<N>.traceg` or `MemcpyHtoD,0x<address>,<bytes>`, found {}", line::shown(t)),
+                format!(
+                    "expected `kernel-<N>.traceg` or `MemcpyHtoD,0x<address>,<bytes>`, found {}",
+                    line::shown(t)
+                ),
             ));
         }
         let file = dir.join(t);
@@ -561,8 +584,14 @@ mod tests {
 
     /// Real lines of the shared samples (rodinia-bfs kernel-7, tracer 3; vectoradd, tracer 5).
     const BFS_DELTA: &str = "00f0 00212428 1 R8 LDG.E 1 R2 4 2 0x7fc841500d1c 16 40 24 24 40 ";
-    const BFS_LANES: [u64; 6] =
-        [0x7fc8_4150_0d1c, 0x7fc8_4150_0d2c, 0x7fc8_4150_0d54, 0x7fc8_4150_0d6c, 0x7fc8_4150_0d84, 0x7fc8_4150_0dac];
+    const BFS_LANES: [u64; 6] = [
+        0x7fc8_4150_0d1c,
+        0x7fc8_4150_0d2c,
+        0x7fc8_4150_0d54,
+        0x7fc8_4150_0d6c,
+        0x7fc8_4150_0d84,
+        0x7fc8_4150_0dac,
+    ];
 
     fn lanes_of(raw: &RawInstr<'_>) -> Vec<u64> {
         let mut pool = Vec::new();
@@ -620,8 +649,11 @@ mod tests {
         let m0 = format!("00f0 00212428 1 R8 LDG.E 1 R2 4 0 {} ", listed.join(" "));
         assert_eq!(lanes_of(&line::parse(&m0, v3).unwrap()), BFS_LANES);
         // Mode 1 (vectoradd, tracer 5): base + k·stride over the active lanes.
-        let m1 = line::parse("00a0 ffffffff 1 R4 LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0 ", LineFormat::new(Some(5), false))
-            .unwrap();
+        let m1 = line::parse(
+            "00a0 ffffffff 1 R4 LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0 ",
+            LineFormat::new(Some(5), false),
+        )
+        .unwrap();
         let a = lanes_of(&m1);
         assert_eq!((a.len(), a[0], a[31]), (32, 0x7fb0_fc43_0e00, 0x7fb0_fc43_0e00 + 31 * 4));
         // A fully predicated-off load (rodinia-bfs kernel-7) has no addresses.
@@ -633,7 +665,9 @@ mod tests {
     fn destinations_sources_exits_and_generic_spaces() {
         let h = header(3);
         let v3 = h.format();
-        let dec = |l: &str, last: bool| decode(&line::parse(l, v3).unwrap(), &h, last, &mut Vec::new(), &mut Vec::new()).unwrap();
+        let dec = |l: &str, last: bool| {
+            decode(&line::parse(l, v3).unwrap(), &h, last, &mut Vec::new(), &mut Vec::new()).unwrap()
+        };
         // IMAD.WIDE R2 = R6·R3 writes the pair R2:R3; R3 is then checked as a destination.
         let w = dec("00e0 00000001 1 R2 IMAD.WIDE 2 R6 R3 0 ", false);
         assert_eq!((w.dst, w.dst_regs, w.srcs), (2, 2, [6, NO_REG, NO_REG, NO_REG]));
@@ -649,7 +683,10 @@ mod tests {
         assert_eq!(dec("00b0 ffffffff 0 EXIT 0 0 ", true).op, Op::Exit);
         // Stores write no register; RZ is no dependency.
         let s = dec("00d0 00000001 0 STG.E.U8 2 R4 R255 1 2 0x7fc841520000 ", false);
-        assert_eq!((s.op, s.dst, s.srcs[..2].to_vec()), (Op::Store { space: Space::Global, width: 1 }, NO_REG, vec![4, NO_REG]));
+        assert_eq!(
+            (s.op, s.dst, s.srcs[..2].to_vec()),
+            (Op::Store { space: Space::Global, width: 1 }, NO_REG, vec![4, NO_REG])
+        );
         // Generic accesses by address window.
         let g = dec("0100 00000003 1 R4 LD.E.64 1 R2 8 1 0x7fc865000100 8 ", false);
         assert_eq!((g.op, g.dst_regs), (Op::Load { space: Space::Local, width: 8 }, 2));
@@ -710,7 +747,10 @@ insts = 1
         assert_eq!((i.pc, i.dst, i.dst_regs), (0xe0, 2, 2));
         assert_eq!(warps[0].opcode(), Some("IMAD.WIDE"));
         let i = warps[0].fetch(&mut a);
-        assert_eq!((i.op, i.mask, a[3], a[21]), (Op::Load { space: Space::Global, width: 4 }, 0x0021_2428, BFS_LANES[0], BFS_LANES[5]));
+        assert_eq!(
+            (i.op, i.mask, a[3], a[21]),
+            (Op::Load { space: Space::Global, width: 4 }, 0x0021_2428, BFS_LANES[0], BFS_LANES[5])
+        );
         assert_eq!(warps[0].fetch(&mut a).op, Op::Exit);
         // Warp 1 ends without EXIT: one is added, with no opcode of its own.
         assert_eq!(warps[1].fetch(&mut a).op, Op::Alu, "a predicated-off EXIT is an issue slot");
@@ -735,7 +775,10 @@ insts = 1
             "k.traceg:18:50: mask 00212428 has 6 active lanes, so 5 deltas were expected; found 4 deltas"
         );
         let e = err(&SMALL.replace("4 2 0x7fc841500d1c", "4 7 0x7fc841500d1c"));
-        assert_eq!(e, "k.traceg:18:33: expected an address mode (0 list, 1 base+stride, 2 base+deltas), found `7`");
+        assert_eq!(
+            e,
+            "k.traceg:18:33: expected an address mode (0 list, 1 base+stride, 2 base+deltas), found `7`"
+        );
         let e = err(&SMALL.replace("insts = 3", "insts = 4"));
         assert_eq!(
             e,
@@ -747,7 +790,10 @@ insts = 1
         let e = err(cut);
         assert!(e.starts_with("k.traceg:32:1: expected `warp = <n>` or `#END_TB`, found the end of the file (the file is truncated"), "{e}");
         let e = err(&SMALL[..SMALL.find("#BEGIN_TB\nthread block = 1").unwrap()]);
-        assert_eq!(e, "k.traceg:27:1: expected 2 thread blocks (grid dim (2,1,1)), found 1 (the file is truncated)");
+        assert_eq!(
+            e,
+            "k.traceg:27:1: expected 2 thread blocks (grid dim (2,1,1)), found 1 (the file is truncated)"
+        );
         let e = err(&SMALL.replace("thread block = 1,0,0", "thread block = 0,0,0"));
         assert_eq!(e, "k.traceg:28:1: expected each thread block once, found 0,0,0 again");
         let e = err(&SMALL.replace("0060 ffffffff 1 R4 IADD3", "0060 ffffffff 1 R4 iadd3"));
@@ -760,7 +806,14 @@ insts = 1
         assert_eq!(e, "k.traceg:17:40: expected the immediate (tracer version 5), found the end of the line");
         let e = err(&SMALL.replace("tracer version = 3", "tracer version = 2"));
         assert!(e.starts_with("k.traceg:17:1: expected the thread block x (a leading column of tracer versions before 3), found `00e0`"), "{e}");
-        let e = err(&SMALL.replace("\n00e0", "\n0 0 0 1 00e0").replace("tracer version = 3", "tracer version = 2"));
-        assert!(e.starts_with("k.traceg:17:1: expected thread block 0,0,0 warp 0 in the leading columns, found 0,0,0 warp 1"), "{e}");
+        let e = err(&SMALL
+            .replace("\n00e0", "\n0 0 0 1 00e0")
+            .replace("tracer version = 3", "tracer version = 2"));
+        assert!(
+            e.starts_with(
+                "k.traceg:17:1: expected thread block 0,0,0 warp 0 in the leading columns, found 0,0,0 warp 1"
+            ),
+            "{e}"
+        );
     }
 }

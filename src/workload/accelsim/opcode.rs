@@ -117,7 +117,8 @@ pub fn classify(opcode: &str, mem_width: u32, writes: bool) -> Result<OpInfo, St
         ));
     }
     let width = if is_mem {
-        let w = suffix_width.unwrap_or(if matches!(mem_width, 1 | 2 | 4 | 8 | 16 | 32) { mem_width } else { 4 });
+        let w =
+            suffix_width.unwrap_or(if matches!(mem_width, 1 | 2 | 4 | 8 | 16 | 32) { mem_width } else { 4 });
         if !matches!(w, 1 | 2 | 4 | 8 | 16 | 32) {
             return Err(format!(
                 "expected an access width of 1, 2, 4, 8, 16 or 32 bytes, found {w} bytes in the opcode {opcode}"
@@ -166,7 +167,10 @@ mod tests {
 
     #[test]
     fn widths_and_registers_from_suffixes() {
-        assert_eq!(c("LDG.E.128.SYS", 16, true), OpInfo { class: Class::Load(SpaceRule::Fixed(Space::Global)), width: 16, dst_regs: 4 });
+        assert_eq!(
+            c("LDG.E.128.SYS", 16, true),
+            OpInfo { class: Class::Load(SpaceRule::Fixed(Space::Global)), width: 16, dst_regs: 4 }
+        );
         assert_eq!(c("LDG.E.64", 8, true).dst_regs, 2);
         assert_eq!((c("STG.E.U8", 1, false).width, c("LDS.U.32", 4, true).width), (1, 4));
         assert_eq!(c("LDG.E.S16", 2, true).width, 2);
@@ -182,7 +186,10 @@ mod tests {
     #[test]
     fn atomics_barriers_and_generic_accesses() {
         assert_eq!(c("ATOMG.E.ADD.STRONG.GPU", 4, true).class, Class::Load(SpaceRule::Fixed(Space::Global)));
-        assert_eq!(c("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", 4, false).class, Class::Store(SpaceRule::Fixed(Space::Global)));
+        assert_eq!(
+            c("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", 4, false).class,
+            Class::Store(SpaceRule::Fixed(Space::Global))
+        );
         assert_eq!(c("ATOMS.ADD", 4, true).class, Class::Load(SpaceRule::Fixed(Space::Shared)));
         assert_eq!(c("BAR.SYNC", 0, false).class, Class::Barrier);
         assert_eq!(c("BAR.SYNC.DEFER_BLOCKING", 0, false).class, Class::Barrier);
@@ -192,7 +199,10 @@ mod tests {
         assert_eq!(w.space(0x7fc8_6700_0040), Space::Shared);
         assert_eq!(w.space(0x7fc8_6500_0040), Space::Local);
         assert_eq!(w.space(0x7fc8_4150_0000), Space::Global);
-        assert_eq!(c("LD.E", 4, true).op(w.space(0x7fc8_6700_0040)), Op::Load { space: Space::Shared, width: 4 });
+        assert_eq!(
+            c("LD.E", 4, true).op(w.space(0x7fc8_6700_0040)),
+            Op::Load { space: Space::Shared, width: 4 }
+        );
         assert!(classify("LDG.E", 0, true).unwrap_err().contains("found mem_width 0"));
         assert!(classify("LDG.E.24", 4, true).unwrap_err().contains("found 3 bytes"));
     }
