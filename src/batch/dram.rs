@@ -52,7 +52,10 @@ fn token_error(name: &str, l: &Line<'_>, tok: &str, what: &str) -> ConfigError {
         origin: Origin::File(name.to_string()),
         position: Some((l.no, col)),
         key: String::new(),
-        message: format!("expected {what}, found {}", crate::workload::accelsim::line::shown(tok)),
+        message: match tok {
+            "" => format!("expected {what}, found the end of the line"),
+            _ => format!("expected {what}, found {}", crate::workload::accelsim::line::shown(tok)),
+        },
     }
 }
 
@@ -80,7 +83,9 @@ pub fn parse_line(name: &str, l: &Line<'_>) -> Result<Option<DramRequest>, Confi
     };
     let cycle = match toks.next() {
         None => 0,
-        Some(c) => c.parse().map_err(|_| token_error(name, l, c, "a DRAM cycle (decimal) or the end of the line"))?,
+        Some(c) => {
+            c.parse().map_err(|_| token_error(name, l, c, "a DRAM cycle (decimal) or the end of the line"))?
+        }
     };
     if let Some(extra) = toks.next() {
         return Err(token_error(name, l, extra, "the end of the line"));
@@ -313,22 +318,34 @@ pub fn summary(r: &DramModeReport) -> String {
         ("DRAM cycles", r.dram_cycles.to_string()),
         ("bandwidth", format!("{:.1} GB/s of {:.1} GB/s peak", r.bandwidth_gbps, r.peak_bandwidth_gbps)),
         ("bus utilization", format!("{:.1}%", r.dram.bandwidth_utilization * 100.0)),
-        ("row hits / misses / conflicts", format!(
-            "{:.1}% / {:.1}% / {:.1}%",
-            r.dram.row_hit_rate * 100.0,
-            r.dram.row_miss_rate * 100.0,
-            r.dram.row_conflict_rate * 100.0
-        )),
-        ("read latency mean", format!("{:.1} cycles ({:.1} ns)", r.latency.read_mean, r.latency.read_mean_ns)),
-        ("read latency p50 / p90 / p99 / max", format!(
-            "{} / {} / {} / {} cycles",
-            r.latency.read_p50, r.latency.read_p90, r.latency.read_p99, r.latency.read_max
-        )),
+        (
+            "row hits / misses / conflicts",
+            format!(
+                "{:.1}% / {:.1}% / {:.1}%",
+                r.dram.row_hit_rate * 100.0,
+                r.dram.row_miss_rate * 100.0,
+                r.dram.row_conflict_rate * 100.0
+            ),
+        ),
+        (
+            "read latency mean",
+            format!("{:.1} cycles ({:.1} ns)", r.latency.read_mean, r.latency.read_mean_ns),
+        ),
+        (
+            "read latency p50 / p90 / p99 / max",
+            format!(
+                "{} / {} / {} / {} cycles",
+                r.latency.read_p50, r.latency.read_p90, r.latency.read_p99, r.latency.read_max
+            ),
+        ),
         ("write latency mean", format!("{:.1} cycles", r.latency.write_mean)),
-        ("simulation", format!(
-            "{:.3} s, {:.0} requests/s, {:.0} DRAM cycles/s",
-            r.sim.wall_seconds, r.sim.requests_per_second, r.sim.cycles_per_second
-        )),
+        (
+            "simulation",
+            format!(
+                "{:.3} s, {:.0} requests/s, {:.0} DRAM cycles/s",
+                r.sim.wall_seconds, r.sim.requests_per_second, r.sim.cycles_per_second
+            ),
+        ),
     ];
     let rows: Vec<Vec<String>> = rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect();
     format!(
@@ -359,7 +376,7 @@ pub fn generate(config: &Config, pattern: Pattern, n: u64, out: &mut impl Write)
         let (addr, write) = match pattern {
             Pattern::Random => {
                 let h = crate::workload::hash::hash(0xd7a, &[i]);
-                (h % capacity / line * line, crate::workload::hash::mix(h) % 3 == 0)
+                (h % capacity / line * line, crate::workload::hash::mix(h).is_multiple_of(3))
             }
             Pattern::Stream => (i * 128, false),
         };

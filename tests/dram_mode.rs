@@ -1,0 +1,146 @@
+//! `warpscope dram`: Ramulator and DRAMSim3 trace lines, the analytic peak of a pure row-hit
+//! stream, idle-cycle skipping that changes nothing, the JSON report and bad-trace errors.
+
+use std::io::Cursor;
+use std::process::Command;
+use warpscope::batch::dram::{DramOptions, DramRequest, DramTrace, simulate};
+use warpscope::config::Config;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+
+fn requests(text: &str) -> Vec<DramRequest> {
+    let mut t = DramTrace::new(Cursor::new(text.to_string()), "t.trace");
+    std::iter::from_fn(|| t.next_request().unwrap()).collect()
+}
+
+fn run(config: &Config, text: String, no_skip: bool) -> warpscope::batch::dram::DramModeReport {
+    let mut t = DramTrace::new(Cursor::new(text), "t.trace");
+    simulate(config, &mut t, &DramOptions { command_trace: None, no_skip }).unwrap().1
+}
+
+#[test]
+fn reads_ramulator_and_dramsim3_lines() {
+    let r = requests("# a comment\n0x1000 R\n\n0x2040 W\n0X80 READ 17\n  0xffff WRITE 20  \n40 r\n");
+    assert_eq!(
+        r,
+        vec![
+            DramRequest { addr: 0x1000, write: false, cycle: 0 },
+            DramRequest { addr: 0x2040, write: true, cycle: 0 },
+            DramRequest { addr: 0x80, write: false, cycle: 17 },
+            DramRequest { addr: 0xffff, write: true, cycle: 20 },
+            DramRequest { addr: 0x40, write: false, cycle: 0 },
+        ]
+    );
+}
+
+/// A stream of reads that walks every row of every bank column by column: after each row's
+/// activation every access is a row hit, so the data buses should stay busy.
+fn row_hit_stream(c: &Config, rows_per_bank: u64) -> String {
+    let line = u64::from(c.l2.line_bytes);
+    let n = u64::from(c.dram.channels) * u64::from(c.dram.banks) * u64::from(c.dram.row_bytes) / line
+        * rows_per_bank;
+    (0..n).map(|i| format!("{:#x} R\n", i * line)).collect()
+}
+
+#[test]
+fn a_pure_row_hit_stream_reaches_the_analytic_peak_bandwidth() {
+    let c = Config::builtin();
+    // Peak: one burst of bus_bits/8 · burst_length bytes per tBURST on every channel.
+    let tck = c.tck_ns();
+    let t_burst = warpscope::sim::dram::timing::Timing::from_config(&c).burst as f64;
+    let peak = f64::from(c.dram_burst_bytes()) / t_burst * f64::from(c.dram.channels) / tck;
+    let r = run(&c, row_hit_stream(&c, 4), false);
+    assert!((r.peak_bandwidth_gbps - peak).abs() < 1e-9, "{} vs {peak}", r.peak_bandwidth_gbps);
+    assert!(r.dram.row_hit_rate > 0.95, "row hits {}", r.dram.row_hit_rate);
+    let ratio = r.bandwidth_gbps / peak;
+    assert!(ratio > 0.95 && ratio <= 1.0, "{:.1} GB/s of {peak:.1} GB/s ({ratio:.3})", r.bandwidth_gbps);
+}
+
+#[test]
+fn skipping_idle_cycles_gives_the_same_report_as_ticking_every_cycle() {
+    let c = Config::builtin();
+    // Sparse requests with cycles (long idle gaps), writes mixed in, and a burst at the end.
+    let mut text = String::new();
+    for i in 0..300u64 {
+        let addr = ((i * 0x9e37_79b9) % (1 << 28)) & !127;
+        let w = if i % 3 == 0 { "WRITE" } else { "READ" };
+        text.push_str(&format!("{addr:#x} {w} {}\n", i * 97));
+    }
+    for i in 0..200u64 {
+        text.push_str(&format!("{:#x} R\n", i * 4096));
+    }
+    let mut a = serde_json::to_value(run(&c, text.clone(), false)).unwrap();
+    let mut b = serde_json::to_value(run(&c, text, true)).unwrap();
+    for r in [&mut a, &mut b] {
+        r["sim"] = serde_json::Value::Null;
+    }
+    assert_eq!(a, b);
+    assert_eq!(a["requests"], 500);
+    assert!(a["dram_cycles"].as_u64().unwrap() > 299 * 97, "requests wait for their cycle");
+}
+
+#[test]
+fn the_cli_writes_a_json_report_and_a_command_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace");
+    let json = dir.path().join("r.json");
+    let cmds = dir.path().join("cmds.txt");
+    let st = Command::new(BIN)
+        .args(["dram", "-c", "tests/fixtures/small.ron", "--generate", "random", "--requests", "3000"])
+        .arg("--trace")
+        .arg(&trace)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert_eq!(text.lines().count(), 3000);
+    let writes = text.lines().filter(|l| l.ends_with(" W")).count();
+    assert!((800..1200).contains(&writes), "about a third are writes: {writes}");
+    let out = Command::new(BIN)
+        .args(["dram", "-c", "tests/fixtures/small.ron", "-q", "--trace"])
+        .arg(&trace)
+        .arg("--json")
+        .arg(&json)
+        .arg("--dram-trace")
+        .arg(&cmds)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["requests"], 3000);
+    assert_eq!(r["writes"].as_u64().unwrap(), writes as u64);
+    assert_eq!(r["dram"]["reads"].as_u64().unwrap() + r["dram"]["writes"].as_u64().unwrap(), 3000);
+    for key in ["bandwidth_gbps", "peak_bandwidth_gbps"] {
+        assert!(r[key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    let lat = &r["latency"];
+    assert!(
+        lat["read_p50"].as_u64() <= lat["read_p99"].as_u64()
+            && lat["read_p99"].as_u64() <= lat["read_max"].as_u64()
+    );
+    assert!(r["sim"]["requests_per_second"].as_f64().unwrap() > 0.0);
+    assert!(r["dram"]["row_hit_rate"].as_f64().is_some());
+    // Every line read or written needs a column command: at least one RD/WR per request.
+    let cmds = std::fs::read_to_string(&cmds).unwrap();
+    let cols = cmds.lines().filter(|l| l.contains(" RD ") || l.contains(" WR ")).count();
+    assert!(cols >= 3000, "{cols} column commands");
+}
+
+#[test]
+fn a_bad_trace_line_exits_2_with_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("bad.trace");
+    for (text, line, col, what) in [
+        ("0x100 R\n0x200 X\n", 2, 7, "expected R, W, READ or WRITE, found `X`"),
+        ("0x100 R\nzz W\n", 2, 1, "expected a hex address (0x...), found `zz`"),
+        ("0x100 READ 1O\n", 1, 12, "expected a DRAM cycle (decimal) or the end of the line, found `1O`"),
+        ("0x100\n", 1, 6, "expected R, W, READ or WRITE, found the end of the line"),
+    ] {
+        std::fs::write(&trace, text).unwrap();
+        let out = Command::new(BIN).args(["dram", "--trace"]).arg(&trace).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim(), format!("error: {}:{line}:{col}: {what}", trace.display()), "{text:?}");
+    }
+}
