@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
-use warpscope::batch::{compare, output, run};
+use warpscope::batch::{compare, dram, output, run, sweep};
 use warpscope::config::{Config, ConfigError};
 use warpscope::debug::{Outcome, Session};
 use warpscope::workload::Workload;
@@ -34,6 +34,66 @@ enum Command {
     Bench(BenchArgs),
     /// Run debugger commands headless and print their output (like `gdb -batch`).
     Batch(BatchArgs),
+    /// Feed a DRAM address trace (Ramulator / DRAMSim3 format) straight to the memory controllers.
+    Dram(DramArgs),
+    /// Run a grid of machine variants × workloads in parallel, appending each result as it
+    /// finishes (resumable, shardable across machines); or merge shards' results.
+    Sweep(SweepArgs),
+}
+
+#[derive(Args)]
+struct DramArgs {
+    /// Machine config (RON); the built-in gtx480-sc14 when omitted. Only `dram.*`,
+    /// `l2.line_bytes` and the clocks matter.
+    #[arg(short, long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+    /// Override a config key, e.g. --set dram.scheduler=fcfs (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// The address trace, one `0x<addr> <R|W|READ|WRITE> [cycle]` per line (`-` for standard input).
+    #[arg(long, value_name = "FILE|-")]
+    trace: String,
+    /// Write the JSON report to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    json: Option<String>,
+    /// Write every DRAM command to PATH: `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>`.
+    #[arg(long, value_name = "PATH|-")]
+    dram_trace: Option<String>,
+    /// Instead of simulating, write a synthetic benchmark trace of --requests requests to --trace.
+    #[arg(long, value_name = "PATTERN")]
+    generate: Option<dram::Pattern>,
+    /// Requests of a generated trace.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    requests: u64,
+    /// Do not print the summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct SweepArgs {
+    /// The grid file (RON); with --merge, the results files of the shards to combine.
+    #[arg(value_name = "GRID.ron | SHARD-RESULTS", required = true)]
+    inputs: Vec<PathBuf>,
+    /// Append one CSV row per finished point to PATH (the merged file with --merge).
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    /// Append one JSON line (the full report) per finished point to PATH (the merged file with --merge).
+    #[arg(long, value_name = "PATH")]
+    json: Option<PathBuf>,
+    /// Run only this shard's points: those whose index is I modulo N (0-based I, e.g.
+    /// `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`).
+    #[arg(long, value_name = "I/N", conflicts_with = "merge")]
+    shard: Option<String>,
+    /// Combine the given shards' results files into --csv or --json, ordered by point.
+    #[arg(long)]
+    merge: bool,
+    /// Also draw the results (all of them, finished earlier or now) as SVG line charts to PATH.
+    #[arg(long, value_name = "PATH", conflicts_with = "merge")]
+    svg: Option<PathBuf>,
+    /// Parallel runs (default: all cores).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Args, Clone)]
@@ -87,6 +147,9 @@ struct CompareArgs {
     /// Also write every variant's full report as JSON to PATH (`-` for standard output).
     #[arg(long, value_name = "PATH|-")]
     json: Option<String>,
+    /// Also draw the metrics as SVG bar charts (a bar per variant) to PATH.
+    #[arg(long, value_name = "PATH")]
+    svg: Option<PathBuf>,
     /// Stop each run after this many core cycles.
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_cycles: u64,
@@ -180,6 +243,8 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Compare(a)) => compare_cmd(a),
         Some(Command::Bench(a)) => bench_cmd(a),
         Some(Command::Batch(a)) => batch_cmd(a),
+        Some(Command::Dram(a)) => dram_cmd(a),
+        Some(Command::Sweep(a)) => sweep_cmd(a),
     }
 }
 
@@ -287,6 +352,9 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     if let Some(p) = &a.json {
         output::write_atomic(p, &result.json())?;
     }
+    if let Some(p) = &a.svg {
+        output::write_atomic(&p.display().to_string(), &result.svg(&metrics)?)?;
+    }
     let stuck = result.reports.iter().any(|r| r.status == "stuck");
     Ok(if stuck { 1 } else { 0 })
 }
@@ -328,4 +396,80 @@ fn peak_rss_mb() -> Option<f64> {
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
+}
+
+fn dram_cmd(a: DramArgs) -> Result<i32> {
+    let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
+    if let Some(pattern) = a.generate {
+        let mut file = std::fs::File::create(&a.trace)?;
+        dram::generate(&config, pattern, a.requests, &mut file)?;
+        return Ok(0);
+    }
+    let opts = dram::DramOptions { command_trace: a.dram_trace.clone(), no_skip: false };
+    let (_, report) = if a.trace == "-" {
+        dram::simulate(&config, &mut dram::DramTrace::new(std::io::stdin().lock(), "<stdin>"), &opts)?
+    } else {
+        let file = std::fs::File::open(&a.trace).map_err(|e| ConfigError {
+            origin: warpscope::config::Origin::File(a.trace.clone()),
+            position: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+        })?;
+        let reader = std::io::BufReader::with_capacity(1 << 16, file);
+        dram::simulate(&config, &mut dram::DramTrace::new(reader, &a.trace), &opts)?
+    };
+    if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
+        out(&dram::summary(&report))?;
+    }
+    if let Some(path) = &a.json {
+        output::write_atomic(path, &(serde_json::to_string_pretty(&report)? + "\n"))?;
+    }
+    Ok(0)
+}
+
+fn sweep_cmd(a: SweepArgs) -> Result<i32> {
+    use std::io::IsTerminal;
+    if a.merge {
+        let target = match (&a.csv, &a.json) {
+            (Some(p), None) | (None, Some(p)) => p,
+            _ => {
+                anyhow::bail!("sweep --merge writes one file: give exactly one of --csv PATH or --json PATH")
+            }
+        };
+        let n = sweep::merge(target, &a.inputs)?;
+        eprintln!("merged {n} points from {} files into {}", a.inputs.len(), target.display());
+        return Ok(0);
+    }
+    let [grid] = a.inputs.as_slice() else {
+        anyhow::bail!("sweep takes one grid file (several files only with --merge)");
+    };
+    let s = sweep::Sweep::load(grid)?;
+    let shard = a.shard.as_deref().map(sweep::parse_shard).transpose()?;
+    if let Some(j) = a.jobs {
+        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
+    }
+    let opts = sweep::SweepOptions { csv: a.csv.clone(), json: a.json.clone(), shard };
+    let bar = if std::io::stderr().is_terminal() {
+        let style = indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} points, {elapsed} elapsed, eta {eta}  {wide_msg}",
+        )?;
+        indicatif::ProgressBar::new(0).with_style(style)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let summary = sweep::run(&s, &opts, &bar)?;
+    bar.finish_and_clear();
+    eprintln!(
+        "{}: {} points in this shard, {} already done, {} run, {} not finished cleanly",
+        grid.display(),
+        summary.shard_points,
+        summary.skipped,
+        summary.ran,
+        summary.failed
+    );
+    if let Some(svg) = &a.svg {
+        let results = a.csv.as_ref().or(a.json.as_ref()).expect("run checked for an output");
+        output::write_atomic(&svg.display().to_string(), &sweep::chart(&s, results)?)?;
+    }
+    Ok(if summary.failed > 0 { 1 } else { 0 })
 }

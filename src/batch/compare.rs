@@ -202,6 +202,21 @@ impl Comparison {
         out
     }
 
+    /// SVG: a panel per (numeric) metric, a bar per variant.
+    pub fn svg(&self, metrics: &[String]) -> Result<String> {
+        let names: Vec<String> = self.variants.iter().map(|v| v.name.clone()).collect();
+        let panels: Vec<(String, Vec<f64>)> = metrics
+            .iter()
+            .filter_map(|m| {
+                let v: Option<Vec<f64>> =
+                    self.reports.iter().map(|r| value(r, m).and_then(|v| v.as_f64())).collect();
+                v.map(|v| (m.clone(), v))
+            })
+            .collect();
+        let title = self.reports.first().map_or(String::new(), |r| r.workload.clone());
+        super::chart::bars(&title, &names, &panels)
+    }
+
     /// JSON: an array of `{variant, sets, report}`.
     pub fn json(&self) -> String {
         let items: Vec<serde_json::Value> = self

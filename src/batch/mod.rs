@@ -1,8 +1,11 @@
-//! Headless front ends: `run`, `compare`, `dram`, `bench`, and their table/file output.
+//! Headless front ends: `run`, `compare`, `sweep`, `dram`, `bench`, and their table/file and
+//! SVG chart output.
 
+pub mod chart;
 pub mod compare;
 pub mod dram;
 pub mod metrics;
 pub mod output;
 pub mod run;
+pub mod sweep;
 pub mod table;

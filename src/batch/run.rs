@@ -61,8 +61,22 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
 }
 
 /// Writes one DRAM command as `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>`.
-pub fn write_command(out: &mut impl Write, groups: u8, channel: u16, dram_cycle: u64, cmd: &Command) -> Result<()> {
-    writeln!(out, "{dram_cycle} {channel} {} {} {} {} {}", cmd.bank % groups, cmd.bank, cmd.kind, cmd.row, cmd.col)?;
+pub fn write_command(
+    out: &mut impl Write,
+    groups: u8,
+    channel: u16,
+    dram_cycle: u64,
+    cmd: &Command,
+) -> Result<()> {
+    writeln!(
+        out,
+        "{dram_cycle} {channel} {} {} {} {} {}",
+        cmd.bank % groups,
+        cmd.bank,
+        cmd.kind,
+        cmd.row,
+        cmd.col
+    )?;
     Ok(())
 }
 

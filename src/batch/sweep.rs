@@ -1,0 +1,602 @@
+//! `warpscope sweep GRID.ron`: a design-space study — every workload × every point of a grid
+//! (or list) of `--set` assignments — run in parallel on all cores, each result appended to
+//! CSV and/or JSON-lines files the moment its run finishes.
+//!
+//! ```ron
+//! (
+//!     config: Some("../gtx480-sc14.ron"),          // relative to the grid file; built-in if absent
+//!     workloads: ["../workloads/bfs.ron", "builtin"],
+//!     sets: ["sim.max_cycles=200000"],             // applied to every point
+//!     grid: ["dram.scheduler=fcfs,frfcfs", "l1.sets=32,64"],   // a cross product, as --vary
+//!     points: [["l1.ways=16", "l1.sets=16"]],      // and/or explicit points
+//!     metrics: ["cycles", "ipc", "dram.row_hit_rate"],        // CSV columns (default: run's summary)
+//! )
+//! ```
+//!
+//! A point is identified by its key, `workload | assignments`. Re-running a sweep skips the
+//! points its output files already hold (a partly written last line from a killed run is
+//! dropped), so an interrupted study resumes. `--shard I/N` runs the points whose index is I
+//! modulo N, so a cluster scheduler can split one grid over machines; `--merge` combines the
+//! shards' files, ordered by point.
+
+use super::chart::{LinePanel, Series};
+use super::compare::variants;
+use super::metrics::{SUMMARY, format as format_value};
+use super::run::{RunOptions, simulate};
+use crate::config::{Config, ConfigError, Origin, parse_ron};
+use crate::sim::stats::report::Report;
+use crate::workload::Workload;
+use anyhow::{Context, Result, bail};
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// A grid file.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GridSpec {
+    /// Machine config, relative to the grid file (the built-in machine when absent).
+    #[serde(default)]
+    pub config: Option<String>,
+    /// Workloads (RON, `kernelslist.g`, `.traceg`) relative to the grid file; `builtin` is the
+    /// built-in workload.
+    pub workloads: Vec<String>,
+    /// Assignments applied to every point.
+    #[serde(default)]
+    pub sets: Vec<String>,
+    /// Axes `key=v1,v2,...` whose cross product gives points (as `compare --vary`).
+    #[serde(default)]
+    pub grid: Vec<String>,
+    /// Further points, each a list of assignments.
+    #[serde(default)]
+    pub points: Vec<Vec<String>>,
+    /// Report keys written as CSV columns (default: the metrics of `run`'s summary).
+    #[serde(default)]
+    pub metrics: Vec<String>,
+    /// Stop each run after this many core cycles (0 = the config's limit).
+    #[serde(default)]
+    pub max_cycles: u64,
+}
+
+/// One run of the sweep.
+#[derive(Clone, Debug)]
+pub struct Point {
+    /// Position in the whole sweep (workloads outer, assignments inner).
+    pub index: usize,
+    pub workload: usize,
+    /// Every assignment, the common ones first.
+    pub sets: Vec<String>,
+    pub key: String,
+    config: Config,
+}
+
+/// A loaded, checked sweep.
+pub struct Sweep {
+    pub name: String,
+    /// Workload labels as the grid writes them, and the workloads.
+    pub workloads: Vec<(String, Arc<Workload>)>,
+    pub points: Vec<Point>,
+    /// Keys the points assign, in order of first appearance (CSV columns).
+    pub axes: Vec<String>,
+    pub metrics: Vec<String>,
+    pub max_cycles: u64,
+}
+
+fn grid_error(origin: &str, message: String) -> ConfigError {
+    ConfigError { origin: Origin::File(origin.to_string()), position: None, key: String::new(), message }
+}
+
+impl Sweep {
+    /// Reads a grid file, loads its machine and workloads, and checks every point's config.
+    pub fn load(path: &Path) -> Result<Sweep, ConfigError> {
+        let origin = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| grid_error(&origin, format!("cannot read: {e}")))?;
+        let spec: GridSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let at_key = |key: &str, msg: &str| {
+            crate::config::error_at_path(&text, &Origin::File(origin.clone()), key, msg)
+        };
+        if spec.workloads.is_empty() {
+            return Err(at_key("workloads", "must list at least one workload"));
+        }
+        let base = Config::load_or_builtin(spec.config.as_ref().map(|c| dir.join(c)).as_deref(), &[])?;
+        let mut workloads = Vec::new();
+        for w in &spec.workloads {
+            let p = (w != "builtin").then(|| dir.join(w));
+            workloads.push((w.clone(), Arc::new(Workload::load_or_builtin(p.as_deref(), base.sim.seed)?)));
+        }
+        let mut assignments: Vec<Vec<String>> = Vec::new();
+        if !spec.grid.is_empty() {
+            assignments.extend(variants(&spec.grid)?.into_iter().map(|v| v.sets));
+        }
+        assignments.extend(spec.points.iter().cloned());
+        if assignments.is_empty() {
+            assignments.push(Vec::new());
+        }
+        let mut axes: Vec<String> = Vec::new();
+        for a in assignments.iter().flatten() {
+            let Some((k, _)) = a.split_once('=') else {
+                return Err(grid_error(&origin, format!("points: `{a}`: expected key.path=value")));
+            };
+            if !axes.iter().any(|x| x == k.trim()) {
+                axes.push(k.trim().to_string());
+            }
+        }
+        let mut points = Vec::new();
+        for (wi, (label, _)) in workloads.iter().enumerate() {
+            for a in &assignments {
+                let sets: Vec<String> = spec.sets.iter().chain(a).cloned().collect();
+                let mut config = base.with_sets(&sets)?;
+                config.name =
+                    if a.is_empty() { base.name.clone() } else { format!("{} [{}]", base.name, a.join(" ")) };
+                let key = format!("{label} | {}", sets.join(" "));
+                points.push(Point { index: points.len(), workload: wi, sets, key, config });
+            }
+        }
+        let unique: BTreeSet<&str> = points.iter().map(|p| p.key.as_str()).collect();
+        if unique.len() != points.len() {
+            return Err(grid_error(
+                &origin,
+                "lists the same point twice (same workload and assignments)".into(),
+            ));
+        }
+        let metrics = if spec.metrics.is_empty() {
+            SUMMARY.iter().map(|s| s.to_string()).collect()
+        } else {
+            spec.metrics
+        };
+        let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
+        Ok(Sweep { name, workloads, points, axes, metrics, max_cycles: spec.max_cycles })
+    }
+
+    /// The CSV header.
+    pub fn csv_header(&self) -> Vec<String> {
+        ["point", "key", "workload"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(self.axes.iter().cloned())
+            .chain(std::iter::once("status".to_string()))
+            .chain(self.metrics.iter().cloned())
+            .collect()
+    }
+
+    /// The value a point assigns to `axis` (the last assignment wins, as with `--set`).
+    fn axis_value(p: &Point, axis: &str) -> String {
+        p.sets
+            .iter()
+            .rev()
+            .find_map(|s| {
+                s.split_once('=').filter(|(k, _)| k.trim() == axis).map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_default()
+    }
+
+    fn csv_row(&self, p: &Point, status: &str, report: Option<&Report>) -> Vec<String> {
+        let mut row = vec![p.index.to_string(), p.key.clone(), self.workloads[p.workload].0.clone()];
+        row.extend(self.axes.iter().map(|a| Sweep::axis_value(p, a)));
+        row.push(status.to_string());
+        let flat = report.map(|r| r.flat()).unwrap_or_default();
+        for m in &self.metrics {
+            let v = flat.iter().find(|(k, _)| k == m).map(|(_, v)| v);
+            row.push(match v {
+                Some(serde_json::Value::String(s)) => s.clone(),
+                Some(v) => v.to_string(),
+                None => String::new(),
+            });
+        }
+        row
+    }
+
+    fn json_line(&self, p: &Point, status: &str, report: Option<&Report>, error: Option<&str>) -> String {
+        let v = serde_json::json!({
+            "point": p.index,
+            "key": p.key,
+            "workload": self.workloads[p.workload].0,
+            "sets": p.sets,
+            "status": status,
+            "error": error,
+            "report": report,
+        });
+        serde_json::to_string(&v).expect("reports serialize")
+    }
+}
+
+/// Quotes a CSV field when needed.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) || s.starts_with(' ') || s.ends_with(' ') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Splits a CSV line into fields (quotes as [`csv_field`] writes them).
+pub fn csv_fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// Which results file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Csv,
+    JsonLines,
+}
+
+impl Format {
+    /// By extension: `.csv`, otherwise JSON lines.
+    pub fn of(path: &Path) -> Format {
+        if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+            Format::Csv
+        } else {
+            Format::JsonLines
+        }
+    }
+}
+
+/// One finished point as a results file holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub point: usize,
+    pub key: String,
+    /// The line as written (without its newline).
+    pub line: String,
+}
+
+/// The complete lines of a results file (a partly written last line is left out) and, for
+/// CSV, its header. Returns the byte length of the complete part.
+pub fn read_results(path: &Path) -> Result<(Option<Vec<String>>, Vec<Record>, u64)> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((None, Vec::new(), 0)),
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
+    };
+    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    let format = Format::of(path);
+    let mut header = None;
+    let mut records = Vec::new();
+    for (i, line) in text[..complete].lines().enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        let (point, key) = match format {
+            Format::Csv if header.is_none() => {
+                header = Some(csv_fields(line));
+                continue;
+            }
+            Format::Csv => {
+                let f = csv_fields(line);
+                (f.first().and_then(|p| p.parse().ok()), f.get(1).cloned())
+            }
+            Format::JsonLines => {
+                let v: serde_json::Value = serde_json::from_str(line).with_context(|| {
+                    format!("{}:{}: expected a JSON object per line", path.display(), i + 1)
+                })?;
+                (v["point"].as_u64().map(|p| p as usize), v["key"].as_str().map(String::from))
+            }
+        };
+        let (Some(point), Some(key)) = (point, key) else {
+            bail!("{}:{}: expected a sweep result with a point and a key", path.display(), i + 1);
+        };
+        records.push(Record { point, key, line: line.to_string() });
+    }
+    Ok((header, records, complete as u64))
+}
+
+/// A results file being appended to.
+struct Sink {
+    path: PathBuf,
+    format: Format,
+    file: std::fs::File,
+    /// Keys it already holds.
+    done: BTreeSet<String>,
+}
+
+impl Sink {
+    /// Opens `path` for appending, checking its header and dropping a partial last line.
+    fn open(path: &Path, header: &[String]) -> Result<Sink> {
+        let format = Format::of(path);
+        let (existing, records, complete) = read_results(path)?;
+        if let Some(h) = &existing
+            && h != header
+        {
+            bail!(
+                "{}: holds results with other columns ({}); write to another file or remove it",
+                path.display(),
+                h.join(",")
+            );
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(path)
+            .with_context(|| format!("{}: cannot open", path.display()))?;
+        file.set_len(complete)?;
+        if format == Format::Csv && existing.is_none() {
+            writeln!(file, "{}", header.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(","))?;
+        }
+        let done = records.into_iter().map(|r| r.key).collect();
+        Ok(Sink { path: path.to_path_buf(), format, file, done })
+    }
+}
+
+/// Options of a sweep run.
+#[derive(Clone, Debug, Default)]
+pub struct SweepOptions {
+    pub csv: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    /// Run only the points whose index is `.0` modulo `.1`.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// What a sweep did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepSummary {
+    /// Points of this shard, those already done, those run now, and those that did not finish
+    /// cleanly (stuck or failed).
+    pub shard_points: usize,
+    pub skipped: usize,
+    pub ran: usize,
+    pub failed: usize,
+}
+
+/// Parses `I/N`.
+pub fn parse_shard(s: &str) -> Result<(usize, usize), ConfigError> {
+    let bad = || ConfigError {
+        origin: Origin::Override(format!("--shard {s}")),
+        position: None,
+        key: String::new(),
+        message: "expected I/N with 0 ≤ I < N, e.g. --shard 0/4 (I is 0-based, like SLURM_ARRAY_TASK_ID)"
+            .into(),
+    };
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Runs the sweep's unfinished points of this shard in parallel, appending each result as it
+/// finishes; `progress` gets the number of points to run, then advances as each finishes
+/// (pass [`ProgressBar::hidden`] for none).
+pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result<SweepSummary> {
+    let header = sweep.csv_header();
+    let mut sinks = Vec::new();
+    for p in opts.csv.iter().chain(opts.json.iter()) {
+        sinks.push(Sink::open(p, &header)?);
+    }
+    if sinks.is_empty() {
+        bail!("a sweep needs somewhere to write: --csv PATH and/or --json PATH");
+    }
+    let (shard, of) = opts.shard.unwrap_or((0, 1));
+    let mine: Vec<&Point> = sweep.points.iter().filter(|p| p.index % of == shard).collect();
+    let todo: Vec<&Point> =
+        mine.iter().copied().filter(|p| sinks.iter().any(|s| !s.done.contains(&p.key))).collect();
+    progress.set_length(todo.len() as u64);
+    let sinks = Mutex::new(sinks);
+    let failed = std::sync::atomic::AtomicUsize::new(0);
+    let run_opts = RunOptions { max_cycles: sweep.max_cycles, dram_trace: None };
+    todo.par_iter().try_for_each(|p| -> Result<()> {
+        let workload = Arc::clone(&sweep.workloads[p.workload].1);
+        let (status, report, error) = match simulate(&p.config, workload, &run_opts) {
+            Ok((_, r)) => (r.status.clone(), Some(r), None),
+            Err(e) => ("error".to_string(), None, Some(format!("{e:#}"))),
+        };
+        if status != "done" && status != "max-cycles" {
+            failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let csv = sweep
+            .csv_row(p, &status, report.as_ref())
+            .iter()
+            .map(|f| csv_field(f))
+            .collect::<Vec<_>>()
+            .join(",");
+        let json = sweep.json_line(p, &status, report.as_ref(), error.as_deref());
+        let mut sinks = sinks.lock().expect("a writer panicked");
+        for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.key)) {
+            let line = if s.format == Format::Csv { &csv } else { &json };
+            writeln!(s.file, "{line}").with_context(|| format!("{}: cannot write", s.path.display()))?;
+            s.file.flush()?;
+            s.done.insert(p.key.clone());
+        }
+        drop(sinks);
+        let cycles = report
+            .as_ref()
+            .map_or(String::new(), |r| format!(", {} cycles", format_value("cycles", &r.cycles.into())));
+        progress.set_message(format!(
+            "{} {status}{cycles}{}",
+            p.key,
+            error.map_or(String::new(), |e| format!(": {e}"))
+        ));
+        progress.inc(1);
+        Ok(())
+    })?;
+    Ok(SweepSummary {
+        shard_points: mine.len(),
+        skipped: mine.len() - todo.len(),
+        ran: todo.len(),
+        failed: failed.into_inner(),
+    })
+}
+
+/// Merges results files (shards) into `out`: one line per point, ordered by point. Returns
+/// the number of points.
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<usize> {
+    let format = Format::of(out);
+    let mut header: Option<Vec<String>> = None;
+    let mut records: Vec<Record> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for input in inputs {
+        if Format::of(input) != format {
+            bail!(
+                "{}: cannot merge {:?} into {:?} ({})",
+                input.display(),
+                Format::of(input),
+                format,
+                out.display()
+            );
+        }
+        if !input.is_file() {
+            bail!("{}: no such results file", input.display());
+        }
+        let (h, recs, _) = read_results(input)?;
+        match (&header, h) {
+            (Some(a), Some(b)) if *a != b => {
+                bail!("{}: its columns differ from the other files' ({})", input.display(), b.join(","))
+            }
+            (None, h) => header = h,
+            _ => {}
+        }
+        for r in recs {
+            if seen.insert(r.key.clone()) {
+                records.push(r);
+            }
+        }
+    }
+    records.sort_by_key(|r| r.point);
+    let mut text = String::new();
+    if let Some(h) = &header {
+        text.push_str(&h.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
+        text.push('\n');
+    }
+    for r in &records {
+        text.push_str(&r.line);
+        text.push('\n');
+    }
+    super::output::write_atomic(&out.display().to_string(), &text)?;
+    Ok(records.len())
+}
+
+/// The numeric value of each metric for each finished point of a results file (CSV columns, or
+/// a JSON line's report), by point index.
+pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<f64>>>>> {
+    let (header, records, _) = read_results(results)?;
+    let mut out = vec![None; sweep.points.len()];
+    for r in records {
+        let Some(p) = sweep.points.get(r.point).filter(|p| p.key == r.key) else {
+            bail!("{}: point {} `{}` is not a point of this grid", results.display(), r.point, r.key);
+        };
+        let values = match &header {
+            Some(h) => {
+                let f = csv_fields(&r.line);
+                let col = |m: &String| h.iter().position(|c| c == m).and_then(|i| f.get(i));
+                sweep.metrics.iter().map(|m| col(m).and_then(|v| v.parse().ok())).collect()
+            }
+            None => {
+                let v: serde_json::Value = serde_json::from_str(&r.line)?;
+                let at = |m: &String| {
+                    v["report"].pointer(&format!("/{}", m.replace('.', "/"))).and_then(|x| x.as_f64())
+                };
+                sweep.metrics.iter().map(at).collect()
+            }
+        };
+        out[p.index] = Some(values);
+    }
+    Ok(out)
+}
+
+/// SVG line charts of a sweep's results: for each metric and each swept key, the metric over
+/// the key's values, one line per workload and setting of the other keys. A sweep without
+/// keys gets bars per workload.
+pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
+    let values = metric_values(sweep, results)?;
+    let numeric: Vec<usize> =
+        (0..sweep.metrics.len()).filter(|&m| values.iter().flatten().any(|v| v[m].is_some())).collect();
+    let title = format!("sweep {}", sweep.name);
+    if sweep.axes.is_empty() {
+        let names: Vec<String> = sweep.workloads.iter().map(|(w, _)| w.clone()).collect();
+        let metrics = numeric
+            .iter()
+            .map(|&m| {
+                let per =
+                    sweep.points.iter().map(|p| values[p.index].as_ref().and_then(|v| v[m]).unwrap_or(0.0));
+                (sweep.metrics[m].clone(), per.collect())
+            })
+            .collect::<Vec<_>>();
+        return super::chart::bars(&title, &names, &metrics);
+    }
+    let mut panels = Vec::new();
+    for &m in &numeric {
+        for axis in &sweep.axes {
+            let on_axis: Vec<&Point> =
+                sweep.points.iter().filter(|p| !Sweep::axis_value(p, axis).is_empty()).collect();
+            let mut x: Vec<String> = Vec::new();
+            let mut series: Vec<Series> = Vec::new();
+            for p in &on_axis {
+                let xv = Sweep::axis_value(p, axis);
+                let xi = x.iter().position(|v| *v == xv).unwrap_or_else(|| {
+                    x.push(xv);
+                    x.len() - 1
+                });
+                let others: Vec<String> = sweep
+                    .axes
+                    .iter()
+                    .filter(|a| *a != axis)
+                    .map(|a| format!("{a}={}", Sweep::axis_value(p, a)))
+                    .collect();
+                let label = std::iter::once(sweep.workloads[p.workload].0.clone())
+                    .chain(others)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let si = series.iter().position(|s| s.label == label).unwrap_or_else(|| {
+                    series.push(Series { label, values: Vec::new() });
+                    series.len() - 1
+                });
+                let v = &mut series[si].values;
+                v.resize(v.len().max(xi + 1), None);
+                v[xi] = values[p.index].as_ref().and_then(|v| v[m]);
+            }
+            for s in &mut series {
+                s.values.resize(x.len(), None);
+            }
+            panels.push(LinePanel { title: sweep.metrics[m].clone(), x_label: axis.clone(), x, series });
+        }
+    }
+    super::chart::lines(&title, &panels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_round_trip() {
+        for row in
+            [vec!["0", "a | l1.sets=32", "x"], vec!["1", "say \"hi\", there", ""], vec![" lead", "", ","]]
+        {
+            let line = row.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
+            assert_eq!(csv_fields(&line), row, "{line}");
+        }
+    }
+
+    #[test]
+    fn shards_are_zero_based() {
+        assert_eq!(parse_shard("0/4").unwrap(), (0, 4));
+        assert_eq!(parse_shard(" 3 / 4 ").unwrap(), (3, 4));
+        for bad in ["4/4", "1/0", "a/2", "2"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+}

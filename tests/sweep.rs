@@ -1,0 +1,144 @@
+//! `warpscope sweep`: results appended per point, resume after an interrupted run, `--shard I/N`
+//! and `--merge` giving the same rows as one whole run, SVG line charts, grid errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+
+/// A 2 × 2 grid of the tiny workload on the small machine; the metrics are simulated numbers
+/// only (no wall-clock), so rows of different runs compare equal.
+fn grid(dir: &Path) -> PathBuf {
+    let root = std::env::current_dir().unwrap();
+    let text = format!(
+        "(\n    config: Some(\"{}\"),\n    workloads: [\"{}\"],\n    grid: [\"dram.scheduler=fcfs,frfcfs\", \"l1.ways=2,4\"],\n    \
+         metrics: [\"cycles\", \"ipc\", \"dram.row_hit_rate\"],\n)\n",
+        root.join("tests/fixtures/small.ron").display(),
+        root.join("tests/fixtures/tiny.ron").display()
+    );
+    let p = dir.join("grid.ron");
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn sweep(args: &[&Path]) -> (i32, String) {
+    let out = Command::new(BIN).arg("sweep").args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+/// Data rows sorted by point index.
+fn rows_by_point(csv: &str) -> Vec<String> {
+    let mut rows: Vec<String> = csv.lines().skip(1).map(String::from).collect();
+    rows.sort_by_key(|r| r.split(',').next().unwrap().parse::<usize>().unwrap());
+    rows
+}
+
+#[test]
+fn a_sweep_appends_every_point_and_a_rerun_skips_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let (csv, json) = (dir.path().join("r.csv"), dir.path().join("r.jsonl"));
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("4 points in this shard, 0 already done, 4 run, 0 not finished cleanly"), "{err}");
+    let text = read(&csv);
+    assert_eq!(
+        text.lines().next().unwrap(),
+        "point,key,workload,dram.scheduler,l1.ways,status,cycles,ipc,dram.row_hit_rate"
+    );
+    let rows = rows_by_point(&text);
+    assert_eq!(rows.len(), 4);
+    assert!(rows[1].contains(",fcfs,4,done,"), "point 1 is fcfs × 4 ways: {}", rows[1]);
+    // The JSON line of each point carries its full report, with the CSV's numbers.
+    let lines: Vec<serde_json::Value> =
+        read(&json).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    for row in &rows {
+        let f: Vec<&str> = row.split(',').collect();
+        let j = lines.iter().find(|l| l["point"].as_u64() == f[0].parse().ok()).unwrap();
+        assert_eq!(j["report"]["cycles"].to_string(), f[6]);
+        assert_eq!(j["status"], "done");
+    }
+    // The scheduler matters for this workload: the points differ.
+    assert_ne!(rows[0].split(',').nth(6), rows[2].split(',').nth(6));
+
+    // A re-run finds everything done and writes nothing.
+    let (before_csv, before_json) = (read(&csv), read(&json));
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0);
+    assert!(err.contains("4 already done, 0 run"), "{err}");
+    assert_eq!((read(&csv), read(&json)), (before_csv.clone(), before_json));
+
+    // Interrupted: the CSV lost its last row and has half a line; the JSON file lost two lines.
+    let mut cut: Vec<&str> = before_csv.lines().collect();
+    cut.pop();
+    std::fs::write(&csv, cut.join("\n") + "\n3,tiny").unwrap();
+    let kept: Vec<String> = read(&json).lines().take(2).map(String::from).collect();
+    std::fs::write(&json, kept.join("\n") + "\n").unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 already done, 2 run"), "{err}");
+    assert_eq!(rows_by_point(&read(&csv)), rows, "resumed rows are those of the whole run");
+    assert_eq!(read(&json).lines().count(), 4);
+}
+
+#[test]
+fn shards_merge_into_the_rows_of_one_whole_run_and_chart_as_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let whole = dir.path().join("whole.csv");
+    let svg = dir.path().join("sweep.svg");
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &whole, Path::new("--svg"), &svg]);
+    assert_eq!(code, 0, "{err}");
+    let s: Vec<PathBuf> = (0..2).map(|i| dir.path().join(format!("s{i}.csv"))).collect();
+    for (i, out) in s.iter().enumerate() {
+        let shard = format!("{i}/2");
+        let (code, err) = sweep(&[&g, Path::new("--shard"), Path::new(&shard), Path::new("--csv"), out]);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("2 points in this shard"), "{err}");
+    }
+    // Shard 0 holds the even points, shard 1 the odd ones.
+    let points = |p: &Path| {
+        rows_by_point(&read(p)).iter().map(|r| r.split(',').next().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(points(&s[0]), ["0", "2"]);
+    assert_eq!(points(&s[1]), ["1", "3"]);
+    let merged = dir.path().join("merged.csv");
+    let (code, err) = sweep(&[Path::new("--merge"), &s[1], &s[0], Path::new("--csv"), &merged]);
+    assert_eq!(code, 0, "{err}");
+    let text = read(&merged);
+    assert_eq!(text.lines().next(), read(&whole).lines().next());
+    assert_eq!(
+        text.lines().skip(1).map(String::from).collect::<Vec<_>>(),
+        rows_by_point(&read(&whole)),
+        "ordered by point"
+    );
+
+    let chart = read(&svg);
+    assert!(chart.starts_with("<svg"), "{}", &chart[..100.min(chart.len())]);
+    for label in ["dram.scheduler", "l1.ways", "frfcfs", "cycles", "dram.row_hit_rate", "<polyline"] {
+        assert!(chart.contains(label), "{label}");
+    }
+}
+
+#[test]
+fn bad_grids_and_shards_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let csv = dir.path().join("r.csv");
+    let (code, err) = sweep(&[&g, Path::new("--shard"), Path::new("2/2"), Path::new("--csv"), &csv]);
+    assert_eq!(code, 2);
+    assert!(err.contains("expected I/N with 0 ≤ I < N"), "{err}");
+    std::fs::write(&g, read(&g).replace("l1.ways=2,4", "l1.wayz=2,4")).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("l1.wayz"), "{err}");
+    std::fs::write(&g, "(workloads: [], colour: 1)").unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("grid.ron:1:") && err.contains("colour"), "{err}");
+}
