@@ -213,6 +213,12 @@ impl Controller {
         }
         s.read_queue_sum += k * self.queues.n_reads as u64;
         s.write_queue_sum += k * self.queues.n_writes as u64;
+        if self.queues.n_reads > 0 {
+            s.read_queue_occupancy[self.queues.n_reads] += k;
+        }
+        if self.queues.n_writes > 0 {
+            s.write_queue_occupancy[self.queues.n_writes] += k;
+        }
         self.now += k;
     }
 
