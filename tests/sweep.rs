@@ -142,3 +142,12 @@ fn bad_grids_and_shards_exit_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("grid.ron:1:") && err.contains("colour"), "{err}");
 }
+
+#[test]
+fn the_sample_grid_loads_with_its_points_and_axes() {
+    let s = warpscope::batch::sweep::Sweep::load(Path::new("sample-configs/sweeps/schedulers.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.points.len(), 12);
+    assert_eq!(s.axes, ["dram.scheduler", "l1.replacement"]);
+    assert_eq!(s.points[5].key, "../workloads/spmv.ron | dram.scheduler=fcfs l1.replacement=rrip");
+}
