@@ -325,3 +325,69 @@ fn lru_view_shows_dacache_regions() {
     let out = run(&mut lru, "show lru 0 0");
     assert!(!out.contains("locality") && out.contains("FCW ="), "{out}");
 }
+
+/// The warps view grows a column for each piece of per-warp scheduler state the configured
+/// policy has, and says the SM-wide state in a line: OAWS's Eq. 5.1 budget and each warp's
+/// Miss_pred against it (seed 004 §5.2), OWL's CTA groups (seed 003 Alg. 1), CCWS's
+/// lost-locality scores. GTO shows none of them.
+#[test]
+fn warps_view_shows_the_scheduler_state() {
+    let view = |scheduler: &str| {
+        let mut s = session_on(&[&format!("core.warp_scheduler={scheduler}")]);
+        run(&mut s, "until 600");
+        let out = run(&mut s, "show warps 0");
+        (s, out)
+    };
+    let header = |out: &str| out.lines().find(|l| l.starts_with("warp ")).unwrap_or_default().to_string();
+
+    let (_, gto) = view("gto");
+    for column in ["group", "class", "miss pred", "lls"] {
+        assert!(!header(&gto).contains(column), "{gto}");
+    }
+
+    // Step until the divergent-load classifier has predicted some warp's next load.
+    let (mut s, _) = view("oaws-dyn");
+    let predicted = |s: &Session| {
+        let sm = &s.gpu.sms[0];
+        (0..sm.warps.len()).any(|w| sm.valid & (1 << w) != 0 && sm.oaws_prediction(w).unwrap().0 > 0)
+    };
+    while !predicted(&s) && s.gpu.is_running() {
+        run(&mut s, "step");
+    }
+    let oaws = run(&mut s, "show warps 0");
+    let sm = &s.gpu.sms[0];
+    let allowance = sm.oaws_allowance().unwrap();
+    assert!(
+        oaws.contains(&format!(
+            "Avail_mshr {} − Miss_inflight {} = {allowance}",
+            sm.l1.mshr.free(),
+            sm.miss_inflight().unwrap()
+        )),
+        "{oaws}"
+    );
+    assert!(header(&oaws).contains("class") && header(&oaws).contains("miss pred"), "{oaws}");
+    let resident: Vec<usize> = (0..sm.warps.len()).filter(|&w| sm.valid & (1 << w) != 0).collect();
+    assert!(resident.iter().any(|&w| sm.oaws_prediction(w).unwrap().0 > 0), "no prediction yet:\n{oaws}");
+    for &w in &resident {
+        let row = oaws.lines().find(|l| l.split_whitespace().next() == Some(&w.to_string())).unwrap();
+        let want = match sm.oaws_prediction(w).unwrap() {
+            (0, _) => None,
+            (pred, fits) => Some(format!("{pred} {}", if fits { "✓ fits" } else { "✗ held" })),
+        };
+        if let Some(want) = want {
+            assert!(row.contains(&want), "warp {w}: {row}");
+        }
+        let class = if sm.is_locality_warp(w).unwrap() { " locality " } else { " thrashing " };
+        assert!(row.contains(class), "warp {w}: {row}");
+    }
+
+    let (s, owl) = view("cta-locality-blp");
+    assert!(header(&owl).contains("group") && owl.contains("scheduler 0: issuing from group"), "{owl}");
+    let sm = &s.gpu.sms[0];
+    let w = (0..sm.warps.len()).find(|&w| sm.valid & (1 << w) != 0).unwrap();
+    let row = owl.lines().find(|l| l.split_whitespace().next() == Some(&w.to_string())).unwrap();
+    assert_eq!(row.split_whitespace().nth(3), Some(sm.group_of(w).unwrap().to_string().as_str()), "{owl}");
+
+    let (_, ccws) = view("ccws");
+    assert!(header(&ccws).contains("lls") && ccws.contains("CCWS: lls = lost-locality score"), "{ccws}");
+}

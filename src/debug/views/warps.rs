@@ -5,6 +5,7 @@ use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
 use crate::sim::core::warp::Warp;
+use crate::sim::core::sched::WarpScheduler;
 use crate::workload::instr::{Op, Space};
 
 /// A short name for an instruction's operation.
@@ -30,15 +31,28 @@ pub fn warp_op_name(warp: &Warp) -> String {
 
 pub fn warps(g: &Gpu, core: usize) -> View {
     let sm = &g.sms[core];
-    let mut t = Table {
-        header: ["warp", "cta", "prio", "state", "next", "op", "lds", "instrs", "last load"]
-            .map(String::from)
-            .to_vec(),
-        right: vec![0, 1, 2, 6, 7],
-        ..Table::default()
-    };
     let mut order: Vec<usize> = (0..sm.warps.len()).filter(|&w| sm.valid & (1 << w) != 0).collect();
     order.sort_by_key(|&w| sm.ages[w]);
+    // Policy columns appear only when the configured warp scheduler has that state.
+    let grouped = order.iter().any(|&w| sm.group_of(w).is_some());
+    let oaws = sm.oaws_allowance().is_some();
+    let locality = order.iter().any(|&w| sm.is_locality_warp(w).is_some());
+    let ccws = sm.policy.ccws.as_ref();
+    let policy_columns =
+        [(grouped, "group"), (locality, "class"), (oaws, "miss pred"), (ccws.is_some(), "lls")];
+    let header = ["warp", "cta", "prio"]
+        .into_iter()
+        .chain(policy_columns.iter().filter(|(shown, _)| *shown).map(|(_, name)| *name))
+        .chain(["state", "next", "op", "lds", "instrs", "last load"]);
+    let mut t = Table {
+        header: header.into_iter().map(String::from).collect(),
+        // warp, cta, prio, and lds, instrs after the policy columns and state, next, op.
+        right: {
+            let lds = 3 + policy_columns.iter().filter(|(shown, _)| *shown).count() + 3;
+            vec![0, 1, 2, lds, lds + 1]
+        },
+        ..Table::default()
+    };
     for &w in &order {
         let warp = &sm.warps[w];
         let reason = sm.stall_reason(w, g.cycle);
@@ -51,16 +65,42 @@ pub fn warps(g: &Gpu, core: usize) -> View {
         let replaying =
             sm.ldst.queue.front().is_some_and(|h| h.warp as usize == w) && sm.ldst.stalled.is_some();
         let (state, tone) = if replaying { (format!("{state} REPLAY"), Tone::Bad) } else { (state, tone) };
+        // MASCAR: in memory-pressure mode only the owner warp may issue memory instructions.
+        let owner = sm.schedulers[sm.scheduler_of(w)].status();
+        let (state, tone) = if owner.saturated == Some(true) && owner.owner == Some(w as u16) {
+            (format!("{state} OWNER"), Tone::Accent)
+        } else {
+            (state, tone)
+        };
         let last = &warp.last_load;
         let last_text = if last.requests > 0 {
             format!("{}r/{}cy", last.requests, last.last - last.first)
         } else {
             "-".into()
         };
-        t.rows.push(vec![
-            plain(w.to_string()),
-            plain(warp.cta.to_string()),
-            plain(sm.priority[w].to_string()),
+        let mut row =
+            vec![plain(w.to_string()), plain(warp.cta.to_string()), plain(sm.priority[w].to_string())];
+        if grouped {
+            row.push(plain(sm.group_of(w).map_or("-".into(), |g| g.to_string())));
+        }
+        if locality {
+            row.push(match sm.is_locality_warp(w) {
+                Some(true) => span("locality", Tone::Good),
+                Some(false) => span("thrashing", Tone::Normal),
+                None => plain("-"),
+            });
+        }
+        if oaws {
+            row.push(match sm.oaws_prediction(w) {
+                Some((0, _)) | None => span("-", Tone::Dim),
+                Some((pred, true)) => span(format!("{pred} ✓ fits"), Tone::Good),
+                Some((pred, false)) => span(format!("{pred} ✗ held"), Tone::Bad),
+            });
+        }
+        if let Some(c) = ccws {
+            row.push(plain(c.score(w, g.cycle).to_string()));
+        }
+        row.extend([
             span(state, tone),
             plain(format!("{:#06x}", warp.next.pc)),
             plain(if warp.exited { "-".into() } else { warp_op_name(warp) }),
@@ -68,13 +108,60 @@ pub fn warps(g: &Gpu, core: usize) -> View {
             plain(warp.instructions.to_string()),
             plain(last_text),
         ]);
+        t.rows.push(row);
         t.keys.push(RowKey::Warp { core: core as u16, warp: w as u16 });
     }
-    let v = View::new(format!("SM {core} — warps ({} resident, {})", order.len(), g.config.core.warp_scheduler))
+    let mut v = View::new(format!("SM {core} — warps ({} resident, {})", order.len(), g.config.core.warp_scheduler))
         .text("state: why it cannot issue now; REPLAY: its load is replaying in the LD/ST unit; last load: requests/first–last gap");
+    for line in policy_lines(g, core) {
+        v = v.text(line);
+    }
     if t.rows.is_empty() {
         v.line(vec![span("no warps resident", Tone::Dim)])
     } else {
         v.block(Block::Table(t))
     }
+}
+
+/// One line per piece of SM-wide scheduler state: OAWS's Eq. 5.1 budget (seed 004 §5.2),
+/// the group each two-level/OWL scheduler issues from (seed 003 §4), MASCAR's mode, CCWS's
+/// throttle.
+fn policy_lines(g: &Gpu, core: usize) -> Vec<String> {
+    let sm = &g.sms[core];
+    let mut lines = Vec::new();
+    if let (Some(inflight), Some(allowance)) = (sm.miss_inflight(), sm.oaws_allowance()) {
+        lines.push(format!(
+            "OAWS: Avail_mshr {} − Miss_inflight {inflight} = {allowance}; a load issues when its Miss_pred ≤ {allowance}; FCW {}",
+            sm.l1.mshr.free(),
+            sm.l1.fcw.fcw
+        ));
+    }
+    for (s, sched) in sm.schedulers.iter().enumerate() {
+        let st = sched.status();
+        let mut parts = Vec::new();
+        if let Some(group) = st.group {
+            parts.push(format!("issuing from group {group} ({} switches)", st.group_switches));
+        }
+        if let Some(saturated) = st.saturated {
+            parts.push(if saturated {
+                format!(
+                    "memory saturated: owner warp {} ({} slots saturated)",
+                    st.owner.map_or("-".into(), |o| o.to_string()),
+                    st.saturated_slots
+                )
+            } else {
+                format!("compute mode ({} slots saturated so far)", st.saturated_slots)
+            });
+        }
+        if !parts.is_empty() {
+            lines.push(format!("scheduler {s}: {}", parts.join(", ")));
+        }
+    }
+    if let Some(c) = &sm.policy.ccws {
+        lines.push(format!(
+            "CCWS: lls = lost-locality score (base {}, K_throttle {}); {} victim-tag hits",
+            c.base_score, c.k_throttle, c.vta_hits
+        ));
+    }
+    lines
 }
