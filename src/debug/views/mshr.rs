@@ -4,6 +4,8 @@
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::core::ldst::NO_LOAD;
+use crate::sim::core::sched::bits;
+use crate::sim::core::sm::Sm;
 
 pub fn mshr(g: &Gpu, core: usize) -> View {
     let sm = &g.sms[core];
@@ -45,10 +47,7 @@ pub fn mshr(g: &Gpu, core: usize) -> View {
     let mut entries: Vec<_> = m.entries().collect();
     entries.sort_by_key(|e| e.since);
     for (i, e) in entries.iter().enumerate() {
-        let mut warps: Vec<u16> =
-            std::iter::once(e.owner).chain(e.merged.iter().map(|r| r.origin.warp)).collect();
-        warps.sort_unstable();
-        warps.dedup();
+        let warps = bits(Sm::mshr_waiting_warps(e));
         let full = e.merged.len() + 1 >= g.config.l1.mshr_merge as usize;
         t.rows.push(vec![
             plain(i.to_string()),
@@ -58,7 +57,7 @@ pub fn mshr(g: &Gpu, core: usize) -> View {
                 format!("{}{}", e.merged.len(), if full { " (full)" } else { "" }),
                 if full { Tone::Warn } else { Tone::Normal },
             ),
-            plain(warps.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(" ")),
+            plain(warps.map(|w| w.to_string()).collect::<Vec<_>>().join(" ")),
         ]);
         t.keys.push(RowKey::Warp { core: core as u16, warp: e.owner });
     }
