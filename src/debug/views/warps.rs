@@ -4,8 +4,8 @@
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
-use crate::sim::core::warp::Warp;
 use crate::sim::core::sched::WarpScheduler;
+use crate::sim::core::warp::Warp;
 use crate::workload::instr::{Op, Space};
 
 /// A short name for an instruction's operation.
