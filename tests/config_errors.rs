@@ -79,7 +79,55 @@ fn watermarks_must_be_ordered() {
 #[test]
 fn unknown_policy_name_lists_the_valid_ones() {
     let e = config_error("(\n  dram: (scheduler: \"magic\"),\n)");
-    assert_eq!(e, "m.ron:2:22: dram.scheduler: unknown name \"magic\"; valid: fcfs, frfcfs");
+    assert_eq!(
+        e,
+        "m.ron:2:22: dram.scheduler: unknown name \"magic\"; valid: fcfs, frfcfs, gmc, wg, wg-m, wg-bw, wg-w, asjf, asjfw, wafcfs"
+    );
+}
+
+#[test]
+fn dram_scheduler_parameters() {
+    // Coordination needs several controllers.
+    assert_eq!(
+        config_error("(\n  dram: (channels: 1, scheduler: \"wg-m\"),\n)"),
+        "m.ron:2:23: dram.scheduler = \"wg-m\": coordinates several memory controllers but dram.channels = 1; use \"wg\" for one channel"
+    );
+    assert!(set_error(&["dram.channels=1", "dram.scheduler=wg-bw"]).contains("use \"wg\" for one channel"));
+    let one =
+        Config::from_text("(dram: (channels: 1, scheduler: \"wg\"))", Origin::File("m.ron".into()), &[]);
+    assert!(one.is_ok(), "WG works in one controller");
+    // α-SJF's α is in (0, 1].
+    for alpha in ["0.0", "1.5", "-0.25"] {
+        let e = config_error(&format!("(\n  dram: (alpha_sjf: (alpha: {alpha})),\n)"));
+        assert_eq!(
+            e,
+            format!(
+                "m.ron:2:22: dram.alpha_sjf.alpha = {}: must be in (0, 1] (the paper uses 0.25, 0.5, 0.75)",
+                alpha.parse::<f64>().unwrap()
+            )
+        );
+    }
+    assert!(set_error(&["dram.alpha_sjf.miss_penalty=0.5"]).contains("must be at least 1"));
+    assert!(
+        set_error(&["dram.gmc.cmd_queue_depth=0"])
+            .contains("dram.gmc.cmd_queue_depth = 0: must be at least 1")
+    );
+    assert!(
+        set_error(&["dram.prefetch.lower=20"])
+            .contains("dram.prefetch.lower = 20: must not exceed dram.prefetch.higher (16)")
+    );
+    let e = config_error("(dram: (prefetch: (enabled: true), row_bytes: 16384))");
+    assert!(
+        e.contains("dram.prefetch.enabled = true: tracks at most 64 lines per row, but a row holds 128"),
+        "{e}"
+    );
+    let e = config_error("(dram: (gmc: (depth: 2)))");
+    assert!(
+        e.contains(
+            "unknown key `depth`; valid keys here: cmd_queue_depth, age_threshold, max_row_hit_streak"
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -158,7 +206,7 @@ fn overrides_are_checked_like_the_file() {
     );
     assert_eq!(set_error(&["l1.ways=0"]), "--set l1.ways=0: l1.ways = 0: must be between 1 and 64");
     assert!(set_error(&["l1.sest=4"]).contains("valid keys in `l1`: sets, ways"));
-    assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs"));
+    assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs, gmc, wg, wg-m"));
 }
 
 #[test]

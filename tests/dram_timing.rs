@@ -7,7 +7,7 @@ mod common;
 use common::timing_checker::check;
 use common::{drive_controller, small_config};
 use proptest::prelude::*;
-use warpscope::config::Config;
+use warpscope::config::{Config, DramSchedulerName};
 use warpscope::sim::dram::timing::Timing;
 
 fn assert_legal(config: &Config, addrs: &[(u64, bool)]) -> common::Driven {
@@ -22,10 +22,18 @@ fn assert_legal(config: &Config, addrs: &[(u64, bool)]) -> common::Driven {
 
 /// Every scheduler, with and without refresh, with the seed-000 timings and with a timing set
 /// where tFAW binds (with seed 000's, 4 × tRRD = 36 ≥ tFAW = 35, so it never does) and
-/// turnarounds are long.
+/// turnarounds are long; and opportunistic prefetching (which holds rows open) under two of
+/// them.
 fn configs() -> Vec<Config> {
     let mut out = Vec::new();
-    for sched in ["fcfs", "frfcfs"] {
+    for prefetch in ["frfcfs", "wg-bw"] {
+        out.push(small_config(&[
+            &format!("dram.scheduler={prefetch}"),
+            "dram.prefetch.enabled=true",
+            "dram.refresh=Some((t_refi: Ck(2000), t_rfc: Ck(120)))",
+        ]));
+    }
+    for &sched in DramSchedulerName::NAMES {
         for refresh in ["None", "Some((t_refi: Ck(2000), t_rfc: Ck(120)))"] {
             for timing in [
                 &[][..],

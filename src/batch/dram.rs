@@ -302,7 +302,7 @@ fn report(config: &Config, trace: &str, mcs: &[Controller], cycles: u64, wall: f
             read_mean_ns: hist.mean() * tck,
             write_mean: ratio(write_sum as f64, writes as f64),
         },
-        dram: dram_report(mcs),
+        dram: dram_report(config, mcs),
         sim: DramSimReport {
             wall_seconds: wall,
             requests_per_second: ratio(requests as f64, wall),

@@ -21,6 +21,7 @@ pub const SUMMARY: &[&str] = &[
     "memory.divergent_load_fraction",
     "memory.effective_latency_mean",
     "memory.latency_divergence_mean",
+    "memory.warpgroup_service_mean",
     "memory.channels_per_load_mean",
     "memory.banks_per_load_mean",
     "core.occlusions",

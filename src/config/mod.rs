@@ -99,6 +99,12 @@ pub struct CoreConfig {
     pub mascar: MascarConfig,
     /// OAWS parameters (`oaws-static`, `fcw-only`, `oaws-dyn`).
     pub oaws: OawsConfig,
+    /// Oracle (seed 000 Fig. 4): every load makes exactly one memory request (the line of its
+    /// first active lane serves every lane).
+    pub perfect_coalescing: bool,
+    /// Oracle (seed 000 Fig. 4): once a load's first request returns, the rest count as
+    /// returned one per cycle after it; the requests still travel and use the DRAM bus.
+    pub zero_latency_divergence: bool,
 }
 
 /// Two-level warp scheduling (Narasiman et al., MICRO'11; seed 003 §6): each scheduler's
@@ -313,9 +319,83 @@ pub struct DramConfig {
     /// ...and stop at this one.
     pub write_low_watermark: u32,
     pub scheduler: DramSchedulerName,
+    /// GMC's transaction and command scheduling (also the command queues and write sorting
+    /// of the warp-aware schedulers).
+    pub gmc: GmcConfig,
+    /// Warp-group scheduling (WG, WG-M, WG-Bw, WG-W, WAFCFS).
+    pub warp_aware: WarpAwareConfig,
+    /// WG-M's network between the controllers.
+    pub coordination: CoordinationConfig,
+    /// α-SJF / α-SJFW.
+    pub alpha_sjf: AlphaSjfConfig,
+    /// Opportunistic prefetching of open rows into the L2 (any scheduler).
+    pub prefetch: PrefetchConfig,
     pub mapping: MappingConfig,
     /// All-bank refresh; `None` disables refresh (the seeds do not model it).
     pub refresh: Option<Refresh>,
+}
+
+/// The baseline GPU memory controller (seed 000 §II-C, Fig. 1).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GmcConfig {
+    /// Requests a bank's command queue holds before the transaction scheduler stops placing
+    /// work there.
+    pub cmd_queue_depth: u32,
+    /// DRAM cycles after which a waiting request is placed before row hits (no starvation).
+    pub age_threshold: u64,
+    /// Requests of one row placed back to back before another row of the bank gets a turn.
+    pub max_row_hit_streak: u32,
+}
+
+/// Warp-group scheduling (seed 000 §IV).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct WarpAwareConfig {
+    /// DRAM cycles without arrivals after which an incomplete warp-group is scheduled anyway
+    /// (a safety net; tags normally complete groups).
+    pub incomplete_timeout: u64,
+    /// WG-W: prefer single-request groups once the write queue is within this many entries
+    /// of its high watermark (seed 000 §IV-E: 8).
+    pub write_window: u32,
+}
+
+/// WG-M's all-to-all network between controllers (seed 000 §IV-C).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoordinationConfig {
+    /// DRAM cycles from a message's last flit leaving to its arrival.
+    pub latency: u32,
+    /// Width of each link (16 bits: 30 links for 6 controllers).
+    pub link_bits: u32,
+    /// Size of a message ⟨SM, warp, score⟩ (32 bits).
+    pub message_bits: u32,
+    /// Messages a link holds (waiting or in flight) before it drops new ones.
+    pub link_queue: u32,
+}
+
+/// α-SJF (seed 001).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct AlphaSjfConfig {
+    /// 0 < α ≤ 1: toward 0 shortest-job-first, 1 FR-FCFS-like (paper: 0.25, 0.5, 0.75).
+    pub alpha: f64,
+    /// m: row-miss over row-hit service time (GDDR5: 3).
+    pub miss_penalty: f64,
+}
+
+/// Opportunistic memory-side prefetching (seed 003 §4.4): when no demand is left for a bank's
+/// open row, read its not-yet-fetched lines into the L2 slice.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PrefetchConfig {
+    pub enabled: bool,
+    /// Lines prefetched from a row at least, even once a demand to another row waits...
+    pub lower: u32,
+    /// ...or this many while fewer than `threshold` demands are pending at the controller.
+    pub higher: u32,
+    /// The pending-demand threshold; `None`: the controller's average queue length so far.
+    pub threshold: Option<u32>,
 }
 
 /// A DRAM timing value, in nanoseconds or in command-clock cycles (tCK).
@@ -475,6 +555,8 @@ impl Default for CoreConfig {
             ccws: CcwsConfig::default(),
             mascar: MascarConfig::default(),
             oaws: OawsConfig::default(),
+            perfect_coalescing: false,
+            zero_latency_divergence: false,
         }
     }
 }
@@ -592,9 +674,44 @@ impl Default for DramConfig {
             write_high_watermark: 32,
             write_low_watermark: 16,
             scheduler: DramSchedulerName::FrFcfs,
+            gmc: GmcConfig::default(),
+            warp_aware: WarpAwareConfig::default(),
+            coordination: CoordinationConfig::default(),
+            alpha_sjf: AlphaSjfConfig::default(),
+            prefetch: PrefetchConfig::default(),
             mapping: MappingConfig::default(),
             refresh: None,
         }
+    }
+}
+
+impl Default for GmcConfig {
+    fn default() -> Self {
+        GmcConfig { cmd_queue_depth: 1, age_threshold: 1000, max_row_hit_streak: 16 }
+    }
+}
+
+impl Default for WarpAwareConfig {
+    fn default() -> Self {
+        WarpAwareConfig { incomplete_timeout: 1500, write_window: 8 }
+    }
+}
+
+impl Default for CoordinationConfig {
+    fn default() -> Self {
+        CoordinationConfig { latency: 4, link_bits: 16, message_bits: 32, link_queue: 8 }
+    }
+}
+
+impl Default for AlphaSjfConfig {
+    fn default() -> Self {
+        AlphaSjfConfig { alpha: 0.5, miss_penalty: 3.0 }
+    }
+}
+
+impl Default for PrefetchConfig {
+    fn default() -> Self {
+        PrefetchConfig { enabled: false, lower: 8, higher: 16, threshold: None }
     }
 }
 

@@ -80,6 +80,41 @@ policy_names! {
         Fcfs => "fcfs",
         /// First-ready FCFS: oldest row hit first, then the oldest request (seed 001 baseline).
         FrFcfs => "frfcfs",
+        /// The GPU memory controller baseline: row sorter, command queues (seed 000 §II-C).
+        Gmc => "gmc",
+        /// Warp-group shortest-job-first in one controller (seed 000 §IV-B).
+        Wg => "wg",
+        /// WG coordinated across controllers (seed 000 §IV-C).
+        WgM => "wg-m",
+        /// WG-M with MERB row-miss postponement (seed 000 §IV-D).
+        WgBw => "wg-bw",
+        /// WG-Bw with warp-aware write draining (seed 000 §IV-E).
+        WgW => "wg-w",
+        /// α-SJF: tolerance-aware core, then shortest warp queue vs row hits (seed 001).
+        AlphaSjf => "asjf",
+        /// α-SJF with writes scheduled with reads, in their warp's queue (seed 001).
+        AlphaSjfW => "asjfw",
+        /// Warp-groups whole, in completion order (seed 000 §VI-C2).
+        Wafcfs => "wafcfs",
+    }
+}
+
+impl DramSchedulerName {
+    /// Schedules warp-groups: needs the SMs' last-request tags.
+    pub fn groups_warps(self) -> bool {
+        matches!(
+            self,
+            DramSchedulerName::Wg
+                | DramSchedulerName::WgM
+                | DramSchedulerName::WgBw
+                | DramSchedulerName::WgW
+                | DramSchedulerName::Wafcfs
+        )
+    }
+
+    /// Coordinates the controllers over WG-M's network.
+    pub fn coordinates(self) -> bool {
+        matches!(self, DramSchedulerName::WgM | DramSchedulerName::WgBw | DramSchedulerName::WgW)
     }
 }
 

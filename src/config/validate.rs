@@ -281,6 +281,7 @@ fn dram(k: &mut Checker, c: &Config) {
             ),
         );
     }
+    scheduler(k, c);
     let t = &d.timing;
     let tck = c.tck_ns();
     for (name, v) in [
@@ -331,6 +332,78 @@ fn dram(k: &mut Checker, c: &Config) {
         }
     } else if m.scheme == MappingScheme::Xor && m.interleave_bytes > 256 * 1024 {
         k.fail("dram.mapping.interleave_bytes", "must be at most 256 KiB");
+    }
+}
+
+/// The scheduler's own sections, and what each scheduler needs from the machine.
+fn scheduler(k: &mut Checker, c: &Config) {
+    let d = &c.dram;
+    let name = d.scheduler;
+    if name.coordinates() && d.channels < 2 {
+        k.fail(
+            "dram.scheduler",
+            format!(
+                "= \"{name}\": coordinates several memory controllers but dram.channels = {}; use \"wg\" for one channel",
+                d.channels
+            ),
+        );
+    }
+    if name.coordinates() && c.core.count > 256 {
+        k.fail(
+            "dram.scheduler",
+            format!(
+                "= \"{name}\": its 32-bit coordination message carries an 8-bit SM id, but core.count = {}",
+                c.core.count
+            ),
+        );
+    }
+    if name.groups_warps() && c.l2.slices_per_channel > 8 {
+        k.fail(
+            "dram.scheduler",
+            format!(
+                "= \"{name}\": warp-group tags track at most 8 L2 slices per channel, but l2.slices_per_channel = {}",
+                c.l2.slices_per_channel
+            ),
+        );
+    }
+    k.at_least("dram.gmc.cmd_queue_depth", d.gmc.cmd_queue_depth, 1);
+    k.at_least("dram.gmc.max_row_hit_streak", d.gmc.max_row_hit_streak, 1);
+    if d.gmc.age_threshold == 0 {
+        k.fail("dram.gmc.age_threshold", "= 0: must be at least 1 DRAM cycle");
+    }
+    if d.warp_aware.incomplete_timeout == 0 {
+        k.fail("dram.warp_aware.incomplete_timeout", "= 0: must be at least 1 DRAM cycle");
+    }
+    let co = &d.coordination;
+    k.at_least("dram.coordination.link_bits", co.link_bits, 1);
+    k.at_least("dram.coordination.message_bits", co.message_bits, 1);
+    k.at_least("dram.coordination.link_queue", co.link_queue, 1);
+    let a = &d.alpha_sjf;
+    if !(a.alpha > 0.0 && a.alpha <= 1.0) {
+        k.fail(
+            "dram.alpha_sjf.alpha",
+            format!("= {}: must be in (0, 1] (the paper uses 0.25, 0.5, 0.75)", a.alpha),
+        );
+    }
+    if !(a.miss_penalty.is_finite() && a.miss_penalty >= 1.0) {
+        k.fail(
+            "dram.alpha_sjf.miss_penalty",
+            format!("= {}: must be at least 1 (row-miss / row-hit service time; GDDR5: 3)", a.miss_penalty),
+        );
+    }
+    let p = &d.prefetch;
+    if p.lower > p.higher {
+        k.fail(
+            "dram.prefetch.lower",
+            format!("= {}: must not exceed dram.prefetch.higher ({})", p.lower, p.higher),
+        );
+    }
+    let lines = d.row_bytes / c.l2.line_bytes.max(1);
+    if p.enabled && lines > 64 {
+        k.fail(
+            "dram.prefetch.enabled",
+            format!("= true: tracks at most 64 lines per row, but a row holds {lines} (dram.row_bytes / l2.line_bytes)"),
+        );
     }
 }
 

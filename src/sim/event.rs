@@ -4,6 +4,7 @@
 
 use super::core::StallReason;
 use super::dram::command::Command;
+use super::dram::sched::warp_groups::Early;
 
 /// A field value of an event, for breakpoint filters and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,27 @@ pub enum Event {
     WriteDrainEnd { channel: u16, writes: u16 },
     /// A DRAM command issued (`dram_cycle` is in the channel's clock).
     DramCommand { channel: u16, dram_cycle: u64, cmd: Command },
+    /// A warp-aware transaction scheduler placed a warp-group in the command queues
+    /// (seed 000 §IV): its SM, warp and load, score, requests and row hits; `early` says why
+    /// it went before its tags completed it, if it did.
+    WarpGroupScheduled {
+        channel: u16,
+        sm: u16,
+        warp: u16,
+        load_seq: u32,
+        score: u32,
+        requests: u16,
+        row_hits: u16,
+        early: Early,
+    },
+    /// WG-M: a message from controller `from` lowered the local score of a group of ⟨sm, warp⟩
+    /// from `local` to `remote`.
+    RemoteScore { channel: u16, from: u16, sm: u16, warp: u16, local: u32, remote: u32 },
+    /// WG-Bw: a row miss on `bank` was postponed; `hits` other hits to `row` go first because
+    /// the bank's burst counter (`counter`) is below MERB (`merb`).
+    MerbPostpone { channel: u16, bank: u8, row: u32, counter: u32, merb: u32, hits: u16 },
+    /// Opportunistic prefetching read `line` of the open `row` of `bank` into the L2.
+    Prefetch { channel: u16, bank: u8, row: u32, line: u32 },
     /// Every request of a warp's load has returned.
     LoadDone { core: u16, warp: u16, pc: u32, requests: u8, issued: u64, first: u64, last: u64 },
     /// A warp's state at the issue stage changed (emitted on change, exact for every resident
@@ -73,6 +95,10 @@ pub enum EventKind {
     WriteDrainStart,
     WriteDrainEnd,
     DramCommand,
+    WarpGroupScheduled,
+    RemoteScore,
+    MerbPostpone,
+    Prefetch,
     LoadDone,
     WarpStall,
     CtaLaunch,
@@ -96,6 +122,10 @@ impl EventKind {
         EventKind::WriteDrainStart,
         EventKind::WriteDrainEnd,
         EventKind::DramCommand,
+        EventKind::WarpGroupScheduled,
+        EventKind::RemoteScore,
+        EventKind::MerbPostpone,
+        EventKind::Prefetch,
         EventKind::LoadDone,
         EventKind::WarpStall,
         EventKind::CtaLaunch,
@@ -331,6 +361,10 @@ impl Event {
             Event::WriteDrainStart { .. } => EventKind::WriteDrainStart,
             Event::WriteDrainEnd { .. } => EventKind::WriteDrainEnd,
             Event::DramCommand { .. } => EventKind::DramCommand,
+            Event::WarpGroupScheduled { .. } => EventKind::WarpGroupScheduled,
+            Event::RemoteScore { .. } => EventKind::RemoteScore,
+            Event::MerbPostpone { .. } => EventKind::MerbPostpone,
+            Event::Prefetch { .. } => EventKind::Prefetch,
             Event::LoadDone { .. } => EventKind::LoadDone,
             Event::WarpStall { .. } => EventKind::WarpStall,
             Event::CtaLaunch { .. } => EventKind::CtaLaunch,

@@ -16,6 +16,13 @@
 //! Stall causes are counted per cycle in `stats.stalls` (seed 002 §IV: back-pressure from
 //! DRAM = miss queue full, from the reply network = response queue full, data port,
 //! MSHR, line allocation).
+//!
+//! Two memory-controller mechanisms reach into the slice. A warp-group's tagged last request
+//! that ends here (hit or merge) would leave its group incomplete at the controller, so the
+//! slice forwards the tag ([`L2Slice::forward_tag`]). Lines the controller prefetches arrive in
+//! `prefetch_fills` and are installed without waiters when the data port is otherwise idle;
+//! the slice counts them useful (a demand hits them), late (a demand had already missed on the
+//! line) or useless (already present, or evicted unused).
 
 use crate::config::Config;
 use crate::sim::cache::AccessCtx;
@@ -24,9 +31,10 @@ use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::replace::ReplacementKind;
 use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
 use crate::sim::dram::mapping::AddressMap;
+use crate::sim::dram::sched::GroupKey;
 use crate::sim::icnt::{Ejector, Injector};
 use crate::sim::queue::BoundedQueue;
-use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, ReqTrace};
+use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CacheStats, StallCause};
 use std::collections::VecDeque;
 
@@ -45,6 +53,13 @@ pub struct L2Slice {
     pipe: VecDeque<(u64, MemRequest)>,
     /// DRAM returns waiting to be filled (bounded by the MSHRs).
     pub fills: VecDeque<MemRequest>,
+    /// Prefetched lines from the memory controller waiting to be installed.
+    pub prefetch_fills: BoundedQueue<MemRequest>,
+    /// Per line (set × ways + way): installed by a prefetch and not yet hit by a demand.
+    pub prefetched: Vec<bool>,
+    /// Warp-group tags this slice forwards to its memory controller: (group, slice within
+    /// the channel). Drained by the controller every DRAM cycle.
+    pub group_ends: VecDeque<(GroupKey, u8)>,
     port_free: u64,
     /// Data-port cycles of a whole line.
     port_cycles: u64,
@@ -52,6 +67,7 @@ pub struct L2Slice {
     latency: u64,
     line_bytes: u32,
     header_bytes: u32,
+    slices_per_channel: u16,
     /// Response slots promised to requests in the pipe.
     reserved: usize,
     scratch: Vec<MemRequest>,
@@ -82,12 +98,16 @@ impl L2Slice {
             response_queue: BoundedQueue::new(l.response_queue as usize),
             pipe: VecDeque::with_capacity(l.latency as usize + 1),
             fills: VecDeque::with_capacity(l.mshr_entries as usize),
+            prefetch_fills: BoundedQueue::new(l.miss_queue as usize),
+            prefetched: vec![false; (l.sets * l.ways) as usize],
+            group_ends: VecDeque::with_capacity(4),
             port_free: 0,
             port_cycles: u64::from(l.line_bytes.div_ceil(l.data_port_bytes)),
             port_bytes: l.data_port_bytes,
             latency: l.latency.into(),
             line_bytes: l.line_bytes,
             header_bytes: c.icnt.header_bytes,
+            slices_per_channel: l.slices_per_channel as u16,
             reserved: 0,
             scratch: Vec::with_capacity(l.mshr_merge as usize + 1),
             stats: CacheStats::default(),
@@ -103,6 +123,7 @@ impl L2Slice {
             + self.response_queue.len()
             + self.pipe.len()
             + self.fills.len()
+            + self.prefetch_fills.len()
             + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
     }
 
@@ -146,6 +167,73 @@ impl L2Slice {
             return;
         }
         self.lookup(now, stamp, map, next_id, created, retired);
+        if self.port_free <= now && !self.prefetch_fills.is_empty() {
+            self.fill_prefetch(now, stamp, map, next_id, created, retired);
+        }
+    }
+
+    /// A warp-group's tagged last request ends in this slice (an L2 hit or an MSHR merge):
+    /// the tag moves to the group's latest request still in this slice's miss queue (which
+    /// will reach the controller last), or, if none is left, goes to the controller directly
+    /// (`group_ends`), which marks the group complete for this slice.
+    pub fn forward_tag(&mut self, req: &MemRequest) {
+        let o = &req.origin;
+        let same = |r: &&mut MemRequest| {
+            r.kind == AccessKind::Load
+                && r.origin.core == o.core
+                && r.origin.warp == o.warp
+                && r.origin.load_seq == o.load_seq
+        };
+        if let Some(r) = self.miss_queue.iter_mut().rev().find(same) {
+            r.origin.last_to_channel = true;
+            return;
+        }
+        let slice = (self.id % self.slices_per_channel) as u8;
+        self.group_ends.push_back((GroupKey::of(o), slice));
+    }
+
+    /// Installs one prefetched line, if the slice does not have it already and can place it
+    /// at once (a prefetch never waits for a victim or for miss-queue room: it is dropped).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_prefetch(
+        &mut self,
+        now: u64,
+        stamp: u64,
+        map: &AddressMap,
+        next_id: &mut u64,
+        created: &mut u64,
+        retired: &mut u64,
+    ) {
+        let Some(&req) = self.prefetch_fills.front() else {
+            return;
+        };
+        let key = req.loc.slice_line;
+        let (set, probe) = self.tags.probe(key);
+        match probe {
+            Probe::Hit(_) => self.stats.prefetch_useless += 1,
+            Probe::Pending(_) => self.stats.prefetch_late += 1,
+            Probe::Miss => match self.tags.victim(set) {
+                Some(way) if !(self.tags.line(set, way).dirty && self.miss_queue.is_full()) => {
+                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, next_id, created);
+                    self.prefetched[set * self.tags.ways + way] = true;
+                    self.stats.prefetch_fills += 1;
+                    self.port_free = now + self.port_cycles;
+                }
+                _ => self.stats.prefetch_useless += 1,
+            },
+        }
+        self.prefetch_fills.pop();
+        *retired += 1;
+    }
+
+    /// A demand hit line `way` of `set`: a prefetched line has proven useful.
+    #[inline]
+    fn demand_hit(&mut self, set: usize, way: usize) {
+        let p = &mut self.prefetched[set * self.tags.ways + way];
+        if *p {
+            *p = false;
+            self.stats.prefetch_useful += 1;
+        }
     }
 
     fn respond(&mut self, req: MemRequest) {
@@ -223,6 +311,7 @@ impl L2Slice {
             if matches!(probe, Probe::Hit(_)) {
                 self.stats.write_hits += 1;
                 self.tags.touch(set, way);
+                self.demand_hit(set, way);
             }
             self.tags.line_mut(set, way).dirty = true;
             self.stats.writes += 1;
@@ -239,8 +328,12 @@ impl L2Slice {
                 }
                 if !self.perfect {
                     self.tags.touch(set, way);
+                    self.demand_hit(set, way);
                 }
                 let mut req = self.access_queue.pop().expect("head exists");
+                if req.origin.last_to_channel {
+                    self.forward_tag(&req);
+                }
                 req.trace.l2 = CacheOutcome::Hit;
                 self.stats.reads += 1;
                 self.stats.read_hits += 1;
@@ -255,6 +348,9 @@ impl L2Slice {
                     return;
                 }
                 let mut req = self.access_queue.pop().expect("head exists");
+                if req.origin.last_to_channel {
+                    self.forward_tag(&req);
+                }
                 req.trace.l2 = CacheOutcome::Merged;
                 self.stats.reads += 1;
                 self.stats.merged += 1;
@@ -313,6 +409,10 @@ impl L2Slice {
         };
         if let Some(old) = self.tags.install(set, way, line, &AccessCtx::default()) {
             self.stats.evictions += 1;
+            let p = &mut self.prefetched[set * self.tags.ways + way];
+            if std::mem::take(p) {
+                self.stats.prefetch_useless += 1;
+            }
             if old.dirty {
                 self.stats.writebacks += 1;
                 let wb = MemRequest {
@@ -321,7 +421,8 @@ impl L2Slice {
                     addr: old.addr,
                     bytes: self.line_bytes,
                     lanes: 0,
-                    origin: Default::default(),
+                    // The warp whose miss evicted the line caused the write (α-SJFW).
+                    origin: Origin { core: req.origin.core, warp: req.origin.warp, ..Origin::default() },
                     loc: map.map(old.addr),
                     trace: ReqTrace { created: stamp, l2: CacheOutcome::Write, ..ReqTrace::default() },
                 };
@@ -410,5 +511,60 @@ mod tests {
         step(&mut s, 10);
         assert!(s.access_queue.is_empty());
         assert_eq!(s.stats.read_hits, 3);
+    }
+
+    fn load(map: &AddressMap, id: u64, addr: u64, warp: u16, last: bool) -> MemRequest {
+        MemRequest {
+            id,
+            kind: AccessKind::Load,
+            addr,
+            bytes: 128,
+            lanes: 1,
+            origin: Origin {
+                core: 3,
+                warp,
+                load_seq: 7,
+                last_to_channel: last,
+                group_slices: 1,
+                ..Origin::default()
+            },
+            loc: map.map(addr),
+            trace: ReqTrace::default(),
+        }
+    }
+
+    #[test]
+    fn a_tagged_request_served_here_passes_its_tag_on() {
+        let c = Config::default();
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let lines: Vec<u64> = (0..)
+            .map(|i| i * 128)
+            .filter(|&a| (map.map(a).channel, map.map(a).slice) == (0, 0))
+            .take(2)
+            .collect();
+        // lines[1] is in the slice already.
+        let key = map.map(lines[1]).slice_line;
+        let (set, _) = s.tags.probe(key);
+        let way = s.tags.victim(set).unwrap();
+        s.tags.install(set, way, Line { key, addr: lines[1], state: LineState::Valid, ..Line::default() });
+        let (mut id, mut created, mut retired) = (100, 0, 0);
+        let mut run = |s: &mut L2Slice, reqs: Vec<MemRequest>| {
+            for r in reqs {
+                s.access_queue.push(r).unwrap();
+            }
+            for now in 0..100 {
+                s.step(now, now, &map, &mut id, &mut created, &mut retired);
+            }
+        };
+        // Warp 1's load misses on lines[0], then its tagged last request hits lines[1]: the
+        // tag moves to the miss still waiting for the controller.
+        run(&mut s, vec![load(&map, 1, lines[0], 1, false), load(&map, 2, lines[1], 1, true)]);
+        assert_eq!(s.miss_queue.len(), 1);
+        assert!(s.miss_queue.front().unwrap().origin.last_to_channel);
+        assert!(s.group_ends.is_empty());
+        // Warp 2's only request to this slice hits: the controller is told directly.
+        run(&mut s, vec![load(&map, 3, lines[1], 2, true)]);
+        assert_eq!(s.group_ends.pop_front(), Some((GroupKey { core: 3, warp: 2, load_seq: 7 }, 0)));
     }
 }

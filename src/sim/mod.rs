@@ -28,11 +28,13 @@ use clock::ClockDomain;
 use core::Sm;
 use core::sm::SmEnv;
 use dram::Controller;
+use dram::coord::CoordNetwork;
 use dram::mapping::AddressMap;
 pub use event::{Event, EventKind, EventSink};
 use icnt::{Crossbar, Ejector, Injector};
 use ideal::IdealPipe;
 use l2::L2Slice;
+use request::AccessKind;
 use request::MemRequest;
 use std::sync::Arc;
 pub use watchdog::Watchdog;
@@ -80,6 +82,8 @@ pub struct Gpu {
     pub dram: Vec<Controller>,
     /// The idealized memory below the L1 or the L2, when one is configured (`ideal.memory`).
     pub ideal: IdealPipe,
+    /// WG-M's network between the controllers (coordinated schedulers only).
+    pub coord: Option<CoordNetwork>,
     pub launcher: CtaLauncher,
     pub events: EventSink,
     /// Next request id.
@@ -88,6 +92,8 @@ pub struct Gpu {
     pub created: u64,
     pub retired: u64,
     dram_feed_rr: Vec<usize>,
+    /// The DRAM scheduler groups warps: L2 slices forward warp-group tags to it.
+    tags_groups: bool,
     pub watchdog: Watchdog,
     pub status: Status,
 }
@@ -122,12 +128,14 @@ impl Gpu {
             l2: (0..slices).map(|i| L2Slice::new(c, i as u16)).collect(),
             dram: (0..c.dram.channels).map(|i| Controller::new(c, i as u16)).collect(),
             ideal: IdealPipe::new(c),
+            coord: c.dram.scheduler.coordinates().then(|| CoordNetwork::new(c)),
             launcher: CtaLauncher::default(),
             events: EventSink::default(),
             next_id: 0,
             created: 0,
             retired: 0,
             dram_feed_rr: vec![0; c.dram.channels as usize],
+            tags_groups: c.dram.scheduler.groups_warps(),
             watchdog: Watchdog::new(c.sim.watchdog_cycles),
             status: Status::Running,
             config,
@@ -168,7 +176,7 @@ impl Gpu {
                 self.icnt_cycle += 1;
             }
         }
-        self.launch_ctas();
+        let launched = self.launch_ctas();
         let kernel_idx = self.launcher.kernel.min(self.workload.kernels.len() - 1);
         let workload = Arc::clone(&self.workload);
         let mut env = SmEnv {
@@ -189,6 +197,9 @@ impl Gpu {
         }
         if freed {
             self.launcher.saturated = false;
+        }
+        if launched || finished > 0 {
+            self.report_core_warps();
         }
         self.finish_ctas(finished);
         self.cycle += 1;
@@ -212,8 +223,23 @@ impl Gpu {
 
     fn dram_tick(&mut self, stamp: u64) {
         let spc = self.config.l2.slices_per_channel as usize;
+        if let Some(net) = &mut self.coord {
+            let (dram, events) = (&mut self.dram, &mut self.events);
+            net.deliver(dram[0].now, |to, msg| dram[to].receive(msg, events));
+        }
         for ch in 0..self.dram.len() {
             let mc = &mut self.dram[ch];
+            if self.tags_groups {
+                for s in ch * spc..(ch + 1) * spc {
+                    while let Some((key, slice)) = self.l2[s].group_ends.pop_front() {
+                        mc.group_end(key, slice);
+                    }
+                }
+            }
+            if mc.prefetch.is_some() {
+                let room = self.l2[ch * spc..(ch + 1) * spc].iter().map(|s| s.prefetch_fills.free()).min();
+                mc.set_prefetch_room(room.unwrap_or(0));
+            }
             for k in 0..spc {
                 let s = ch * spc + (self.dram_feed_rr[ch] + k) % spc;
                 let Some(head) = self.l2[s].miss_queue.front() else {
@@ -227,12 +253,41 @@ impl Gpu {
                 }
             }
             // Stores retire at the L2; the DRAM's writes are L2 write-backs, retired here.
-            let writes_before = mc.stats.writes;
+            // Prefetches are created here and retire at the L2.
+            let (writes_before, prefetches_before) = (mc.stats.writes, mc.stats.prefetches);
             mc.tick(stamp, &mut self.events);
             self.retired += mc.stats.writes - writes_before;
+            self.created += mc.stats.prefetches - prefetches_before;
             while let Some(mut r) = mc.pop_completed() {
                 r.trace.dram_done = stamp;
-                self.l2[ch * spc + r.loc.slice as usize].fills.push_back(r);
+                let slice = &mut self.l2[ch * spc + r.loc.slice as usize];
+                if r.kind == AccessKind::Prefetch {
+                    slice.prefetch_fills.accept(r);
+                } else {
+                    slice.fills.push_back(r);
+                }
+            }
+            if let Some(net) = &mut self.coord {
+                while let Some(msg) = mc.pop_message() {
+                    net.send(msg, mc.now);
+                }
+            }
+        }
+    }
+
+    /// Tells the controllers how many warps each SM has assigned (α-SJF's tolerance; seed
+    /// 001 §V-A: sent when it changes).
+    fn report_core_warps(&mut self) {
+        if !matches!(
+            self.config.dram.scheduler,
+            crate::config::DramSchedulerName::AlphaSjf | crate::config::DramSchedulerName::AlphaSjfW
+        ) {
+            return;
+        }
+        for sm in &self.sms {
+            let warps = sm.assigned_warps();
+            for mc in &mut self.dram {
+                mc.core_warps(sm.id, warps);
             }
         }
     }
@@ -252,16 +307,18 @@ impl Gpu {
         );
     }
 
-    fn launch_ctas(&mut self) {
+    /// Launches what fits; returns whether a CTA was launched.
+    fn launch_ctas(&mut self) -> bool {
         let kernels = &self.workload.kernels;
         let l = &mut self.launcher;
         if l.kernel >= kernels.len() {
-            return;
+            return false;
         }
         let k = &kernels[l.kernel];
         if l.saturated || l.next_cta >= k.ctas() {
-            return;
+            return false;
         }
+        let first = l.next_cta;
         let n = self.sms.len();
         for i in 0..n {
             if l.next_cta >= k.ctas() {
@@ -273,7 +330,7 @@ impl Gpu {
                     Ok(p) => p,
                     Err(e) => {
                         self.status = Status::Stuck(format!("cannot launch CTA {}: {e}", l.next_cta));
-                        return;
+                        return false;
                     }
                 };
                 self.sms[s].launch(l.kernel, k, l.next_cta, programs, &mut self.events);
@@ -282,6 +339,7 @@ impl Gpu {
             }
         }
         l.saturated = l.next_cta < k.ctas() && !self.sms.iter().any(|s| s.can_launch(k.warps_per_cta()));
+        l.next_cta > first
     }
 
     fn finish_ctas(&mut self, finished: u32) {

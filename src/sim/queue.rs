@@ -67,6 +67,10 @@ impl<T> BoundedQueue<T> {
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         self.items.iter()
     }
+
+    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut T> {
+        self.items.iter_mut()
+    }
 }
 
 #[cfg(test)]

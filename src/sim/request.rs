@@ -12,6 +12,8 @@ use super::dram::mapping::DramLocation;
 pub enum AccessKind {
     /// A load's line (read; data returns to the SM).
     Load,
+    /// A line the memory controller prefetched from an open row into the L2 (no waiter).
+    Prefetch,
     /// A store's data (write-evict, no-write-allocate at L1; no reply).
     Store,
     /// An L2 eviction of a dirty line to DRAM (no reply).
@@ -19,9 +21,10 @@ pub enum AccessKind {
 }
 
 impl AccessKind {
-    /// Writes go to the DRAM write queue.
+    /// Writes go to the DRAM write queue (the variants after the reads).
+    #[inline]
     pub fn is_write(self) -> bool {
-        !matches!(self, AccessKind::Load)
+        self as u8 >= AccessKind::Store as u8
     }
 }
 
@@ -93,9 +96,14 @@ pub struct Origin {
     pub load_slot: u8,
     /// Index of this request among the load's coalesced requests.
     pub index: u8,
-    /// This is the load's last request to its memory controller (seed 000 §IV-B: the SM tags
-    /// the last request of a warp-group so the controller knows the group is complete).
+    /// This is the load's last request to its memory controller through its L2 slice
+    /// (seed 000 §IV-B: the SM tags the last request of a warp-group so the controller knows
+    /// the group is complete; with one slice per channel this is exactly the paper's tag).
+    /// Set only when the DRAM scheduler groups warps.
     pub last_to_channel: bool,
+    /// The L2 slices of this request's channel (bit per slice) that carry requests of the
+    /// same warp-load: the controller waits for a tag from each.
+    pub group_slices: u8,
 }
 
 /// A memory request.

@@ -42,6 +42,27 @@ pub fn dram_request(map: &AddressMap, id: u64, addr: u64, write: bool) -> MemReq
     }
 }
 
+/// Gives consecutive reads warp-load origins — groups of 1, 2, 3, 4, 1, ... reads — tagged as
+/// an SM would: the last read of each group through each L2 slice, and the group's slices.
+pub fn tag_warp_groups(reqs: &mut [MemRequest]) {
+    let reads: Vec<usize> = (0..reqs.len()).filter(|&i| !reqs[i].kind.is_write()).collect();
+    let (mut g, mut start) = (0u32, 0usize);
+    while start < reads.len() {
+        let end = (start + 1 + (g % 4) as usize).min(reads.len());
+        let members = &reads[start..end];
+        let slices = members.iter().fold(0u8, |m, &i| m | 1 << reqs[i].loc.slice);
+        for (k, &i) in members.iter().enumerate() {
+            let slice = reqs[i].loc.slice;
+            let last = members[k + 1..].iter().all(|&j| reqs[j].loc.slice != slice);
+            let o = &mut reqs[i].origin;
+            (o.core, o.warp, o.load_seq, o.group_slices) = ((g % 8) as u16, (g / 8 % 32) as u16, g, slices);
+            o.last_to_channel = last;
+        }
+        g += 1;
+        start = end;
+    }
+}
+
 /// What a standalone controller did with a request stream.
 pub struct Driven {
     pub cmds: Vec<timing_checker::Cmd>,
@@ -57,12 +78,13 @@ pub fn drive_controller(config: &Config, addrs: &[(u64, bool)]) -> Driven {
     let mut mc = Controller::new(config, 0);
     let mut sink = EventSink::default();
     sink.set(EventKind::DramCommand, true);
-    let reqs: Vec<MemRequest> = addrs
+    let mut reqs: Vec<MemRequest> = addrs
         .iter()
         .enumerate()
         .map(|(i, &(a, w))| dram_request(&map, i as u64, a, w))
         .filter(|r| r.loc.channel == 0)
         .collect();
+    tag_warp_groups(&mut reqs);
     let total = reqs.len();
     let mut next = 0;
     let mut reads_done = 0;
@@ -85,8 +107,8 @@ pub fn drive_controller(config: &Config, addrs: &[(u64, bool)]) -> Driven {
                 });
             }
         }
-        while mc.pop_completed().is_some() {
-            reads_done += 1;
+        while let Some(r) = mc.pop_completed() {
+            reads_done += usize::from(r.kind != AccessKind::Prefetch);
         }
         idle = if cmds.len() == before { idle + 1 } else { 0 };
     }

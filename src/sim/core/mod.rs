@@ -2,6 +2,7 @@
 
 pub mod coalescer;
 pub mod fcw;
+pub mod group_tags;
 pub mod ldst;
 pub mod sched;
 pub mod sm;

@@ -14,6 +14,7 @@
 //! every warp, without doing so. [`Sm::stall_reason`] gives any warp's reason on demand.
 
 use super::coalescer::Coalesced;
+use super::group_tags::GroupTagger;
 use super::ldst::{Ldst, MemInstr, NO_LOAD};
 use super::sched::owl::CtaGrouping;
 use super::sched::{PolicyState, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
@@ -74,6 +75,9 @@ struct Params {
     max_ctas: u32,
     max_threads: u32,
     min_group_warps: u32,
+    /// Oracles of seed 000 Fig. 4.
+    perfect_coalescing: bool,
+    zero_latency_divergence: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +127,12 @@ pub struct Sm {
     /// (a set of `StallReason::bit`s; for the stall class of a cycle without issue).
     seen: u16,
     pub ldst: Ldst,
+    /// Tags the last request of each warp-load to each memory controller.
+    pub tagger: GroupTagger,
+    /// Zero-latency-divergence oracle: loads whose first request is back, released when the
+    /// rest "arrive" one per cycle: (cycle, warp, load slot, id of the load's first request),
+    /// in the order their first requests returned.
+    pub released: Vec<(u64, u16, u8, u64)>,
     pub l1: L1,
     /// Replies from the interconnect waiting to fill the L1.
     pub reply_queue: BoundedQueue<MemRequest>,
@@ -185,6 +195,12 @@ impl Sm {
             issued_last: 0,
             seen: 0,
             ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize, reexec),
+            tagger: GroupTagger::new(c.dram.scheduler.groups_warps(), c.l2.slices_per_channel),
+            released: Vec::with_capacity(if c.core.zero_latency_divergence {
+                n * c.core.max_loads_per_warp as usize
+            } else {
+                0
+            }),
             l1,
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             generation: 0,
@@ -202,6 +218,8 @@ impl Sm {
                 max_ctas: c.core.max_ctas,
                 max_threads: c.core.max_threads,
                 min_group_warps: c.core.owl.min_group_size,
+                perfect_coalescing: c.core.perfect_coalescing,
+                zero_latency_divergence: c.core.zero_latency_divergence,
             },
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
             stats: CoreStats::default(),
@@ -309,6 +327,12 @@ impl Sm {
         self.l1.occupancy() + self.reply_queue.len() + self.ldst.reexec.len()
     }
 
+    /// Warps of the SM's resident CTAs, finished ones included (what seed 001's controllers
+    /// use as the core's tolerance).
+    pub fn assigned_warps(&self) -> u16 {
+        self.ctas.iter().filter(|c| c.active).map(|c| c.warps.count_ones() as u16).sum()
+    }
+
     /// One core cycle.
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) {
@@ -385,6 +409,32 @@ impl Sm {
                 self.finish_load(w as usize, slot as usize, env, false);
             }
         }
+        if !self.released.is_empty() {
+            self.release_loads(now, env);
+        }
+    }
+
+    /// Zero-latency-divergence oracle: loads whose other requests are now deemed back.
+    #[inline(never)]
+    fn release_loads(&mut self, now: u64, env: &mut SmEnv<'_>) {
+        // Release times are not in push order (loads differ in size): take every due one.
+        let mut i = 0;
+        while i < self.released.len() {
+            let (at, w, slot, first) = self.released[i];
+            if at > now {
+                i += 1;
+                continue;
+            }
+            self.released.remove(i);
+            let t = &mut self.warps[w as usize].loads[slot as usize];
+            if t.active && t.reqs.first().is_some_and(|r| r.id == first) {
+                t.returned = t.requests;
+                t.last = now;
+                if t.complete() {
+                    self.finish_load(w as usize, slot as usize, env, true);
+                }
+            }
+        }
     }
 
     /// A load request's data reached its warp.
@@ -402,6 +452,19 @@ impl Sm {
         let w = req.origin.warp as usize;
         let slot = req.origin.load_slot as usize;
         let track = &mut self.warps[w].loads[slot];
+        if self.params.zero_latency_divergence {
+            // The oracle counted this request as returned already (its load may even be gone).
+            let ours =
+                track.active && track.reqs.get(req.origin.index as usize).is_some_and(|r| r.id == req.id);
+            if !ours || track.returned >= track.requests {
+                return;
+            }
+            if track.returned == 0 {
+                let first = track.reqs.first().map_or(req.id, |r| r.id);
+                let rest = u64::from(track.requests) - 1;
+                self.released.push((now + rest, w as u16, slot as u8, first));
+            }
+        }
         track.returned(&req, now);
         if track.complete() {
             self.finish_load(w, slot, env, true);
@@ -421,11 +484,13 @@ impl Sm {
             }
             s.effective_latency += t.last - t.issued;
             s.latency_divergence += t.last - t.first;
-            let (channels, banks) = spread(&t.reqs);
+            let (channels, banks, service) = spread(&t.reqs);
             if channels > 0 {
                 s.dram_loads += 1;
                 s.channels += channels;
                 s.banks += banks;
+                s.warpgroups += channels;
+                s.warpgroup_service += service;
             }
             // Seed 004 §2.3.2: a load of N accesses issued at t leaves the LD/ST unit at t + N
             // at the earliest (one access per cycle from the next cycle on); the rest is
@@ -500,6 +565,10 @@ impl Sm {
             }
             if head.load {
                 self.check_occlusion(env);
+                if self.tagger.enabled {
+                    let head = self.ldst.queue.front().expect("head present");
+                    self.tagger.start(&head.coalesced, &self.l1, env.map);
+                }
             }
         }
         // A replay gives the same answer until a fill changes the L1 (a fill is the only way
@@ -528,7 +597,7 @@ impl Sm {
         } else {
             lanes.count_ones() * u32::from(head.width)
         };
-        let req = MemRequest {
+        let mut req = MemRequest {
             id: *env.next_id,
             kind,
             addr,
@@ -542,13 +611,21 @@ impl Sm {
                 load_slot,
                 index: k as u8,
                 last_to_channel: false,
+                group_slices: 0,
             },
             loc: Default::default(),
             trace: ReqTrace { created: now, ..ReqTrace::default() },
         };
+        let tagging = self.tagger.enabled && head_load;
+        if tagging {
+            self.tagger.tag(k, head.coalesced.n, &mut req.origin);
+        }
         let outcome = match self.l1.access(req, &ctx, now, env.map, env.sink) {
             Ok(outcome) => {
                 self.ldst.stalled = None;
+                if tagging {
+                    self.tagger.sent(k, outcome == CacheOutcome::Miss);
+                }
                 if head_load {
                     self.load_accepted(w, addr, outcome, now, env);
                 }
@@ -560,6 +637,10 @@ impl Sm {
                 self.ldst.head_misses += 1;
                 if self.ldst.reexec.push((req, ctx)).is_err() {
                     unreachable!("re-execution queue room checked");
+                }
+                if tagging {
+                    // It leaves the SM when the L1 takes it (it will miss).
+                    self.tagger.sent(k, true);
                 }
                 CacheOutcome::None
             }
@@ -1109,6 +1190,12 @@ impl Sm {
                 let mut coalesced = Coalesced::default();
                 if space != Space::Shared {
                     coalesced.build(&warp.addrs, instr.mask, width.into(), self.params.line_bytes);
+                    if load && self.params.perfect_coalescing && coalesced.n > 1 {
+                        // Oracle: the first line serves every lane (and the sectors of all).
+                        coalesced.n = 1;
+                        coalesced.lanes[0] = instr.mask;
+                        coalesced.sectors[0] = coalesced.sectors[..].iter().fold(0, |a, s| a | s);
+                    }
                 }
                 let empty = space != Space::Shared && coalesced.n == 0 || instr.mask == 0;
                 if !load {
@@ -1272,21 +1359,33 @@ fn check(warp: &Warp, now: u64, ldst: &Ldst, alu_free: u64, p: &Params) -> Stall
     }
 }
 
-/// Distinct DRAM channels and (channel, bank) pairs among a load's requests that reached DRAM.
-fn spread(reqs: &[ReqRecord]) -> (u64, u64) {
-    let mut channels = [0u64; 4];
+/// Among a load's requests that reached DRAM: distinct channels (its warp-groups), distinct
+/// (channel, bank) pairs, and the warp-groups' service times summed (per channel: first
+/// request into the controller → last request's data done).
+fn spread(reqs: &[ReqRecord]) -> (u64, u64, u64) {
+    let mut groups: [(u32, u64, u64); 64] = [(u32::MAX, u64::MAX, 0); 64];
     let mut banks: [(u32, u32); 64] = [(u32::MAX, 0); 64];
-    let mut nb = 0usize;
+    let (mut ng, mut nb) = (0usize, 0usize);
     for r in reqs.iter().filter(|r| r.trace.dram_in != 0) {
-        let c = r.loc.channel as usize % 256;
-        channels[c / 64] |= 1 << (c % 64);
-        let key = (r.loc.channel, r.loc.bank);
-        if !banks[..nb].contains(&key) && nb < banks.len() {
+        let (ch, t_in, t_out) = (r.loc.channel, r.trace.dram_in, r.trace.dram_done);
+        match groups[..ng].iter().position(|g| g.0 == ch) {
+            Some(i) => {
+                groups[i].1 = groups[i].1.min(t_in);
+                groups[i].2 = groups[i].2.max(t_out);
+            }
+            None => {
+                groups[ng] = (ch, t_in, t_out);
+                ng += 1;
+            }
+        }
+        let key = (ch, r.loc.bank);
+        if !banks[..nb].contains(&key) {
             banks[nb] = key;
             nb += 1;
         }
     }
-    (channels.iter().map(|m| u64::from(m.count_ones())).sum(), nb as u64)
+    let service = groups[..ng].iter().map(|g| g.2.saturating_sub(g.1)).sum();
+    (ng as u64, nb as u64, service)
 }
 
 fn mask_of(n: usize) -> u64 {

@@ -67,6 +67,10 @@ pub struct Device {
     faw_head: usize,
     /// First cycle after which the data bus is free.
     pub data_bus_free: u64,
+    /// Banks whose precharge the controller withholds (bit per bank): opportunistic
+    /// prefetching keeps a row open for its minimum number of lines. Not a timing rule; a held
+    /// bank's PRE is never ready.
+    pub pre_hold: u64,
 }
 
 impl Device {
@@ -83,6 +87,7 @@ impl Device {
             faw: [u64::MAX; 4],
             faw_head: 0,
             data_bus_free: 0,
+            pre_hold: 0,
         }
     }
 
@@ -107,6 +112,7 @@ impl Device {
         let b = &self.banks[bank];
         match kind {
             CommandKind::Act => b.next_act.max(self.channel_earliest(kind)),
+            CommandKind::Pre if self.pre_hold >> bank & 1 != 0 => u64::MAX,
             CommandKind::Pre => b.next_pre,
             CommandKind::Rd => b.next_rd.max(self.group_next_rd[self.group(bank)]).max(self.next_rd),
             CommandKind::Wr => b.next_wr.max(self.group_next_wr[self.group(bank)]).max(self.next_wr),

@@ -1,23 +1,27 @@
 //! One memory controller and its GDDR5 channel (MECHANISMS §2; seed 000 §II-C, Fig. 1).
 //!
 //! Requests enter a read or a write queue. Each DRAM cycle the controller (1) refreshes when
-//! due, (2) decides between serving reads and draining writes — writes drain when the write
-//! queue rises above the high watermark, or when no reads are pending, until it falls to the
-//! low watermark — and (3) asks its scheduler for a request, derives its next command from the
-//! bank's open row and issues it. A line needs `line / burst` column commands; a read's data
-//! returns `tCAS + tBURST` after its last one.
+//! due, (2) decides between serving reads and draining writes as its scheduler's
+//! [`WritePolicy`] says — by default writes drain when the write queue rises above the high
+//! watermark, or when no reads are pending, until it falls to the low watermark — and (3) asks
+//! its scheduler for a request, derives its next command from the bank's open row and issues
+//! it. A line needs `line / burst` column commands; a read's data returns `tCAS + tBURST`
+//! after its last one. With opportunistic prefetching on ([`Prefetcher`]), prefetch bursts
+//! go ahead of the scheduler on a held bank, or use the cycles it leaves idle.
 //!
 //! The controller also stands alone (no GPU around it), which is what DRAM-only trace mode
 //! and the timing property tests use.
 
 use super::bank::Device;
 use super::command::{Command, CommandKind};
+use super::coord::CoordMessage;
+use super::prefetch::Prefetcher;
 use super::queues::{Pending, Queues, Slot};
-use super::sched::{DramScheduler, DramSchedulerKind, SchedCtx};
+use super::sched::{DramScheduler, DramSchedulerKind, GroupKey, SchedCtx, WritePolicy};
 use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
-use crate::sim::request::{MemRequest, RowOutcome};
+use crate::sim::request::{AccessKind, MemRequest, RowOutcome};
 use crate::sim::stats::ChannelStats;
 use std::collections::VecDeque;
 
@@ -28,8 +32,16 @@ pub struct Controller {
     pub device: Device,
     pub queues: Queues,
     pub scheduler: DramSchedulerKind,
+    /// How reads and writes share the channel (the scheduler's choice).
+    pub write_policy: WritePolicy,
+    /// Opportunistic prefetching of open rows, when enabled.
+    pub prefetch: Option<Prefetcher>,
+    /// Prefetched lines whose data is still on its way to the L2.
+    pub prefetches_in_flight: usize,
     /// Draining writes (true) or serving reads (false).
     pub draining: bool,
+    /// The current drain started because the write queue was full.
+    drain_full: bool,
     pub high_watermark: usize,
     pub low_watermark: usize,
     /// Column commands per request (line bytes / burst bytes).
@@ -37,8 +49,11 @@ pub struct Controller {
     /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
     in_flight: VecDeque<(u64, MemRequest)>,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
-    /// only choose a ready request, so selection is skipped until then). Reset by arrivals.
+    /// only choose a ready request, so selection is skipped until then; see
+    /// [`DramScheduler::wake_at`]). Reset by arrivals and anything else that changes choices.
     idle_until: u64,
+    /// Skip cycles in which nothing can be chosen (off only to check that skipping is exact).
+    pub skip_idle: bool,
     /// Refresh state: next REF due (0 = refresh disabled).
     next_refresh: u64,
     refresh_pending: bool,
@@ -52,6 +67,7 @@ impl Controller {
         let timing = Timing::from_config(c);
         let next_refresh = timing.refi;
         let burst = c.dram_burst_bytes();
+        let scheduler = DramSchedulerKind::new(c);
         Controller {
             channel,
             device: Device::new(timing, c.dram.banks as usize, c.dram.bank_groups as usize),
@@ -60,13 +76,18 @@ impl Controller {
                 c.dram.read_queue as usize,
                 c.dram.write_queue as usize,
             ),
-            scheduler: DramSchedulerKind::new(c),
+            write_policy: scheduler.write_policy(),
+            scheduler,
+            prefetch: c.dram.prefetch.enabled.then(|| Prefetcher::new(c, channel)),
+            prefetches_in_flight: 0,
             draining: false,
+            drain_full: false,
             high_watermark: c.dram.write_high_watermark as usize,
             low_watermark: c.dram.write_low_watermark as usize,
             cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
             idle_until: 0,
+            skip_idle: true,
             next_refresh,
             refresh_pending: false,
             now: 0,
@@ -114,12 +135,73 @@ impl Controller {
         self.queues.is_empty() && self.in_flight.is_empty()
     }
 
-    /// Reads whose data has fully arrived by now, oldest first.
+    /// Reads (and prefetches) whose data has fully arrived by now, oldest first.
     pub fn pop_completed(&mut self) -> Option<MemRequest> {
         match self.in_flight.front() {
-            Some(&(done, _)) if done <= self.now => self.in_flight.pop_front().map(|(_, r)| r),
+            Some((done, r)) if *done <= self.now => {
+                if r.kind == AccessKind::Prefetch {
+                    self.prefetches_in_flight -= 1;
+                }
+                self.in_flight.pop_front().map(|(_, r)| r)
+            }
             _ => None,
         }
+    }
+
+    /// An L2 slice of this channel satisfied the tagged last request of a warp-group.
+    pub fn group_end(&mut self, key: GroupKey, slice: u8) {
+        self.scheduler.on_group_end(key, slice, self.now);
+        self.idle_until = 0;
+    }
+
+    /// A coordination message from another controller (WG-M).
+    pub fn receive(&mut self, msg: &CoordMessage, sink: &mut EventSink) {
+        let (scheduler, ctx) = self.split();
+        scheduler.on_remote(msg, &ctx, sink);
+        self.idle_until = 0;
+    }
+
+    /// The next coordination message this controller broadcasts (WG-M).
+    pub fn pop_message(&mut self) -> Option<CoordMessage> {
+        self.scheduler.pop_message()
+    }
+
+    /// Core `core` now has `warps` warps assigned (α-SJF's tolerance).
+    pub fn core_warps(&mut self, core: u16, warps: u16) {
+        self.scheduler.on_core_warps(core, warps);
+        self.idle_until = 0;
+    }
+
+    /// Free space in this channel's L2 prefetch queues: prefetches are only issued while
+    /// their data will find room.
+    pub fn set_prefetch_room(&mut self, free: usize) {
+        if let Some(p) = &mut self.prefetch {
+            p.room = free.saturating_sub(self.prefetches_in_flight);
+        }
+    }
+
+    /// Write-queue fill against the watermarks (for views).
+    pub fn write_queue(&self) -> WriteQueueState {
+        WriteQueueState {
+            writes: self.queues.n_writes,
+            capacity: self.queues.write_capacity,
+            low_watermark: self.low_watermark,
+            high_watermark: self.high_watermark,
+            draining: self.draining,
+        }
+    }
+
+    /// The scheduler, and what it sees.
+    fn split(&mut self) -> (&mut DramSchedulerKind, SchedCtx<'_>) {
+        let ctx = SchedCtx {
+            queues: &self.queues,
+            device: &self.device,
+            now: self.now,
+            draining: self.draining,
+            channel: self.channel,
+            write_high: self.high_watermark,
+        };
+        (&mut self.scheduler, ctx)
     }
 
     /// Reads in flight on the data bus (for views).
@@ -129,36 +211,93 @@ impl Controller {
 
     /// Advances one DRAM cycle. Completed writes are counted; completed reads wait in
     /// [`Controller::pop_completed`]. `stamp` is the current core cycle for traces.
+    // Kept out of the GPU's step: inlined there, the schedulers' code made the whole step
+    // slower (measured with callgrind on the default machine).
+    #[inline(never)]
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink) {
         let now = self.now;
         self.account_cycle();
-        if !self.refresh(sink) && !self.queues.is_empty() {
+        if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
             let was_draining = self.draining;
             self.update_drain_mode(sink);
             if self.draining != was_draining {
                 self.idle_until = 0;
             }
-            if now >= self.idle_until {
-                let ctx =
-                    SchedCtx { queues: &self.queues, device: &self.device, now, draining: self.draining };
-                match self.scheduler.select(&ctx) {
-                    Some(slot) => {
-                        let cmd = ctx.next_command(slot);
-                        self.issue(slot, cmd, stamp, sink);
-                    }
-                    None => self.idle_until = self.earliest_ready(),
-                }
+            if now >= self.idle_until || !self.skip_idle {
+                self.schedule(stamp, sink);
             }
         }
         self.now += 1;
+    }
+
+    /// Issues this cycle's command: an urgent prefetch, the scheduler's choice, or an idle
+    /// prefetch; when there is none, works out how long nothing can happen.
+    fn schedule(&mut self, stamp: u64, sink: &mut EventSink) {
+        let now = self.now;
+        let plan = self.prefetch.as_mut().map(|p| {
+            let s = &self.stats;
+            let average = (s.read_queue_sum + s.write_queue_sum) as f64 / s.cycles.max(1) as f64;
+            p.plan(&mut self.device, &self.queues, now, average, self.draining)
+        });
+        if let Some(bank) = plan.and_then(|p| p.urgent) {
+            return self.issue_prefetch(bank, stamp, sink);
+        }
+        let (scheduler, ctx) = self.split();
+        if let Some(slot) = scheduler.select(&ctx, sink) {
+            let cmd = ctx.next_command(slot);
+            return self.issue(slot, cmd, stamp, sink);
+        }
+        let wake = scheduler.wake_at(&ctx);
+        if let Some(bank) = plan.and_then(|p| p.idle) {
+            return self.issue_prefetch(bank, stamp, sink);
+        }
+        self.idle_until = match wake {
+            _ if plan.is_some_and(|p| p.active) => now + 1,
+            Some(t) => t,
+            None => self.earliest_ready(),
+        };
+    }
+
+    /// Issues the next prefetch burst of `bank`.
+    fn issue_prefetch(&mut self, bank: usize, stamp: u64, sink: &mut EventSink) {
+        let now = self.now;
+        self.idle_until = 0;
+        let pf = self.prefetch.as_mut().expect("prefetching is on");
+        let (cmd, done) = pf.issue(bank, &self.device, stamp);
+        pf.on_command(&cmd);
+        let line = cmd.col / pf.cas;
+        self.device.issue(&cmd, now);
+        self.record(&cmd, sink);
+        let t = &self.device.timing;
+        self.stats.busy_cycles += t.burst;
+        if let Some(req) = done {
+            self.in_flight.push_back((now + t.cas + t.burst, req));
+            self.prefetches_in_flight += 1;
+            self.stats.prefetches += 1;
+            if sink.wants(EventKind::Prefetch) {
+                sink.emit(Event::Prefetch { channel: self.channel, bank: cmd.bank, row: cmd.row, line });
+            }
+        }
     }
 
     /// The first cycle at which some pending request of the active direction has a ready
     /// next command. Device timing only moves when a command issues, and every issue goes
     /// through [`Controller::issue`], so this stays valid until then or the next arrival.
     fn earliest_ready(&self) -> u64 {
+        let mut t = self.earliest_ready_in(self.draining);
+        if self.write_policy == WritePolicy::Mixed {
+            t = t.min(self.earliest_ready_in(true));
+        }
+        // Never skip past the next refresh, and always move forward.
+        let refresh = if self.next_refresh > 0 { self.next_refresh } else { u64::MAX };
+        t.max(self.now + 1).min(refresh)
+    }
+
+    /// [`Controller::earliest_ready`] over one direction's requests.
+    #[inline]
+    fn earliest_ready_in(&self, writes: bool) -> u64 {
         let mut t = u64::MAX;
-        for (bank, list) in self.queues.lists(self.draining).iter().enumerate() {
+        for (bank, list) in self.queues.lists(writes).iter().enumerate() {
             if list.is_empty() {
                 continue;
             }
@@ -172,7 +311,7 @@ impl Controller {
                 }
             }
             if hit {
-                let cas = if self.draining { CommandKind::Wr } else { CommandKind::Rd };
+                let cas = if writes { CommandKind::Wr } else { CommandKind::Rd };
                 t = t.min(self.device.earliest(cas, bank));
             }
             if other {
@@ -180,9 +319,7 @@ impl Controller {
                 t = t.min(self.device.earliest(k, bank));
             }
         }
-        // Never skip past the next refresh, and always move forward.
-        let refresh = if self.next_refresh > 0 { self.next_refresh } else { u64::MAX };
-        t.max(self.now + 1).min(refresh)
+        t
     }
 
     /// The first DRAM cycle (≥ now) at which [`Controller::tick`] may do more than count an
@@ -248,6 +385,9 @@ impl Controller {
             return false;
         }
         self.refresh_pending = true;
+        if let Some(p) = &mut self.prefetch {
+            p.release_all(&mut self.device);
+        }
         // Close open banks one PRE at a time, then REF.
         for bank in 0..self.device.banks.len() {
             if let Some(row) = self.device.banks[bank].open_row {
@@ -255,6 +395,8 @@ impl Controller {
                 if self.device.ready(&pre, self.now) {
                     self.device.issue(&pre, self.now);
                     self.record(&pre, sink);
+                    self.scheduler.on_refresh();
+                    self.idle_until = 0;
                 }
                 return true;
             }
@@ -271,17 +413,36 @@ impl Controller {
 
     fn update_drain_mode(&mut self, sink: &mut EventSink) {
         let (reads, writes) = (self.queues.n_reads, self.queues.n_writes);
-        if !self.draining && (writes > self.high_watermark || (reads == 0 && writes > 0)) {
-            self.draining = true;
-            self.stats.drains += 1;
-            if sink.wants(EventKind::WriteDrainStart) {
-                sink.emit(Event::WriteDrainStart {
-                    channel: self.channel,
-                    writes: writes as u16,
-                    reads: reads as u16,
-                });
+        if !self.draining {
+            let start = match self.write_policy {
+                WritePolicy::Watermarks => writes > self.high_watermark || (reads == 0 && writes > 0),
+                // A full write queue must drain (to the low watermark), or write-backs would
+                // block the L2 and the reads queued behind them there.
+                WritePolicy::AfterReads => writes > 0 && (reads == 0 || writes >= self.queues.write_capacity),
+                WritePolicy::Mixed => false,
+            };
+            if start {
+                self.draining = true;
+                self.drain_full = writes >= self.queues.write_capacity;
+                self.stats.drains += 1;
+                if sink.wants(EventKind::WriteDrainStart) {
+                    sink.emit(Event::WriteDrainStart {
+                        channel: self.channel,
+                        writes: writes as u16,
+                        reads: reads as u16,
+                    });
+                }
             }
-        } else if self.draining && (writes == 0 || (writes <= self.low_watermark && reads > 0)) {
+            return;
+        }
+        let stop = match self.write_policy {
+            WritePolicy::Watermarks => writes == 0 || (writes <= self.low_watermark && reads > 0),
+            WritePolicy::AfterReads => {
+                writes == 0 || (reads > 0 && (writes <= self.low_watermark || !self.drain_full))
+            }
+            WritePolicy::Mixed => true,
+        };
+        if stop {
             self.draining = false;
             if sink.wants(EventKind::WriteDrainEnd) {
                 sink.emit(Event::WriteDrainEnd { channel: self.channel, writes: writes as u16 });
@@ -295,6 +456,9 @@ impl Controller {
         self.idle_until = 0;
         self.device.issue(&cmd, now);
         self.record(&cmd, sink);
+        if let Some(pf) = &mut self.prefetch {
+            pf.on_command(&cmd);
+        }
         let t = &self.device.timing;
         let (burst, cas, wl) = (t.burst, t.cas, t.wl);
         let p = self.queues.get_mut(slot);
@@ -332,6 +496,7 @@ impl Controller {
             return;
         }
         let mut p = self.queues.remove(slot);
+        self.scheduler.on_retire(slot, &p);
         if p.is_write {
             p.req.trace.dram_done = stamp;
             self.stats.writes += 1;
@@ -351,4 +516,14 @@ impl Controller {
             sink.emit(Event::DramCommand { channel: self.channel, dram_cycle: self.now, cmd: *cmd });
         }
     }
+}
+
+/// A controller's write queue against its watermarks (what a view shows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteQueueState {
+    pub writes: usize,
+    pub capacity: usize,
+    pub low_watermark: usize,
+    pub high_watermark: usize,
+    pub draining: bool,
 }

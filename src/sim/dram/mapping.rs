@@ -107,6 +107,33 @@ impl AddressMap {
         }
     }
 
+    /// The line-aligned address of a DRAM location: the inverse of [`AddressMap::map`]
+    /// (`col` is a burst column; any burst of the line gives the line).
+    pub fn unmap(&self, channel: u32, bank: u32, row: u32, col: u32) -> u64 {
+        let col_bytes = (u64::from(col) << self.burst_shift) & !(self.line_bytes - 1);
+        if let Some(f) = &self.custom {
+            let s_bits = f.count(b'S');
+            return f.deposit(b'H', channel.into())
+                | f.deposit(b'B', bank.into())
+                | f.deposit(b'R', row.into())
+                | f.deposit(b'C', col_bytes >> s_bits)
+                | f.deposit(b'S', col_bytes & ((1 << s_bits) - 1));
+        }
+        let xor = self.scheme == MappingScheme::Xor;
+        let mut bank = u64::from(bank);
+        if xor {
+            bank ^= u64::from(row) & (self.banks - 1);
+        }
+        let local = (((u64::from(row) << self.bank_shift) | bank) << self.row_shift) | col_bytes;
+        let s = self.interleave_shift;
+        let mut chunk = (local >> s) * self.channels + u64::from(channel);
+        if xor {
+            // The channel hash XORs the low three chunk bits with the next three: an involution.
+            chunk ^= (chunk >> 3) & 7;
+        }
+        (chunk << s) | (local & ((1u64 << s) - 1))
+    }
+
     /// Splits an address into (channel, address within the channel).
     fn split_channel(&self, addr: u64, xor: bool) -> (u64, u64) {
         let s = self.interleave_shift;
@@ -210,6 +237,20 @@ impl CustomFields {
         self.bits.iter().filter(|(l, _)| *l == letter).count() as u32
     }
 
+    /// The address bits of a field holding `value` (the inverse of [`CustomFields::extract`]).
+    pub fn deposit(&self, letter: u8, value: u64) -> u64 {
+        let width = self.count(letter);
+        let mut addr = 0u64;
+        let mut i = 0;
+        for &(l, bit) in &self.bits {
+            if l == letter {
+                i += 1;
+                addr |= ((value >> (width - i)) & 1) << bit;
+            }
+        }
+        addr
+    }
+
     /// The value of a field, its bits taken in order of significance.
     pub fn extract(&self, addr: u64, letter: u8) -> u64 {
         let mut v = 0u64;
@@ -268,6 +309,19 @@ mod tests {
                 let l = m.map(addr);
                 assert!(seen.insert((l.channel, l.bank, l.row, l.col)), "{scheme:?} aliases {addr:#x}");
                 assert!(slice_lines.insert((l.channel, l.slice, l.slice_line)));
+            }
+        }
+    }
+
+    #[test]
+    fn unmap_inverts_map_for_every_scheme() {
+        for scheme in [MappingScheme::Linear, MappingScheme::Xor, MappingScheme::Custom] {
+            let m = map_with(scheme);
+            for i in 0..20_000u64 {
+                let addr = i * 128 * 7919 % (1 << 30) / 128 * 128;
+                let l = m.map(addr);
+                assert_eq!(m.unmap(l.channel, l.bank, l.row, l.col), addr, "{scheme:?} {addr:#x}");
+                assert_eq!(m.unmap(l.channel, l.bank, l.row, l.col + 1), addr, "second burst, same line");
             }
         }
     }

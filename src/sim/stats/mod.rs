@@ -33,6 +33,8 @@ pub struct ChannelStats {
     pub row_conflicts: u64,
     /// Write-drain episodes.
     pub drains: u64,
+    /// Lines read by opportunistic prefetching.
+    pub prefetches: u64,
     /// Commands issued, indexed by `CommandKind as usize`.
     pub commands: [u64; 5],
     /// Σ read latency, queue entry → last data beat (DRAM cycles).
@@ -104,6 +106,13 @@ pub struct CacheStats {
     pub writebacks: u64,
     /// Cycles an access could not proceed, by cause (`StallCause as usize`).
     pub stalls: [u64; 6],
+    /// Prefetched lines (L2): installed; later hit by a demand (useful); arriving after a
+    /// demand had already missed on the line (late); dropped as already present, or evicted
+    /// without a demand hit (useless).
+    pub prefetch_fills: u64,
+    pub prefetch_useful: u64,
+    pub prefetch_late: u64,
+    pub prefetch_useless: u64,
 }
 
 impl CacheStats {
@@ -192,6 +201,10 @@ pub struct LoadStats {
     /// (seed 002's L2-AHL).
     pub l2_hit_latency: u64,
     pub l2_hit_returns: u64,
+    /// Warp-groups (a load's requests that reached one DRAM channel) and Σ their service
+    /// times: first request into the controller → last request's data off the DRAM bus.
+    pub warpgroups: u64,
+    pub warpgroup_service: u64,
     /// Σ latency (creation → data at the warp) of requests that missed in L1, and their count.
     pub miss_latency: u64,
     pub miss_returns: u64,

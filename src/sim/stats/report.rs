@@ -2,10 +2,12 @@
 //! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
 
 use super::{CacheStats, Histogram, L1LoadStats, StallCause, balance};
+use crate::config::Config;
 use crate::sim::core::sched::WarpScheduler;
 use crate::sim::core::stall::StallClass;
 use crate::sim::dram::Controller;
 use crate::sim::dram::command::CommandKind;
+use crate::sim::dram::sched::{DramScheduler, SchedulerStats};
 use crate::sim::{Gpu, Status};
 use serde::Serialize;
 
@@ -417,7 +419,52 @@ pub struct DramReport {
     pub write_queue_occupancy: OccupancyShare,
     pub write_drains: u64,
     pub commands: CommandCounts,
+    pub scheduler: SchedulerReport,
+    pub prefetch: PrefetchReport,
     pub channels: Vec<ChannelReport>,
+}
+
+/// What the DRAM scheduler did (zero where the scheduler lacks the mechanism), summed over
+/// the controllers.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SchedulerReport {
+    /// The `dram.scheduler` of the run.
+    pub name: String,
+    /// Warp-groups placed in the command queues; those placed incomplete after the timeout,
+    /// and those placed incomplete because the channel had nothing else to do.
+    pub groups_scheduled: u64,
+    pub groups_timed_out: u64,
+    pub groups_forced: u64,
+    /// WG-Bw/WG-W: row misses postponed by MERB, the hits served ahead of them, and the
+    /// orphan hits served so as not to leave one or two behind.
+    pub merb_postponements: u64,
+    pub merb_hits_moved: u64,
+    pub orphans_moved: u64,
+    /// WG-W: single-request groups taken first near a write drain.
+    pub single_request_first: u64,
+    /// WG-M: messages broadcast (per destination), dropped on a full link, received, and
+    /// applied (a local score lowered).
+    pub coord_messages: u64,
+    pub coord_dropped: u64,
+    pub coord_received: u64,
+    pub coord_applied: u64,
+    /// GMC: requests placed because they passed the age threshold.
+    pub aged: u64,
+}
+
+/// Opportunistic prefetching (seed 003 §4.4).
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct PrefetchReport {
+    /// Lines read from open rows.
+    pub issued: u64,
+    /// Prefetched lines a demand later hit in the L2.
+    pub useful: u64,
+    /// Prefetched lines whose demand had already missed in the L2 when they arrived.
+    pub late: u64,
+    /// Prefetched lines already in the L2, or evicted without a demand hit.
+    pub useless: u64,
+    /// useful / issued.
+    pub accuracy: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
@@ -436,8 +483,12 @@ pub struct ChannelReport {
     pub writes: u64,
     pub row_hit_rate: f64,
     pub bandwidth_utilization: f64,
+    pub bandwidth_efficiency: f64,
     pub bank_level_parallelism: f64,
+    pub write_intensity: f64,
     pub read_latency_mean: f64,
+    pub write_drains: u64,
+    pub prefetches: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -466,6 +517,11 @@ pub struct MemoryReport {
     /// Mean latency of requests that hit in the L2, creation → data at the warp (seed 002's
     /// L2-AHL; `avg_latency` is its AML).
     pub l2_hit_latency_mean: f64,
+    /// Mean warp-group service time (core cycles): per warp-load and DRAM channel, first
+    /// request into the controller → last request's data off the bus (seed 000 §IV-B).
+    pub warpgroup_service_mean: f64,
+    /// Warp-groups (DRAM channels touched) per warp-load that reached DRAM.
+    pub warpgroups: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
@@ -537,6 +593,8 @@ impl Report {
             l.access_time_divergent += m.access_time_divergent;
             l.l2_hit_latency += m.l2_hit_latency;
             l.l2_hit_returns += m.l2_hit_returns;
+            l.warpgroups += m.warpgroups;
+            l.warpgroup_service += m.warpgroup_service;
             l.miss_latency += m.miss_latency;
             l.miss_returns += m.miss_returns;
         }
@@ -557,7 +615,15 @@ impl Report {
             + core.ldst.replays
             + core.ldst.idle_replays;
         let policy = policy_report(g, issue_slots, core.held_slots, core.disqualifications);
-        let dram = dram_report(&g.dram);
+        let mut dram = dram_report(&g.config, &g.dram);
+        if let Some(net) = &g.coord {
+            dram.scheduler.coord_messages = net.stats.sent;
+            dram.scheduler.coord_dropped = net.stats.dropped;
+        }
+        let l2 = sum_caches(g.l2.iter().map(|s| &s.stats));
+        let p = &mut dram.prefetch;
+        (p.useful, p.late, p.useless) = (l2.prefetch_useful, l2.prefetch_late, l2.prefetch_useless);
+        p.accuracy = ratio(p.useful, p.issued);
         let loads = &core.loads;
         Report {
             config: g.config.name.clone(),
@@ -634,6 +700,8 @@ impl Report {
                     divergent: ratio(loads.occlusion_divergent, loads.access_time_divergent),
                 },
                 l2_hit_latency_mean: ratio(loads.l2_hit_latency, loads.l2_hit_returns),
+                warpgroup_service_mean: ratio(loads.warpgroup_service, loads.warpgroups),
+                warpgroups: loads.warpgroups,
             },
             sim: SimReport {
                 wall_seconds,
@@ -676,6 +744,10 @@ fn sum_caches<'a>(it: impl Iterator<Item = &'a CacheStats>) -> CacheStats {
         t.write_hits += s.write_hits;
         t.evictions += s.evictions;
         t.writebacks += s.writebacks;
+        t.prefetch_fills += s.prefetch_fills;
+        t.prefetch_useful += s.prefetch_useful;
+        t.prefetch_late += s.prefetch_late;
+        t.prefetch_useless += s.prefetch_useless;
         for (a, b) in t.stalls.iter_mut().zip(s.stalls) {
             *a += b;
         }
@@ -694,14 +766,16 @@ fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: 
     }
 }
 
-/// The `dram` object of a report, from a set of controllers.
-pub fn dram_report(controllers: &[Controller]) -> DramReport {
+/// The `dram` object of a report, from a set of controllers (the WG-M network's messages and
+/// the fate of prefetched lines are left at zero: they belong to the rest of the machine).
+pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
     let mut hist = Histogram::default();
     let (mut reads, mut writes, mut hits, mut misses, mut conflicts) = (0, 0, 0, 0, 0);
     let (mut cycles, mut pending, mut busy, mut blp_sum, mut blp_cycles) = (0, 0, 0, 0, 0);
     let (mut rq, mut wq, mut drains, mut lat) = (0, 0, 0, 0);
     let mut cmds = [0u64; 5];
     let mut channels = Vec::new();
+    let mut sched = SchedulerStats::default();
     for d in controllers {
         let s = &d.stats;
         reads += s.reads;
@@ -728,10 +802,16 @@ pub fn dram_report(controllers: &[Controller]) -> DramReport {
             writes: s.writes,
             row_hit_rate: ratio(s.row_hits, served),
             bandwidth_utilization: ratio(s.busy_cycles, s.cycles),
+            bandwidth_efficiency: ratio(s.busy_cycles, s.pending_cycles),
             bank_level_parallelism: ratio(s.blp_sum, s.blp_cycles),
+            write_intensity: ratio(s.writes, s.reads + s.writes),
             read_latency_mean: ratio(s.read_latency_sum, s.reads),
+            write_drains: s.drains,
+            prefetches: s.prefetches,
         });
+        sched.add(&d.scheduler.stats());
     }
+    let issued: u64 = controllers.iter().map(|d| d.stats.prefetches).sum();
     let served = hits + misses + conflicts;
     DramReport {
         reads,
@@ -762,6 +842,24 @@ pub fn dram_report(controllers: &[Controller]) -> DramReport {
             wr: cmds[CommandKind::Wr as usize],
             refresh: cmds[CommandKind::Ref as usize],
         },
+        scheduler: SchedulerReport {
+            name: config.dram.scheduler.name().to_string(),
+            groups_scheduled: sched.groups_scheduled,
+            groups_timed_out: sched.groups_timed_out,
+            groups_forced: sched.groups_forced,
+            merb_postponements: sched.merb_postponements,
+            merb_hits_moved: sched.merb_hits_moved,
+            orphans_moved: sched.orphans_moved,
+            single_request_first: sched.single_request_first,
+            // The network belongs to the machine: `Report::new` fills these in.
+            coord_messages: 0,
+            coord_dropped: 0,
+            coord_received: sched.coord_received,
+            coord_applied: sched.coord_applied,
+            aged: sched.aged,
+        },
+        // What became of the lines is the L2's to say: `Report::new` fills it in.
+        prefetch: PrefetchReport { issued, ..PrefetchReport::default() },
         channels,
     }
 }

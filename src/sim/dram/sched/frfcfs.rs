@@ -6,12 +6,13 @@
 use super::{DramScheduler, SchedCtx};
 use crate::sim::dram::command::CommandKind;
 use crate::sim::dram::queues::Slot;
+use crate::sim::event::EventSink;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct FrFcfs;
 
 impl DramScheduler for FrFcfs {
-    fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
+    fn select(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
         let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
         // Channel-wide constraints first: when they forbid a kind, no bank needs checking.
         let cas_open = ctx.device.channel_earliest(cas) <= ctx.now;

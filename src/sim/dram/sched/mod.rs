@@ -6,19 +6,51 @@
 //! ([`SchedCtx::ready`]). Schedulers may keep their own structures (row sorters, warp sorters,
 //! per-bank command queues) keyed by slot and updated through the `on_*` hooks.
 //!
-//! Adding a scheduler: one file implementing [`DramScheduler`], one variant in
-//! [`DramSchedulerKind`], one name in `config::names::DramSchedulerName`.
+//! **Skipping idle cycles.** When `select` returns nothing the controller does not call it
+//! again until [`DramScheduler::wake_at`] (by default: the first cycle some pending request's
+//! next command can be ready), or until something changes (an arrival, a drain-mode switch,
+//! a forwarded tag, a coordination message, a command). A scheduler whose decisions depend on
+//! time passing alone (ageing, timeouts, a transaction scheduler that moves one request per
+//! cycle) must say so through `wake_at`, so that skipping stays exact: results are the same as
+//! calling `select` every cycle.
+//!
+//! Adding a scheduler: one file implementing [`DramScheduler`] (or, for a warp-aware policy,
+//! [`warp_groups::WarpGroupPolicy`]), one variant in [`DramSchedulerKind`], one name in
+//! `config::names::DramSchedulerName`.
 
+mod alpha_sjf;
 mod fcfs;
 mod frfcfs;
+mod gmc;
+pub mod row_sorter;
+#[cfg(test)]
+mod testkit;
+mod wafcfs;
+pub mod warp_groups;
+mod wg;
+mod wg_bw;
+mod wg_m;
+mod wg_w;
 
+pub use alpha_sjf::{AlphaSjf, k_threshold};
 pub use fcfs::Fcfs;
 pub use frfcfs::FrFcfs;
+pub use gmc::Gmc;
+pub use wafcfs::Wafcfs;
+pub use warp_groups::{GroupKey, WarpAware, WarpGroup, WarpGroupPolicy, WarpSorter};
+pub use wg::Wg;
+pub use wg_bw::WgBw;
+pub use wg_m::WgM;
+pub use wg_w::WgW;
 
 use super::bank::Device;
+use super::cmd_queue::CommandQueues;
 use super::command::Command;
-use super::queues::{Listed, Queues, Slot};
+use super::coord::CoordMessage;
+use super::merb::MerbTable;
+use super::queues::{Listed, Pending, Queues, Slot};
 use crate::config::{Config, DramSchedulerName};
+use crate::sim::event::EventSink;
 use enum_dispatch::enum_dispatch;
 
 /// What a scheduler sees when choosing.
@@ -29,6 +61,9 @@ pub struct SchedCtx<'a> {
     pub now: u64,
     /// The controller is draining writes: choose among writes, not reads.
     pub draining: bool,
+    pub channel: u16,
+    /// The write queue's high watermark (WG-W watches the distance to it).
+    pub write_high: usize,
 }
 
 impl SchedCtx<'_> {
@@ -53,23 +88,216 @@ impl SchedCtx<'_> {
     }
 }
 
+/// How reads and writes share the channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WritePolicy {
+    /// Writes drain in batches: from above the high watermark down to the low one, or while
+    /// no read is pending (seed 000 §II-C).
+    Watermarks,
+    /// Writes only while no read is pending (α-SJF, seed 001 §V) — or, once the write queue
+    /// is full, down to the low watermark: a full write queue would block the L2's write-backs
+    /// and the reads queued behind them.
+    AfterReads,
+    /// No drain mode: the scheduler sees reads and writes together (α-SJFW).
+    Mixed,
+}
+
+/// What the schedulers count (all zero for a scheduler without the mechanism).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SchedulerStats {
+    /// Warp-groups placed in the command queues.
+    pub groups_scheduled: u64,
+    /// ...of which went incomplete: after `incomplete_timeout`, or because the command queues
+    /// were empty and no complete group could go.
+    pub groups_timed_out: u64,
+    pub groups_forced: u64,
+    /// Row misses postponed by MERB, and the other groups' hits served ahead of them.
+    pub merb_postponements: u64,
+    pub merb_hits_moved: u64,
+    /// Hits served because only one or two would have been left behind (orphan control).
+    pub orphans_moved: u64,
+    /// WG-W: single-request groups chosen ahead of the lowest score near a write drain.
+    pub single_request_first: u64,
+    /// WG-M coordination messages sent, received, and applied (a local score lowered).
+    pub coord_sent: u64,
+    pub coord_received: u64,
+    pub coord_applied: u64,
+    /// GMC: requests placed because they had waited past the age threshold.
+    pub aged: u64,
+}
+
+impl SchedulerStats {
+    pub fn add(&mut self, o: &SchedulerStats) {
+        self.groups_scheduled += o.groups_scheduled;
+        self.groups_timed_out += o.groups_timed_out;
+        self.groups_forced += o.groups_forced;
+        self.merb_postponements += o.merb_postponements;
+        self.merb_hits_moved += o.merb_hits_moved;
+        self.orphans_moved += o.orphans_moved;
+        self.single_request_first += o.single_request_first;
+        self.coord_sent += o.coord_sent;
+        self.coord_received += o.coord_received;
+        self.coord_applied += o.coord_applied;
+        self.aged += o.aged;
+    }
+}
+
 /// A DRAM scheduling policy.
 #[enum_dispatch]
 pub trait DramScheduler {
     /// A request entered the queues.
     fn on_arrival(&mut self, _slot: Slot, _queues: &Queues) {}
     /// Chooses the request whose next command issues this cycle.
-    fn select(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot>;
+    fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot>;
     /// A command issued for `slot` (before a finished request is removed).
     fn on_issue(&mut self, _slot: Slot, _cmd: &Command, _queues: &Queues) {}
+    /// A request finished its last column command and left the queues.
+    fn on_retire(&mut self, _slot: Slot, _p: &Pending) {}
+    /// Refresh closed banks (no request was involved).
+    fn on_refresh(&mut self) {}
+    /// The first DRAM cycle `select` may choose something if nothing but time changes
+    /// (see the module doc); `None`: when some pending request's next command is ready.
+    fn wake_at(&self, _ctx: &SchedCtx<'_>) -> Option<u64> {
+        None
+    }
+    /// How this scheduler wants reads and writes to share the channel.
+    fn write_policy(&self) -> WritePolicy {
+        WritePolicy::Watermarks
+    }
+    /// The L2 slice `slice` of this channel satisfied the tagged last request of a warp-group.
+    fn on_group_end(&mut self, _key: GroupKey, _slice: u8, _now: u64) {}
+    /// A coordination message from another controller arrived (WG-M).
+    fn on_remote(&mut self, _msg: &CoordMessage, _ctx: &SchedCtx<'_>, _sink: &mut EventSink) {}
+    /// The next coordination message to broadcast (WG-M).
+    fn pop_message(&mut self) -> Option<CoordMessage> {
+        None
+    }
+    /// Core `core` now has `warps` warps assigned (α-SJF's tolerance).
+    fn on_core_warps(&mut self, _core: u16, _warps: u16) {}
+    /// Counters of the scheduler's mechanisms.
+    fn stats(&self) -> SchedulerStats {
+        SchedulerStats::default()
+    }
+    /// The per-bank command queues, for schedulers that have them (views).
+    fn command_queues(&self) -> Option<&CommandQueues> {
+        None
+    }
+    /// The warp sorter with the groups' scores, for warp-aware schedulers (views).
+    fn warp_sorter(&self) -> Option<&WarpSorter> {
+        None
+    }
+    /// The MERB table, for WG-Bw and WG-W (views: compare with `CommandQueues::row_bursts`).
+    fn merb_table(&self) -> Option<&MerbTable> {
+        None
+    }
+}
+
+impl<P: WarpGroupPolicy> DramScheduler for WarpAware<P> {
+    fn on_arrival(&mut self, slot: Slot, queues: &Queues) {
+        WarpAware::on_arrival(self, slot, queues);
+    }
+    fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot> {
+        WarpAware::select(self, ctx, sink)
+    }
+    fn on_issue(&mut self, _: Slot, _: &Command, _: &Queues) {
+        self.on_changed();
+    }
+    fn on_retire(&mut self, slot: Slot, p: &Pending) {
+        WarpAware::on_retire(self, slot, p.bank as usize);
+    }
+    fn on_refresh(&mut self) {
+        self.on_changed();
+    }
+    fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
+        Some(WarpAware::wake_at(self, ctx))
+    }
+    fn on_group_end(&mut self, key: GroupKey, slice: u8, now: u64) {
+        WarpAware::on_group_end(self, key, slice, now);
+    }
+    fn on_remote(&mut self, msg: &CoordMessage, ctx: &SchedCtx<'_>, sink: &mut EventSink) {
+        WarpAware::on_remote(self, msg, ctx, sink);
+    }
+    fn pop_message(&mut self) -> Option<CoordMessage> {
+        self.outbox.pop_front()
+    }
+    fn stats(&self) -> SchedulerStats {
+        SchedulerStats { aged: self.rows.aged, ..self.stats }
+    }
+    fn command_queues(&self) -> Option<&CommandQueues> {
+        Some(&self.cmdq)
+    }
+    fn warp_sorter(&self) -> Option<&WarpSorter> {
+        Some(&self.sorter)
+    }
+    fn merb_table(&self) -> Option<&MerbTable> {
+        self.merb.as_ref()
+    }
 }
 
 /// The configured scheduler (enum dispatch keeps controller state plain, cloneable data).
+/// Schedulers with large state are boxed: the enum stays small, which keeps the
+/// controller's hot path as fast for FR-FCFS as before they existed.
 #[enum_dispatch(DramScheduler)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum DramSchedulerKind {
     Fcfs,
     FrFcfs,
+    Gmc(Box<Gmc>),
+    Wg(Box<WarpAware<Wg>>),
+    WgM(Box<WarpAware<WgM>>),
+    WgBw(Box<WarpAware<WgBw>>),
+    WgW(Box<WarpAware<WgW>>),
+    Wafcfs(Box<WarpAware<Wafcfs>>),
+    AlphaSjf(Box<AlphaSjf>),
+}
+
+/// A boxed scheduler schedules as the scheduler in the box.
+impl<T: DramScheduler + ?Sized> DramScheduler for Box<T> {
+    fn on_arrival(&mut self, slot: Slot, queues: &Queues) {
+        (**self).on_arrival(slot, queues)
+    }
+    fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot> {
+        (**self).select(ctx, sink)
+    }
+    fn on_issue(&mut self, slot: Slot, cmd: &Command, queues: &Queues) {
+        (**self).on_issue(slot, cmd, queues)
+    }
+    fn on_retire(&mut self, slot: Slot, p: &Pending) {
+        (**self).on_retire(slot, p)
+    }
+    fn on_refresh(&mut self) {
+        (**self).on_refresh()
+    }
+    fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
+        (**self).wake_at(ctx)
+    }
+    fn write_policy(&self) -> WritePolicy {
+        (**self).write_policy()
+    }
+    fn on_group_end(&mut self, key: GroupKey, slice: u8, now: u64) {
+        (**self).on_group_end(key, slice, now)
+    }
+    fn on_remote(&mut self, msg: &CoordMessage, ctx: &SchedCtx<'_>, sink: &mut EventSink) {
+        (**self).on_remote(msg, ctx, sink)
+    }
+    fn pop_message(&mut self) -> Option<CoordMessage> {
+        (**self).pop_message()
+    }
+    fn on_core_warps(&mut self, core: u16, warps: u16) {
+        (**self).on_core_warps(core, warps)
+    }
+    fn stats(&self) -> SchedulerStats {
+        (**self).stats()
+    }
+    fn command_queues(&self) -> Option<&CommandQueues> {
+        (**self).command_queues()
+    }
+    fn warp_sorter(&self) -> Option<&WarpSorter> {
+        (**self).warp_sorter()
+    }
+    fn merb_table(&self) -> Option<&MerbTable> {
+        (**self).merb_table()
+    }
 }
 
 impl DramSchedulerKind {
@@ -77,6 +305,14 @@ impl DramSchedulerKind {
         match c.dram.scheduler {
             DramSchedulerName::Fcfs => Fcfs.into(),
             DramSchedulerName::FrFcfs => FrFcfs.into(),
+            DramSchedulerName::Gmc => Box::new(Gmc::new(c)).into(),
+            DramSchedulerName::Wg => Box::new(WarpAware::<Wg>::new(c)).into(),
+            DramSchedulerName::WgM => Box::new(WarpAware::<WgM>::new(c)).into(),
+            DramSchedulerName::WgBw => Box::new(WarpAware::<WgBw>::new(c)).into(),
+            DramSchedulerName::WgW => Box::new(WarpAware::<WgW>::new(c)).into(),
+            DramSchedulerName::Wafcfs => Box::new(WarpAware::<Wafcfs>::new(c)).into(),
+            DramSchedulerName::AlphaSjf => Box::new(AlphaSjf::new(c, false)).into(),
+            DramSchedulerName::AlphaSjfW => Box::new(AlphaSjf::new(c, true)).into(),
         }
     }
 }
