@@ -413,36 +413,31 @@ impl Controller {
 
     fn update_drain_mode(&mut self, sink: &mut EventSink) {
         let (reads, writes) = (self.queues.n_reads, self.queues.n_writes);
-        if !self.draining {
-            let start = match self.write_policy {
-                WritePolicy::Watermarks => writes > self.high_watermark || (reads == 0 && writes > 0),
-                // A full write queue must drain (to the low watermark), or write-backs would
-                // block the L2 and the reads queued behind them there.
-                WritePolicy::AfterReads => writes > 0 && (reads == 0 || writes >= self.queues.write_capacity),
-                WritePolicy::Mixed => false,
-            };
-            if start {
-                self.draining = true;
-                self.drain_full = writes >= self.queues.write_capacity;
-                self.stats.drains += 1;
-                if sink.wants(EventKind::WriteDrainStart) {
-                    sink.emit(Event::WriteDrainStart {
-                        channel: self.channel,
-                        writes: writes as u16,
-                        reads: reads as u16,
-                    });
-                }
-            }
-            return;
-        }
-        let stop = match self.write_policy {
-            WritePolicy::Watermarks => writes == 0 || (writes <= self.low_watermark && reads > 0),
-            WritePolicy::AfterReads => {
-                writes == 0 || (reads > 0 && (writes <= self.low_watermark || !self.drain_full))
-            }
-            WritePolicy::Mixed => true,
+        let (start, stop) = match self.write_policy {
+            WritePolicy::Watermarks => (
+                writes > self.high_watermark || (reads == 0 && writes > 0),
+                writes == 0 || (writes <= self.low_watermark && reads > 0),
+            ),
+            // A full write queue must drain (to the low watermark), or write-backs would block
+            // the L2 and the reads queued behind them there.
+            WritePolicy::AfterReads => (
+                writes > 0 && (reads == 0 || writes >= self.queues.write_capacity),
+                writes == 0 || (reads > 0 && (writes <= self.low_watermark || !self.drain_full)),
+            ),
+            WritePolicy::Mixed => (false, true),
         };
-        if stop {
+        if !self.draining && start {
+            self.draining = true;
+            self.drain_full = writes >= self.queues.write_capacity;
+            self.stats.drains += 1;
+            if sink.wants(EventKind::WriteDrainStart) {
+                sink.emit(Event::WriteDrainStart {
+                    channel: self.channel,
+                    writes: writes as u16,
+                    reads: reads as u16,
+                });
+            }
+        } else if self.draining && stop {
             self.draining = false;
             if sink.wants(EventKind::WriteDrainEnd) {
                 sink.emit(Event::WriteDrainEnd { channel: self.channel, writes: writes as u16 });
