@@ -20,8 +20,8 @@ fn session_on(sets: &[&str]) -> Session {
 }
 
 /// Overrides under which the test workload produces events of `kind`: bypasses need DaCache
-/// with a thrashing region that fills up (two ways); warp-scheduler events need their
-/// scheduler.
+/// with a thrashing region that fills up (two ways); warp-scheduler and memory-controller
+/// events need their scheduler (MERB postponement: WG-Bw) or prefetching.
 fn machine_for(kind: EventKind) -> &'static [&'static str] {
     match kind {
         EventKind::Bypass => &["l1.replacement=dacache", "l1.ways=2"],
@@ -30,6 +30,10 @@ fn machine_for(kind: EventKind) -> &'static [&'static str] {
         EventKind::WarpThrottled => &["core.warp_scheduler=swl"],
         EventKind::MascarMode => &["core.warp_scheduler=mascar"],
         EventKind::LostLocality => &["core.warp_scheduler=ccws"],
+        EventKind::WarpGroupScheduled => &["dram.scheduler=wg"],
+        EventKind::RemoteScore => &["dram.scheduler=wg-m"],
+        EventKind::MerbPostpone => &["dram.scheduler=wg-bw"],
+        EventKind::Prefetch => &["dram.prefetch.enabled=true"],
         _ => &[],
     }
 }

@@ -154,6 +154,10 @@ impl EventKind {
             EventKind::WriteDrainStart => "write-drain-start",
             EventKind::WriteDrainEnd => "write-drain-end",
             EventKind::DramCommand => "dram-command",
+            EventKind::WarpGroupScheduled => "warpgroup-scheduled",
+            EventKind::RemoteScore => "remote-score",
+            EventKind::MerbPostpone => "merb-postpone",
+            EventKind::Prefetch => "prefetch",
             EventKind::LoadDone => "load-done",
             EventKind::WarpStall => "warp-stall",
             EventKind::CtaLaunch => "cta-launch",
@@ -179,6 +183,12 @@ impl EventKind {
             EventKind::WriteDrainStart => &["channel", "writes", "reads"],
             EventKind::WriteDrainEnd => &["channel", "writes"],
             EventKind::DramCommand => &["channel", "dram_cycle", "bank", "row", "col", "cmd"],
+            EventKind::WarpGroupScheduled => {
+                &["channel", "sm", "warp", "load_seq", "score", "requests", "row_hits", "early"]
+            }
+            EventKind::RemoteScore => &["channel", "from", "sm", "warp", "local", "remote"],
+            EventKind::MerbPostpone => &["channel", "bank", "row", "counter", "merb", "hits"],
+            EventKind::Prefetch => &["channel", "bank", "row", "line"],
             EventKind::LoadDone => {
                 &["core", "warp", "pc", "requests", "issued", "first", "last", "latency", "divergence"]
             }
@@ -258,9 +268,35 @@ impl Event {
             (Event::RowMiss { channel, .. }, "channel")
             | (Event::WriteDrainStart { channel, .. }, "channel")
             | (Event::WriteDrainEnd { channel, .. }, "channel")
-            | (Event::DramCommand { channel, .. }, "channel") => i(u64::from(*channel)),
-            (Event::RowMiss { bank, .. }, "bank") => i(u64::from(*bank)),
-            (Event::RowMiss { row, .. }, "row") => i(u64::from(*row)),
+            | (Event::DramCommand { channel, .. }, "channel")
+            | (Event::WarpGroupScheduled { channel, .. }, "channel")
+            | (Event::RemoteScore { channel, .. }, "channel")
+            | (Event::MerbPostpone { channel, .. }, "channel")
+            | (Event::Prefetch { channel, .. }, "channel") => i(u64::from(*channel)),
+            (Event::RowMiss { bank, .. }, "bank")
+            | (Event::MerbPostpone { bank, .. }, "bank")
+            | (Event::Prefetch { bank, .. }, "bank") => i(u64::from(*bank)),
+            (Event::RowMiss { row, .. }, "row")
+            | (Event::MerbPostpone { row, .. }, "row")
+            | (Event::Prefetch { row, .. }, "row") => i(u64::from(*row)),
+            (Event::Prefetch { line, .. }, "line") => i(u64::from(*line)),
+            (Event::WarpGroupScheduled { sm, .. }, "sm") | (Event::RemoteScore { sm, .. }, "sm") => {
+                i(u64::from(*sm))
+            }
+            (Event::WarpGroupScheduled { warp, .. }, "warp") | (Event::RemoteScore { warp, .. }, "warp") => {
+                i(u64::from(*warp))
+            }
+            (Event::WarpGroupScheduled { load_seq, .. }, "load_seq") => i(u64::from(*load_seq)),
+            (Event::WarpGroupScheduled { score, .. }, "score") => i(u64::from(*score)),
+            (Event::WarpGroupScheduled { requests, .. }, "requests") => i(u64::from(*requests)),
+            (Event::WarpGroupScheduled { row_hits, .. }, "row_hits") => i(u64::from(*row_hits)),
+            (Event::WarpGroupScheduled { early, .. }, "early") => Some(Name(early.name())),
+            (Event::RemoteScore { from, .. }, "from") => i(u64::from(*from)),
+            (Event::RemoteScore { local, .. }, "local") => i(u64::from(*local)),
+            (Event::RemoteScore { remote, .. }, "remote") => i(u64::from(*remote)),
+            (Event::MerbPostpone { counter, .. }, "counter") => i(u64::from(*counter)),
+            (Event::MerbPostpone { merb, .. }, "merb") => i(u64::from(*merb)),
+            (Event::MerbPostpone { hits, .. }, "hits") => i(u64::from(*hits)),
             (Event::RowMiss { conflict, .. }, "conflict") => i(u64::from(*conflict)),
             (Event::WriteDrainStart { writes, .. }, "writes")
             | (Event::WriteDrainEnd { writes, .. }, "writes") => i(u64::from(*writes)),
@@ -308,6 +344,25 @@ impl Event {
                 "channel {channel} DRAM cycle {dram_cycle}: {} bank {} row {} col {}",
                 cmd.kind, cmd.bank, cmd.row, cmd.col
             ),
+            Event::WarpGroupScheduled { channel, sm, warp, load_seq, score, requests, row_hits, early } => {
+                format!(
+                    "channel {channel} schedules warp-group {sm}.{warp} load {load_seq}: score {score}, {requests} requests, {row_hits} row hits{}",
+                    match early {
+                        Early::No => "",
+                        Early::TimedOut => " (incomplete, timed out)",
+                        Early::Idle => " (incomplete, queues idle)",
+                    }
+                )
+            }
+            Event::RemoteScore { channel, from, sm, warp, local, remote } => format!(
+                "channel {channel} hears from channel {from}: warp {sm}.{warp} score {local} → {remote}"
+            ),
+            Event::MerbPostpone { channel, bank, row, counter, merb, hits } => format!(
+                "channel {channel} bank {bank} postpones a row miss: {hits} hits to row {row} first (counter {counter} < MERB {merb})"
+            ),
+            Event::Prefetch { channel, bank, row, line } => {
+                format!("channel {channel} bank {bank} prefetches line {line} of open row {row}")
+            }
             Event::LoadDone { core, warp, pc, requests, issued, first, last } => format!(
                 "load done on core {core} warp {warp} pc {pc:#06x}: {requests} requests, latency {}, divergence {}",
                 last - issued,

@@ -547,7 +547,12 @@ mod tests {
         let key = map.map(lines[1]).slice_line;
         let (set, _) = s.tags.probe(key);
         let way = s.tags.victim(set).unwrap();
-        s.tags.install(set, way, Line { key, addr: lines[1], state: LineState::Valid, ..Line::default() });
+        s.tags.install(
+            set,
+            way,
+            Line { key, addr: lines[1], state: LineState::Valid, ..Line::default() },
+            &AccessCtx::default(),
+        );
         let (mut id, mut created, mut retired) = (100, 0, 0);
         let mut run = |s: &mut L2Slice, reqs: Vec<MemRequest>| {
             for r in reqs {

@@ -77,6 +77,8 @@ impl GroupTagger {
 mod tests {
     use super::*;
     use crate::config::Config;
+    use crate::sim::cache::AccessCtx;
+    use crate::sim::event::EventSink;
     use crate::sim::request::{AccessKind, MemRequest};
 
     /// The tags an SM with perfect knowledge would set, from which requests left.
@@ -96,7 +98,7 @@ mod tests {
     fn the_last_leaving_request_per_slice_is_tagged() {
         let c = Config::default();
         let map = AddressMap::new(&c);
-        let mut l1 = L1::new(&c);
+        let mut l1 = L1::new(&c, 0);
         let spc = c.l2.slices_per_channel;
         for seed in 0..40u64 {
             // A divergent load of 12 lines spread over a few channels; some already in L1.
@@ -119,9 +121,10 @@ mod tests {
                     loc: Default::default(),
                     trace: Default::default(),
                 };
-                if l1.access(req, 0, &map).is_ok() {
+                let (ctx, mut sink) = (AccessCtx::default(), EventSink::default());
+                if l1.access(req, &ctx, 0, &map, &mut sink).is_ok() {
                     let r = l1.miss_queue.pop().unwrap();
-                    l1.fill(r, &mut Vec::new());
+                    l1.fill(r, &ctx, &mut Vec::new(), &mut sink);
                 }
             }
             let mut t = GroupTagger::new(true, spc);
@@ -146,7 +149,7 @@ mod tests {
     fn an_unexpected_miss_is_tagged_when_it_is_last() {
         let c = Config::default();
         let map = AddressMap::new(&c);
-        let l1 = L1::new(&c);
+        let l1 = L1::new(&c, 0);
         // Two lines that go to the same controller through the same L2 slice.
         let a = map.map(0x10000);
         let second = (1..10_000u64)

@@ -59,6 +59,17 @@ pub enum Early {
     Idle,
 }
 
+impl Early {
+    /// The name breakpoint conditions compare against (`early == timed-out`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Early::No => "no",
+            Early::TimedOut => "timed-out",
+            Early::Idle => "idle",
+        }
+    }
+}
+
 /// Which warp-load a group belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct GroupKey {
