@@ -522,3 +522,66 @@ pub struct WriteQueueState {
     pub high_watermark: usize,
     pub draining: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::request::AccessKind;
+
+    fn req(id: u64, kind: AccessKind) -> MemRequest {
+        let mut r = MemRequest {
+            id,
+            kind,
+            addr: id * 128,
+            bytes: 128,
+            lanes: 0,
+            origin: Default::default(),
+            loc: Default::default(),
+            trace: Default::default(),
+        };
+        (r.loc.bank, r.loc.row) = ((id % 16) as u32, id as u32);
+        r
+    }
+
+    /// Seed 000 §II-C: writes drain once the write queue passes the high watermark (or no read
+    /// pends) and stop at the low watermark while reads wait (high 32, low 16 by default).
+    #[test]
+    fn write_drain_starts_above_the_high_watermark_and_stops_at_the_low_one() {
+        let c = Config::default();
+        let (high, low) = (c.dram.write_high_watermark as usize, c.dram.write_low_watermark as usize);
+        let mut mc = Controller::new(&c, 3);
+        let mut sink = EventSink::default();
+        sink.set(EventKind::WriteDrainStart, true);
+        sink.set(EventKind::WriteDrainEnd, true);
+        mc.enqueue(req(0, AccessKind::Load), 0);
+        let writes: Vec<Slot> =
+            (1..=high as u64).map(|i| mc.enqueue(req(i, AccessKind::Writeback), 0)).collect();
+        mc.update_drain_mode(&mut sink);
+        assert!(!mc.draining, "at the high watermark, with a read pending: no drain yet");
+        let extra = mc.enqueue(req(99, AccessKind::Writeback), 0);
+        mc.update_drain_mode(&mut sink);
+        assert!(mc.draining, "one above the high watermark");
+        assert_eq!(
+            sink.events()[0].1,
+            Event::WriteDrainStart { channel: 3, writes: high as u16 + 1, reads: 1 }
+        );
+        // Serve writes down to one above the low watermark: still draining.
+        mc.queues.remove(extra);
+        for &s in &writes[..high - low - 1] {
+            mc.queues.remove(s);
+        }
+        mc.update_drain_mode(&mut sink);
+        assert!(mc.draining, "{} writes left, above the low watermark", low + 1);
+        mc.queues.remove(writes[high - low - 1]);
+        mc.update_drain_mode(&mut sink);
+        assert!(!mc.draining, "back to reads at the low watermark");
+        assert_eq!(sink.events()[1].1, Event::WriteDrainEnd { channel: 3, writes: low as u16 });
+        assert_eq!(mc.stats.drains, 1);
+        // With no read pending, even a few writes drain.
+        let read = mc.queues.pending().iter().find(|(_, p)| !p.is_write).map(|(s, _)| *s).unwrap();
+        mc.queues.remove(read);
+        mc.update_drain_mode(&mut sink);
+        assert!(mc.draining, "no reads: drain the {low} writes");
+        assert_eq!(sink.events()[2].1, Event::WriteDrainStart { channel: 3, writes: low as u16, reads: 0 });
+    }
+}
