@@ -395,3 +395,54 @@ fn warps_view_shows_the_scheduler_state() {
     let (_, ccws) = view("ccws");
     assert!(header(&ccws).contains("lls") && ccws.contains("CCWS: lls = lost-locality score"), "{ccws}");
 }
+
+/// Under WG-Bw, stopped where a row miss was postponed (seed 000 §IV-D): the warp-group view
+/// lists exactly the warp sorter's live groups with their scores, and the MERB view shows the
+/// start-up table with the entry for the current b marked, and each bank's counter.
+#[test]
+fn warpgroup_and_merb_views_show_the_scheduler_state() {
+    use warpscope::sim::dram::sched::DramScheduler;
+    let mut s = session_on(&["dram.scheduler=wg-bw"]);
+    run(&mut s, "break merb-postpone");
+    let hit = run(&mut s, "continue");
+    assert!(hit.contains("MERB"), "{hit}");
+    let Some(warpscope::debug::Stop::Hit(h)) = s.last_stop.clone() else { panic!("{hit}") };
+    let Some(Event::MerbPostpone { channel, bank, .. }) = h.event else { panic!("{hit}") };
+    let ch = channel as usize;
+
+    let view = run(&mut s, &format!("show warpgroups {ch}"));
+    let mc = &s.gpu.dram[ch];
+    let sorter = mc.scheduler.warp_sorter().unwrap();
+    let rows: Vec<&str> =
+        view.lines().filter(|l| l.split_whitespace().next().is_some_and(|w| w.contains('.'))).collect();
+    assert!(!rows.is_empty(), "{view}");
+    assert_eq!(rows.len(), sorter.active().count(), "{view}");
+    for (row, (_, wg)) in rows.iter().zip(sorter.active()) {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cols[0], format!("{}.{}", wg.key.core, wg.key.warp), "{row}");
+        assert_eq!(cols[2], wg.slots.len().to_string(), "{row}");
+        assert!(row.contains(&format!(" {} ", wg.score())), "score {}: {row}", wg.score());
+    }
+    let wq = mc.write_queue();
+    assert!(view.contains(&format!("write queue {}/{}", wq.writes, wq.capacity)), "{view}");
+
+    let merb = run(&mut s, &format!("show merb {ch}"));
+    let mc = &s.gpu.dram[ch];
+    let table = mc.scheduler.merb_table().unwrap();
+    let busy = mc.queues.lists(mc.draining).iter().filter(|l| !l.is_empty()).count();
+    assert!(
+        merb.contains(&format!(
+            "b = {busy} banks with pending work → MERB({busy}) = {} bursts",
+            table.get(busy)
+        )),
+        "{merb}"
+    );
+    assert!(merb.contains(&format!("[{}]", table.get(busy))), "{merb}");
+    let cmdq = mc.scheduler.command_queues().unwrap();
+    let row = merb.lines().find(|l| l.split_whitespace().next() == Some(&bank.to_string())).unwrap();
+    assert_eq!(
+        row.split_whitespace().nth(2),
+        Some(cmdq.row_bursts[bank as usize].to_string().as_str()),
+        "{merb}"
+    );
+}

@@ -54,6 +54,25 @@ fn every_layout_renders() {
     }
 }
 
+/// The DRAM layout under WG-Bw, stopped at a MERB postponement: the warp sorter and bank
+/// table, and the MERB counters against the threshold.
+#[test]
+fn the_dram_layout_shows_warp_groups_and_merb() {
+    let session = Session::new(small_config(&["dram.scheduler=wg-bw"]), workload(TINY, 1)).unwrap();
+    let mut app =
+        App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
+    app.run_line("break merb-postpone");
+    app.run_line("continue");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    assert!(app.message.starts_with("Breakpoint 1, cycle"), "{}", app.message);
+    app.load_layout("dram");
+    insta::assert_snapshot!("layout_dram_wg_bw", screen(&mut app, 160, 48));
+}
+
 #[test]
 fn the_panes_follow_the_breakpoint_and_drill_in() {
     let mut app = app_at_occlusion();

@@ -232,7 +232,7 @@ fn draw_table(f: &mut Frame, theme: Theme, t: &VTable, area: Rect, selected: Opt
         excess -= cut;
     }
     let cell = |i: usize, text: &str, style: Style| {
-        let line = Line::from(Span::styled(text.to_string(), style));
+        let line = Line::from(Span::styled(fit(text, widths[i] as usize), style));
         if t.right.contains(&i) { line.right_aligned() } else { line }
     };
     let header_style = Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
@@ -256,6 +256,16 @@ fn draw_table(f: &mut Frame, theme: Theme, t: &VTable, area: Rect, selected: Opt
         TableState::default().with_selected(selected.map(|s| s.min(t.rows.len().saturating_sub(1))));
     f.render_stateful_widget(table, area, &mut state);
     state.offset()
+}
+
+/// `text` cut to `width` characters with an ellipsis, so that a narrowed column keeps its
+/// beginning even when right-aligned.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        text.chars().take(width.saturating_sub(1)).chain(std::iter::once('…')).collect()
+    }
 }
 
 fn draw_timeline(f: &mut Frame, theme: Theme, t: &Timeline, area: Rect) {

@@ -7,10 +7,12 @@ mod banks;
 mod events;
 mod inspector;
 mod lru;
+mod merb;
 mod mshr;
 mod queues;
 mod stats;
 mod text;
+mod warpgroups;
 mod warps;
 
 pub use text::{bar_columns, sparkline};
@@ -192,9 +194,20 @@ pub fn show(s: &Session, name: &str, args: &[String]) -> Result<View, String> {
     match name {
         "banks" => Ok(banks::banks(g, index_arg(args, 0, "channel", g.dram.len(), Some(0))?, None)),
         "warpgroups" => {
-            Ok(unavailable("Warp-group scores", "warp-aware DRAM schedulers (wg, wg-m, wg-bw, wg-w)", g))
+            let ch = index_arg(args, 0, "channel", g.dram.len(), Some(0))?;
+            Ok(warpgroups::warpgroups(g, ch).unwrap_or_else(|| {
+                unavailable(
+                    "Warp-group scores",
+                    "warp-aware DRAM schedulers (wg, wg-m, wg-bw, wg-w, wafcfs)",
+                    g,
+                )
+            }))
         }
-        "merb" => Ok(unavailable("MERB counters", "the WG-Bw scheduler (wg-bw)", g)),
+        "merb" => {
+            let ch = index_arg(args, 0, "channel", g.dram.len(), Some(0))?;
+            Ok(merb::merb(g, ch)
+                .unwrap_or_else(|| unavailable("MERB counters", "the WG-Bw scheduler (wg-bw)", g)))
+        }
         "mshr" => Ok(mshr::mshr(g, index_arg(args, 0, "core", g.sms.len(), Some(0))?)),
         "lru" => {
             let core = index_arg(args, 0, "core", g.sms.len(), None)?;
