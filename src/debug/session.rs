@@ -299,10 +299,14 @@ impl Session {
             let mut buf = std::mem::take(&mut self.buf);
             buf.extend(self.gpu.events.drain());
             for (cycle, e) in buf.drain(..) {
+                // The event a breakpoint stops on is logged whatever its kind, so the log
+                // shows why the machine stopped.
+                let mut stops_here = false;
                 if breaks && hit.is_none() {
                     hit = self.breakpoints.check_event(cycle, &e, &self.gpu);
+                    stops_here = hit.is_some();
                 }
-                if self.log.wants(e.kind()) {
+                if stops_here || self.log.wants(e.kind()) {
                     self.log.push(cycle, e);
                 }
             }
