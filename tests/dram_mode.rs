@@ -58,7 +58,14 @@ fn a_pure_row_hit_stream_reaches_the_analytic_peak_bandwidth() {
 
 #[test]
 fn skipping_idle_cycles_gives_the_same_report_as_ticking_every_cycle() {
-    let c = Config::builtin();
+    for sets in [&[][..], &["dram.scheduler=fcfs"], &["dram.scheduler=gmc"], &["dram.prefetch.enabled=true"]]
+    {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        skipping_is_exact(&Config::builtin().with_sets(&sets).unwrap());
+    }
+}
+
+fn skipping_is_exact(c: &Config) {
     // Sparse requests with cycles (long idle gaps), writes mixed in, and a burst at the end.
     let mut text = String::new();
     for i in 0..300u64 {
@@ -69,12 +76,12 @@ fn skipping_idle_cycles_gives_the_same_report_as_ticking_every_cycle() {
     for i in 0..200u64 {
         text.push_str(&format!("{:#x} R\n", i * 4096));
     }
-    let mut a = serde_json::to_value(run(&c, text.clone(), false)).unwrap();
-    let mut b = serde_json::to_value(run(&c, text, true)).unwrap();
+    let mut a = serde_json::to_value(run(c, text.clone(), false)).unwrap();
+    let mut b = serde_json::to_value(run(c, text, true)).unwrap();
     for r in [&mut a, &mut b] {
         r["sim"] = serde_json::Value::Null;
     }
-    assert_eq!(a, b);
+    assert_eq!(a, b, "{}", c.name);
     assert_eq!(a["requests"], 500);
     assert!(a["dram_cycles"].as_u64().unwrap() > 299 * 97, "requests wait for their cycle");
 }

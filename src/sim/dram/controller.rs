@@ -331,7 +331,13 @@ impl Controller {
             _ if self.refresh_pending => self.now,
             t => t,
         };
-        let queued = if self.queues.is_empty() { u64::MAX } else { self.idle_until };
+        // `tick` schedules while requests are queued or a prefetcher may act, every cycle when
+        // idle skipping is off.
+        let queued = match () {
+            _ if self.queues.is_empty() && self.prefetch.is_none() => u64::MAX,
+            _ if !self.skip_idle => self.now,
+            _ => self.idle_until,
+        };
         queued.min(refresh).max(self.now)
     }
 
