@@ -6,14 +6,19 @@ use std::sync::Arc;
 use warpscope::config::Config;
 use warpscope::workload::Workload;
 
-fn files(dir: &str) -> Vec<std::path::PathBuf> {
+/// The files of `dir` with one of the extensions.
+fn files_with(dir: &str, exts: &[&str]) -> Vec<std::path::PathBuf> {
     let mut v: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .filter(|p| p.extension().is_some_and(|e| exts.iter().any(|x| e == *x)))
         .collect();
     v.sort();
     v
+}
+
+fn files(dir: &str) -> Vec<std::path::PathBuf> {
+    files_with(dir, &["ron"])
 }
 
 #[test]
@@ -32,8 +37,10 @@ fn every_sample_config_loads_and_runs_a_few_thousand_cycles() {
 
 #[test]
 fn every_sample_workload_compiles_and_runs_on_the_small_machine() {
-    let workloads = files("sample-configs/workloads");
-    assert!(workloads.len() >= 5);
+    // Synthetic kernels and the real Rodinia BFS kernel (an Accel-Sim trace).
+    let workloads = files_with("sample-configs/workloads", &["ron", "traceg"]);
+    assert!(workloads.len() >= 6);
+    assert!(workloads.iter().any(|p| p.extension().is_some_and(|e| e == "traceg")));
     for path in workloads {
         let w = Arc::new(Workload::load(&path, 1).unwrap_or_else(|e| panic!("{e}")));
         let mut g = common::gpu(common::small_config(&[]), w);

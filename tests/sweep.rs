@@ -150,4 +150,9 @@ fn the_sample_grid_loads_with_its_points_and_axes() {
     assert_eq!(s.points.len(), 12);
     assert_eq!(s.axes, ["dram.scheduler", "l1.replacement"]);
     assert_eq!(s.points[5].key, "../workloads/spmv.ron | dram.scheduler=fcfs l1.replacement=rrip");
+    let s =
+        warpscope::batch::sweep::Sweep::load(Path::new("sample-configs/sweeps/bfs-real-vs-synthetic.ron"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((s.points.len(), s.axes.len()), (2, 0));
+    assert!(matches!(s.workloads[1].1.kernels[0], warpscope::workload::Kernel::Trace(_)));
 }

@@ -146,6 +146,19 @@ fn run_cli(args: &[&str]) -> (i32, String, String) {
 }
 
 #[test]
+fn warpscope_run_finishes_every_shared_sample() {
+    for name in SAMPLES {
+        let list = sample(name).join("kernelslist.g");
+        let (code, out, err) = run_cli(&["run", "-q", "--json", "-", "-w", list.to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(r["status"], "done", "{name}");
+        let insts: u64 = kernel_files(&sample(name)).iter().map(|f| declared(f).0).sum();
+        assert_eq!(r["warp_instructions"].as_u64(), Some(insts), "{name}");
+    }
+}
+
+#[test]
 fn bad_traces_exit_2_naming_file_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let src = sample("vectoradd-v5").join("kernel-1.traceg");
