@@ -1363,29 +1363,31 @@ fn check(warp: &Warp, now: u64, ldst: &Ldst, alu_free: u64, p: &Params) -> Stall
 /// (channel, bank) pairs, and the warp-groups' service times summed (per channel: first
 /// request into the controller → last request's data done).
 fn spread(reqs: &[ReqRecord]) -> (u64, u64, u64) {
-    let mut groups: [(u32, u64, u64); 64] = [(u32::MAX, u64::MAX, 0); 64];
+    let mut channels = [0u64; 4];
     let mut banks: [(u32, u32); 64] = [(u32::MAX, 0); 64];
-    let (mut ng, mut nb) = (0usize, 0usize);
-    for r in reqs.iter().filter(|r| r.trace.dram_in != 0) {
-        let (ch, t_in, t_out) = (r.loc.channel, r.trace.dram_in, r.trace.dram_done);
-        match groups[..ng].iter().position(|g| g.0 == ch) {
-            Some(i) => {
-                groups[i].1 = groups[i].1.min(t_in);
-                groups[i].2 = groups[i].2.max(t_out);
-            }
-            None => {
-                groups[ng] = (ch, t_in, t_out);
-                ng += 1;
-            }
-        }
-        let key = (ch, r.loc.bank);
-        if !banks[..nb].contains(&key) {
+    let mut nb = 0usize;
+    let at_dram = || reqs.iter().filter(|r| r.trace.dram_in != 0);
+    for r in at_dram() {
+        let c = r.loc.channel as usize % 256;
+        channels[c / 64] |= 1 << (c % 64);
+        let key = (r.loc.channel, r.loc.bank);
+        if !banks[..nb].contains(&key) && nb < banks.len() {
             banks[nb] = key;
             nb += 1;
         }
     }
-    let service = groups[..ng].iter().map(|g| g.2.saturating_sub(g.1)).sum();
-    (ng as u64, nb as u64, service)
+    let mut service = 0;
+    for (i, mut m) in channels.into_iter().enumerate() {
+        while m != 0 {
+            let ch = (i * 64 + m.trailing_zeros() as usize) as u32;
+            m &= m - 1;
+            let (first, last) = at_dram()
+                .filter(|r| r.loc.channel % 256 == ch)
+                .fold((u64::MAX, 0), |(f, l), r| (f.min(r.trace.dram_in), l.max(r.trace.dram_done)));
+            service += last.saturating_sub(first);
+        }
+    }
+    (channels.iter().map(|m| u64::from(m.count_ones())).sum(), nb as u64, service)
 }
 
 fn mask_of(n: usize) -> u64 {
