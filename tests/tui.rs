@@ -134,6 +134,8 @@ fn the_command_line_has_history_and_completion() {
 struct Pty {
     screen: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    /// Set when the reader has seen the end of the program's output.
+    eof: Arc<std::sync::atomic::AtomicBool>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
 }
@@ -158,7 +160,8 @@ impl Pty {
         let size = |n: u16| std::num::NonZeroU16::new(n).expect("non-zero");
         let screen = Arc::new(Mutex::new(vt100::Parser::new(size(48), size(160), 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
-        let (s, r) = (Arc::clone(&screen), Arc::clone(&raw));
+        let eof = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (s, r, e) = (Arc::clone(&screen), Arc::clone(&raw), Arc::clone(&eof));
         std::thread::spawn(move || {
             let _master = pair.master;
             let mut buf = [0u8; 8192];
@@ -169,8 +172,9 @@ impl Pty {
                 s.lock().unwrap().process(&buf[..n]);
                 r.lock().unwrap().extend_from_slice(&buf[..n]);
             }
+            e.store(true, std::sync::atomic::Ordering::SeqCst);
         });
-        Pty { screen, raw, writer, child }
+        Pty { screen, raw, eof, writer, child }
     }
 
     fn send(&mut self, keys: &str) {
@@ -198,15 +202,22 @@ impl Pty {
         }
     }
 
+    /// Waits for the program to exit and for the reader to have taken all of its output (the
+    /// last bytes, e.g. leaving the alternate screen, can still be in the pty after the exit).
     fn wait_exit(&mut self) -> u32 {
         let start = Instant::now();
-        loop {
+        let code = loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                return status.exit_code();
+                break status.exit_code();
             }
             assert!(start.elapsed() < Duration::from_secs(60), "the program did not exit");
             std::thread::sleep(Duration::from_millis(50));
+        };
+        while !self.eof.load(std::sync::atomic::Ordering::SeqCst) {
+            assert!(start.elapsed() < Duration::from_secs(60), "the output did not end");
+            std::thread::sleep(Duration::from_millis(20));
         }
+        code
     }
 }
 
@@ -250,7 +261,6 @@ fn the_terminal_is_restored_when_the_program_panics() {
     );
     p.send("s");
     assert_eq!(p.wait_exit(), 101, "a panic exits with 101");
-    std::thread::sleep(Duration::from_millis(200));
     let raw = p.raw.lock().unwrap().clone();
     let text = String::from_utf8_lossy(&raw);
     let left = text.rfind("\x1b[?1049l").expect("left the alternate screen");
