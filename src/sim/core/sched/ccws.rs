@@ -17,7 +17,6 @@
 
 use super::{Gto, SchedView, WarpScheduler, bits};
 use crate::config::CcwsConfig;
-use crate::sim::core::stall::StallReason;
 
 /// Per-warp victim tag arrays: `sets` × `ways` tags per warp slot, most recent first in each
 /// set (LRU replacement). A stored value is line key + 1 (0 = empty).
@@ -173,10 +172,6 @@ impl WarpScheduler for Ccws {
     fn qualify(&mut self, candidates: u64, view: &SchedView<'_>) -> u64 {
         self.allowed = self.allowed(view);
         candidates & !(view.load_next & !self.allowed)
-    }
-
-    fn hold_reason(&self) -> StallReason {
-        StallReason::Throttled
     }
 
     fn pick(

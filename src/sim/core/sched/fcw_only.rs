@@ -5,7 +5,6 @@
 
 use super::oaws::locality_warps;
 use super::{Gto, SchedView, WarpScheduler};
-use crate::sim::core::stall::StallReason;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct FcwOnly {
@@ -15,10 +14,6 @@ pub struct FcwOnly {
 impl WarpScheduler for FcwOnly {
     fn qualify(&mut self, candidates: u64, view: &SchedView<'_>) -> u64 {
         candidates & locality_warps(view)
-    }
-
-    fn hold_reason(&self) -> StallReason {
-        StallReason::Throttled
     }
 
     fn pick(

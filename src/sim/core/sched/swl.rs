@@ -3,7 +3,6 @@
 //! among them. The younger warps are throttled until an older one retires.
 
 use super::{Gto, SchedView, WarpScheduler, bits};
-use crate::sim::core::stall::StallReason;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swl {
@@ -35,10 +34,6 @@ impl Swl {
 impl WarpScheduler for Swl {
     fn qualify(&mut self, candidates: u64, view: &SchedView<'_>) -> u64 {
         candidates & self.pool(view)
-    }
-
-    fn hold_reason(&self) -> StallReason {
-        StallReason::Throttled
     }
 
     fn pick(
