@@ -266,8 +266,7 @@ impl Controller {
         let (cmd, done) = pf.issue(bank, &self.device, stamp);
         pf.on_command(&cmd);
         let line = cmd.col / pf.cas;
-        self.device.issue(&cmd, now);
-        self.record(&cmd, sink);
+        self.apply(&cmd, sink);
         let t = &self.device.timing;
         self.stats.busy_cycles += t.burst;
         if let Some(req) = done {
@@ -302,14 +301,8 @@ impl Controller {
                 continue;
             }
             let b = &self.device.banks[bank];
-            let (mut hit, mut other) = (false, false);
-            for l in list {
-                if b.open_row == Some(l.row) {
-                    hit = true;
-                } else {
-                    other = true;
-                }
-            }
+            let hits = self.queues.row_hits(writes, bank, b.open_row);
+            let (hit, other) = (hits > 0, hits < list.len());
             if hit {
                 let cas = if writes { CommandKind::Wr } else { CommandKind::Rd };
                 t = t.min(self.device.earliest(cas, bank));
@@ -399,8 +392,7 @@ impl Controller {
             if let Some(row) = self.device.banks[bank].open_row {
                 let pre = Command { kind: CommandKind::Pre, bank: bank as u8, row, col: 0 };
                 if self.device.ready(&pre, self.now) {
-                    self.device.issue(&pre, self.now);
-                    self.record(&pre, sink);
+                    self.apply(&pre, sink);
                     self.scheduler.on_refresh();
                     self.idle_until = 0;
                 }
@@ -409,8 +401,7 @@ impl Controller {
         }
         let r = Command { kind: CommandKind::Ref, bank: 0, row: 0, col: 0 };
         if self.device.ready(&r, self.now) {
-            self.device.issue(&r, self.now);
-            self.record(&r, sink);
+            self.apply(&r, sink);
             self.refresh_pending = false;
             self.next_refresh += self.device.timing.refi;
         }
@@ -455,8 +446,7 @@ impl Controller {
     fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink) {
         let now = self.now;
         self.idle_until = 0;
-        self.device.issue(&cmd, now);
-        self.record(&cmd, sink);
+        self.apply(&cmd, sink);
         if let Some(pf) = &mut self.prefetch {
             pf.on_command(&cmd);
         }
@@ -511,7 +501,22 @@ impl Controller {
         }
     }
 
-    fn record(&mut self, cmd: &Command, sink: &mut EventSink) {
+    /// Issues `cmd` to the device now, tells the queues which rows are open after it, and
+    /// counts and reports it.
+    fn apply(&mut self, cmd: &Command, sink: &mut EventSink) {
+        self.device.issue(cmd, self.now);
+        match cmd.kind {
+            CommandKind::Act | CommandKind::Pre => {
+                let b = cmd.bank as usize;
+                self.queues.set_open_row(b, self.device.banks[b].open_row);
+            }
+            CommandKind::Ref => {
+                for b in 0..self.device.banks.len() {
+                    self.queues.set_open_row(b, self.device.banks[b].open_row);
+                }
+            }
+            CommandKind::Rd | CommandKind::Wr => {}
+        }
         self.stats.commands[cmd.kind as usize] += 1;
         if sink.wants(EventKind::DramCommand) {
             sink.emit(Event::DramCommand { channel: self.channel, dram_cycle: self.now, cmd: *cmd });

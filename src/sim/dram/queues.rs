@@ -52,6 +52,11 @@ pub struct Queues {
     /// Banks with at least one pending request.
     pub banks_pending: usize,
     next_seq: u64,
+    /// Per bank: the row the device has open, as last told by [`Queues::set_open_row`].
+    open: Vec<Option<u32>>,
+    /// Per direction (reads `[0]`, writes `[1]`) and bank: listed requests to the open row,
+    /// so schedulers know whether a bank has a row hit without scanning its list.
+    hits: [Vec<u16>; 2],
 }
 
 impl Queues {
@@ -68,6 +73,8 @@ impl Queues {
             write_capacity,
             banks_pending: 0,
             next_seq: 0,
+            open: vec![None; banks],
+            hits: [vec![0; banks], vec![0; banks]],
         }
     }
 
@@ -86,6 +93,9 @@ impl Queues {
             self.banks_pending += 1;
         }
         let listed = Listed { slot, row: p.row, seq: p.seq };
+        if self.open[bank] == Some(p.row) {
+            self.hits[p.is_write as usize][bank] += 1;
+        }
         if p.is_write {
             self.writes[bank].push(listed);
             self.n_writes += 1;
@@ -104,6 +114,9 @@ impl Queues {
         let list = if p.is_write { &mut self.writes[bank] } else { &mut self.reads[bank] };
         let pos = list.iter().position(|l| l.slot == slot).expect("slot is listed");
         list.remove(pos);
+        if self.open[bank] == Some(p.row) {
+            self.hits[p.is_write as usize][bank] -= 1;
+        }
         if p.is_write {
             self.n_writes -= 1;
         } else {
@@ -127,6 +140,31 @@ impl Queues {
     }
 
     /// Per-bank lists of one direction.
+    /// The device opened `row` in `bank` (or closed it: `None`); recounts the bank's hits.
+    pub fn set_open_row(&mut self, bank: usize, row: Option<u32>) {
+        self.open[bank] = row;
+        for (dir, lists) in [&self.reads, &self.writes].into_iter().enumerate() {
+            self.hits[dir][bank] = match row {
+                Some(r) => lists[bank].iter().filter(|l| l.row == r).count() as u16,
+                None => 0,
+            };
+        }
+    }
+
+    /// Listed requests of one direction to `bank`'s open row (`open_row`, the device's: it
+    /// must be the row last given to [`Queues::set_open_row`]).
+    #[inline]
+    pub fn row_hits(&self, writes: bool, bank: usize, open_row: Option<u32>) -> usize {
+        let hits = usize::from(self.hits[writes as usize][bank]);
+        debug_assert_eq!(self.open[bank], open_row, "bank {bank}: the queues missed a row change");
+        debug_assert_eq!(
+            hits,
+            open_row.map_or(0, |r| self.lists(writes)[bank].iter().filter(|l| l.row == r).count()),
+            "bank {bank}: stale row-hit count"
+        );
+        hits
+    }
+
     #[inline]
     pub fn lists(&self, writes: bool) -> &[Vec<Listed>] {
         if writes { &self.writes } else { &self.reads }

@@ -23,7 +23,13 @@ impl DramScheduler for FrFcfs {
             let Some(oldest) = list.first() else { continue };
             let open = ctx.device.banks[bank].open_row;
             // Lists are in arrival order: the first hit is the oldest hit.
-            if let Some(hit) = open.and_then(|r| list.iter().find(|l| l.row == r)) {
+            let hit = match open {
+                Some(r) if ctx.queues.row_hits(ctx.draining, bank, open) > 0 => {
+                    list.iter().find(|l| l.row == r)
+                }
+                _ => None,
+            };
+            if let Some(hit) = hit {
                 if cas_open
                     && best_hit.is_none_or(|(b, _)| hit.seq < b)
                     && ctx.device.earliest(cas, bank) <= ctx.now
