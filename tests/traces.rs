@@ -1,4 +1,5 @@
-//! Accel-Sim traces end to end: the shared samples (`../shared/traces`) parse with the
+//! Accel-Sim traces end to end: the shared samples (copied from `../shared/traces` into
+//! `tests/fixtures/traces`, so the suite runs wherever the repository is cloned) parse with the
 //! instruction counts their files declare and run to completion headless and in the debugger,
 //! per-kernel numbers are deterministic, bad traces exit with code 2 and a `file:line:col`
 //! message, and mutated real lines never panic the parser.
@@ -20,8 +21,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
 const SAMPLES: [&str; 3] = ["rodinia-bfs", "vectoradd-v5", "matrixmul-v4"];
 
 fn sample(name: &str) -> PathBuf {
-    let dir = Path::new("../shared/traces").join(name);
-    assert!(dir.is_dir(), "the shared Accel-Sim samples are expected at {}", dir.display());
+    let dir = Path::new("tests/fixtures/traces").join(name);
+    assert!(
+        dir.is_dir(),
+        "the Accel-Sim samples (copies of ../shared/traces) are expected at {}",
+        dir.display()
+    );
     dir
 }
 

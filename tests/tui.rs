@@ -272,7 +272,7 @@ fn the_terminal_is_restored_when_the_program_panics() {
 
 #[test]
 fn an_accel_sim_trace_runs_to_the_end_in_the_terminal_ui() {
-    let mut p = Pty::spawn(&["tui", "-w", "../shared/traces/vectoradd-v5/kernelslist.g"], &[]);
+    let mut p = Pty::spawn(&["tui", "-w", "tests/fixtures/traces/vectoradd-v5/kernelslist.g"], &[]);
     p.wait_for("vectoradd-v5 · cycle 0 ");
     p.send(":until 200\r");
     // The warps pane names the SASS instructions of the trace.
