@@ -5,51 +5,33 @@
 
 mod common;
 
-use common::{dram_request, gpu, small_config, workload};
+use common::{dram_request, gpu, run_traced, small_config, workload};
 use warpscope::config::{Config, DramSchedulerName};
 use warpscope::sim::dram::Controller;
 use warpscope::sim::dram::mapping::AddressMap;
 use warpscope::sim::dram::merb::{MERB_COUNTER_MAX, single_bank_utilization};
 use warpscope::sim::dram::timing::Timing;
 use warpscope::sim::request::MemRequest;
-use warpscope::sim::stats::report::Report;
-use warpscope::sim::{Event, EventKind, EventSink, Gpu, Status};
+use warpscope::sim::{Event, EventKind, EventSink, Status};
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
 
+/// Core cycles after which a run counts as runaway.
+const RUNAWAY: u64 = 3_000_000;
+
 fn schedulers() -> impl Iterator<Item = &'static str> {
     DramSchedulerName::NAMES.iter().copied()
-}
-
-/// Runs to completion; returns the machine, its report and its DRAM command trace.
-fn run(mut g: Gpu) -> (Gpu, Report, Vec<String>) {
-    g.events.set(EventKind::DramCommand, true);
-    let mut trace = Vec::new();
-    while g.is_running() {
-        g.step();
-        for (_, e) in g.events.drain() {
-            if let Event::DramCommand { channel, dram_cycle, cmd } = e {
-                trace.push(format!(
-                    "{dram_cycle} {channel} {} {} {} {}",
-                    cmd.bank, cmd.kind, cmd.row, cmd.col
-                ));
-            }
-        }
-        assert!(g.cycle < 3_000_000, "runaway simulation");
-    }
-    let r = Report::new(&g, 0.0);
-    (g, r, trace)
 }
 
 #[test]
 fn every_scheduler_finishes_conserves_requests_and_is_deterministic() {
     for name in schedulers() {
         let set = format!("dram.scheduler={name}");
-        let (g, r1, t1) = run(gpu(small_config(&[&set]), workload(TINY, 1)));
+        let (g, r1, t1) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         assert_eq!(g.status, Status::Done, "{name}");
         assert_eq!(g.created, g.retired, "{name}: request conservation");
         assert!(r1.dram.reads > 0 && r1.dram.writes > 0, "{name}");
-        let (_, r2, t2) = run(gpu(small_config(&[&set]), workload(TINY, 1)));
+        let (_, r2, t2) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         assert_eq!(serde_json::to_string(&r1).unwrap(), serde_json::to_string(&r2).unwrap(), "{name}");
         assert_eq!(t1, t2, "{name}: DRAM trace");
         // Skipping cycles in which a controller can choose nothing changes nothing.
@@ -57,7 +39,7 @@ fn every_scheduler_finishes_conserves_requests_and_is_deterministic() {
         for mc in &mut slow.dram {
             mc.skip_idle = false;
         }
-        let (_, r3, t3) = run(slow);
+        let (_, r3, t3) = run_traced(slow, RUNAWAY);
         assert_eq!(t1, t3, "{name}: skipping idle cycles is exact");
         assert_eq!(r1.cycles, r3.cycles, "{name}");
     }
@@ -69,7 +51,7 @@ fn warp_aware_schedulers_see_complete_groups_and_coordinate() {
         [("wg", false), ("wg-m", true), ("wg-bw", true), ("wg-w", true), ("wafcfs", false)]
     {
         let set = format!("dram.scheduler={name}");
-        let (_, r, _) = run(gpu(small_config(&[&set]), workload(TINY, 1)));
+        let (_, r, _) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         let s = &r.dram.scheduler;
         assert!(s.groups_scheduled > 1000, "{name}: {s:?}");
         // The SMs' tags (and the L2's forwarding) complete nearly every group; the timeout
@@ -297,7 +279,8 @@ fn prefetching_reads_unfetched_lines_of_the_open_row_before_yielding_the_bank() 
 
 #[test]
 fn prefetching_on_a_machine_fills_the_l2_and_counts_outcomes() {
-    let (g, r, _) = run(gpu(small_config(&["dram.prefetch.enabled=true"]), workload(TINY, 1)));
+    let (g, r, _) =
+        run_traced(gpu(small_config(&["dram.prefetch.enabled=true"]), workload(TINY, 1)), RUNAWAY);
     assert_eq!(g.status, Status::Done);
     assert_eq!(g.created, g.retired, "prefetches are created and retired too");
     let p = &r.dram.prefetch;
@@ -310,13 +293,15 @@ fn prefetching_on_a_machine_fills_the_l2_and_counts_outcomes() {
 /// to DRAM and back.
 #[test]
 fn the_fig4_oracles() {
-    let (_, base, _) = run(gpu(small_config(&[]), workload(TINY, 1)));
-    let (g, pc, _) = run(gpu(small_config(&["core.perfect_coalescing=true"]), workload(TINY, 1)));
+    let (_, base, _) = run_traced(gpu(small_config(&[]), workload(TINY, 1)), RUNAWAY);
+    let (g, pc, _) =
+        run_traced(gpu(small_config(&["core.perfect_coalescing=true"]), workload(TINY, 1)), RUNAWAY);
     assert_eq!(g.status, Status::Done);
     assert_eq!(pc.memory.requests_per_load, 1.0);
     assert!(base.memory.requests_per_load > 2.0);
     assert!(pc.cycles < base.cycles);
-    let (g, zld, _) = run(gpu(small_config(&["core.zero_latency_divergence=true"]), workload(TINY, 1)));
+    let (g, zld, _) =
+        run_traced(gpu(small_config(&["core.zero_latency_divergence=true"]), workload(TINY, 1)), RUNAWAY);
     assert_eq!((g.status, g.created), (Status::Done, g.retired));
     let m = &zld.memory;
     assert!(m.latency_divergence_mean <= m.requests_per_load - 1.0 + 1e-9, "{m:?}");

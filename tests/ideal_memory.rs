@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gpu, small_config, workload};
+use common::{gpu, run_conserving, small_config, workload};
 use warpscope::sim::event::{Event, EventKind};
 use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Gpu, Status};
@@ -83,18 +83,7 @@ fn every_ideal_memory_conserves_requests() {
         &["ideal.memory=fixed-latency", "ideal.miss_latency=200"][..],
     ] {
         let mut g = gpu(small_config(sets), workload(TINY, 1));
-        while g.is_running() {
-            g.step();
-            if g.cycle.is_multiple_of(89) {
-                assert_eq!(
-                    (g.created - g.retired) as usize,
-                    g.requests_in_flight(),
-                    "{sets:?} cycle {}",
-                    g.cycle
-                );
-            }
-            assert!(g.cycle < 2_000_000);
-        }
+        run_conserving(&mut g, 89, 2_000_000, &format!("{sets:?}"));
         assert_eq!(g.status, Status::Done, "{sets:?}");
         assert_eq!(g.created, g.retired, "{sets:?}");
     }

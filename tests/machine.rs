@@ -2,42 +2,22 @@
 
 mod common;
 
-use common::{gpu, small_config, workload};
+use common::{gpu, run_conserving, run_traced, small_config, workload};
 use warpscope::sim::stats::report::Report;
-use warpscope::sim::{Event, EventKind, Gpu, Status};
+use warpscope::sim::{Event, EventKind, Status};
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
 
-/// Runs to completion, returning the report (wall time zeroed) and the DRAM command trace.
-fn run_traced(mut g: Gpu) -> (Gpu, Report, Vec<String>) {
-    g.events.set(EventKind::DramCommand, true);
-    let mut trace = Vec::new();
-    while g.is_running() {
-        g.step();
-        for (_, e) in g.events.drain() {
-            if let Event::DramCommand { channel, dram_cycle, cmd } = e {
-                trace.push(format!(
-                    "{dram_cycle} {channel} {} {} {} {}",
-                    cmd.bank, cmd.kind, cmd.row, cmd.col
-                ));
-            }
-        }
-        assert!(g.cycle < 2_000_000, "runaway simulation");
-    }
-    let report = Report::new(&g, 0.0);
-    (g, report, trace)
-}
-
 #[test]
 fn same_inputs_give_identical_reports_and_dram_traces() {
-    let (g1, r1, t1) = run_traced(gpu(small_config(&[]), workload(TINY, 1)));
-    let (_, r2, t2) = run_traced(gpu(small_config(&[]), workload(TINY, 1)));
+    let (g1, r1, t1) = run_traced(gpu(small_config(&[]), workload(TINY, 1)), 2_000_000);
+    let (_, r2, t2) = run_traced(gpu(small_config(&[]), workload(TINY, 1)), 2_000_000);
     assert_eq!(g1.status, Status::Done);
     assert_eq!(serde_json::to_string(&r1).unwrap(), serde_json::to_string(&r2).unwrap());
     assert_eq!(t1, t2);
     assert!(t1.len() > 1000, "the workload exercises DRAM ({} commands)", t1.len());
     // A different seed changes the random graph, so the run differs.
-    let (_, r3, _) = run_traced(gpu(small_config(&[]), workload(TINY, 2)));
+    let (_, r3, _) = run_traced(gpu(small_config(&[]), workload(TINY, 2)), 2_000_000);
     assert_ne!(r1.cycles, r3.cycles);
 }
 
@@ -49,8 +29,8 @@ fn a_snapshot_is_a_clone_that_continues_identically() {
     }
     let snapshot = g.clone();
     assert_eq!(snapshot.state_hash(), g.state_hash());
-    let (a, ra, ta) = run_traced(g);
-    let (b, rb, tb) = run_traced(snapshot);
+    let (a, ra, ta) = run_traced(g, 2_000_000);
+    let (b, rb, tb) = run_traced(snapshot, 2_000_000);
     assert_eq!(a.state_hash(), b.state_hash());
     assert_eq!(ra, rb);
     assert_eq!(ta, tb);
@@ -69,19 +49,7 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
         &["l1.sets=31", "l1.index=pmod", "l1.replacement=dip", "l2.index=pdisp", "l2.replacement=rrip"][..],
     ] {
         let mut g = gpu(small_config(sets), workload(TINY, 1));
-        let mut checks = 0;
-        while g.is_running() {
-            g.step();
-            if g.cycle.is_multiple_of(97) {
-                assert_eq!(
-                    (g.created - g.retired) as usize,
-                    g.requests_in_flight(),
-                    "cycle {}: created − retired must equal the requests found in queues",
-                    g.cycle
-                );
-                checks += 1;
-            }
-        }
+        let checks = run_conserving(&mut g, 97, u64::MAX, &format!("{sets:?}"));
         assert_eq!(g.status, Status::Done, "{sets:?}");
         assert!(checks > 50);
         assert_eq!(g.created, g.retired);

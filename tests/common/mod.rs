@@ -8,6 +8,7 @@ use warpscope::config::{Config, Origin};
 use warpscope::sim::dram::Controller;
 use warpscope::sim::dram::mapping::AddressMap;
 use warpscope::sim::request::{AccessKind, MemRequest};
+use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Event, EventKind, EventSink, Gpu};
 use warpscope::workload::Workload;
 
@@ -114,4 +115,46 @@ pub fn drive_controller(config: &Config, addrs: &[(u64, bool)]) -> Driven {
     }
     let served = reads_done + mc.stats.writes as usize;
     Driven { cmds, served, total, controller: mc }
+}
+
+/// Runs to completion (asserting it does within `limit` cycles), returning the machine, its
+/// report (wall time zeroed) and its DRAM command trace.
+pub fn run_traced(mut g: Gpu, limit: u64) -> (Gpu, Report, Vec<String>) {
+    g.events.set(EventKind::DramCommand, true);
+    let mut trace = Vec::new();
+    while g.is_running() {
+        g.step();
+        for (_, e) in g.events.drain() {
+            if let Event::DramCommand { channel, dram_cycle, cmd } = e {
+                trace.push(format!(
+                    "{dram_cycle} {channel} {} {} {} {}",
+                    cmd.bank, cmd.kind, cmd.row, cmd.col
+                ));
+            }
+        }
+        assert!(g.cycle < limit, "runaway simulation");
+    }
+    let report = Report::new(&g, 0.0);
+    (g, report, trace)
+}
+
+/// Runs to completion within `limit` cycles, checking every `every` cycles that created −
+/// retired requests equals the requests found in the machine's queues (`what` names the case
+/// in a failure). Returns how many checks it made.
+pub fn run_conserving(g: &mut Gpu, every: u64, limit: u64, what: &str) -> u32 {
+    let mut checks = 0;
+    while g.is_running() {
+        g.step();
+        if g.cycle.is_multiple_of(every) {
+            assert_eq!(
+                (g.created - g.retired) as usize,
+                g.requests_in_flight(),
+                "{what} cycle {}: created − retired must equal the requests found in queues",
+                g.cycle
+            );
+            checks += 1;
+        }
+        assert!(g.cycle < limit, "{what}: runaway simulation");
+    }
+    checks
 }
