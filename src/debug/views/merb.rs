@@ -12,7 +12,7 @@ pub fn merb(g: &Gpu, channel: usize) -> Option<View> {
     let table = mc.scheduler.merb_table()?;
     let cmdq = mc.scheduler.command_queues()?;
     let lists = mc.queues.lists(mc.draining);
-    let busy = lists.iter().filter(|l| !l.is_empty()).count();
+    let busy = mc.queues.busy_banks(mc.draining);
     let threshold = table.get(busy);
     let stats = mc.scheduler.stats();
     let entries: Vec<String> = table

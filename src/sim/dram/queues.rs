@@ -165,6 +165,11 @@ impl Queues {
         hits
     }
 
+    /// Banks with requests of one direction waiting (WG-Bw's b, seed 000 §IV-D).
+    pub fn busy_banks(&self, writes: bool) -> usize {
+        self.lists(writes).iter().filter(|l| !l.is_empty()).count()
+    }
+
     #[inline]
     pub fn lists(&self, writes: bool) -> &[Vec<Listed>] {
         if writes { &self.writes } else { &self.reads }

@@ -531,7 +531,7 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
     fn merb_fill(&mut self, bank: usize, ctx: &SchedCtx<'_>, sink: &mut EventSink) {
         let Some(row) = self.cmdq.scheduled_row(bank, ctx.device) else { return };
         let merb = self.merb.as_ref().expect("MERB policies build the table");
-        let busy_banks = ctx.lists().iter().filter(|l| !l.is_empty()).count();
+        let busy_banks = ctx.queues.busy_banks(ctx.draining);
         let threshold = merb.get(busy_banks);
         fn hits<'a>(
             list: &'a [Listed],
