@@ -75,6 +75,7 @@ pub struct Device {
 
 impl Device {
     pub fn new(timing: Timing, banks: usize, bank_groups: usize) -> Device {
+        assert!(bank_groups.is_power_of_two(), "{bank_groups} bank groups: not a power of two");
         Device {
             timing,
             banks: (0..banks).map(|_| Bank::new()).collect(),
@@ -91,9 +92,11 @@ impl Device {
         }
     }
 
-    /// Bank group of a bank (banks are interleaved over groups).
+    /// Bank group of a bank (banks are interleaved over groups; their number is a power of
+    /// two, as it divides the power-of-two number of banks).
+    #[inline]
     pub fn group(&self, bank: usize) -> usize {
-        bank % self.bank_groups
+        bank & (self.bank_groups - 1)
     }
 
     /// Whether the command is legal in the bank's current state (ignoring timing).
@@ -108,14 +111,22 @@ impl Device {
     }
 
     /// The earliest cycle at which the command satisfies every timing constraint.
+    #[inline]
     pub fn earliest(&self, kind: CommandKind, bank: usize) -> u64 {
+        self.bank_earliest(kind, bank).max(self.channel_earliest(kind))
+    }
+
+    /// The bank's (and its bank group's) part of [`Device::earliest`]; `u64::MAX` for a PRE
+    /// the controller withholds.
+    #[inline(always)]
+    pub fn bank_earliest(&self, kind: CommandKind, bank: usize) -> u64 {
         let b = &self.banks[bank];
         match kind {
-            CommandKind::Act => b.next_act.max(self.channel_earliest(kind)),
+            CommandKind::Act => b.next_act,
             CommandKind::Pre if self.pre_hold >> bank & 1 != 0 => u64::MAX,
             CommandKind::Pre => b.next_pre,
-            CommandKind::Rd => b.next_rd.max(self.group_next_rd[self.group(bank)]).max(self.next_rd),
-            CommandKind::Wr => b.next_wr.max(self.group_next_wr[self.group(bank)]).max(self.next_wr),
+            CommandKind::Rd => b.next_rd.max(self.group_next_rd[self.group(bank)]),
+            CommandKind::Wr => b.next_wr.max(self.group_next_wr[self.group(bank)]),
             CommandKind::Ref => self.banks.iter().map(|b| b.next_act).max().unwrap_or(0),
         }
     }

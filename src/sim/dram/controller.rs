@@ -292,27 +292,29 @@ impl Controller {
         t.max(self.now + 1).min(refresh)
     }
 
-    /// [`Controller::earliest_ready`] over one direction's requests.
+    /// [`Controller::earliest_ready`] over one direction's requests: the bank parts of the
+    /// constraints are minimized per command kind, then each kind's channel part applies
+    /// (min over banks of max(bank, channel) = max(min over banks, channel)).
     #[inline]
     fn earliest_ready_in(&self, writes: bool) -> u64 {
-        let mut t = u64::MAX;
-        for (bank, list) in self.queues.lists(writes).iter().enumerate() {
-            if list.is_empty() {
-                continue;
+        let cas = if writes { CommandKind::Wr } else { CommandKind::Rd };
+        let d = &self.device;
+        let (mut t_cas, mut t_act, mut t_pre) = (u64::MAX, u64::MAX, u64::MAX);
+        for (bank, list) in self.queues.busy_lists(writes) {
+            let open = d.banks[bank].open_row;
+            let hits = self.queues.row_hits(writes, bank, open);
+            if hits > 0 {
+                t_cas = t_cas.min(d.bank_earliest(cas, bank));
             }
-            let b = &self.device.banks[bank];
-            let hits = self.queues.row_hits(writes, bank, b.open_row);
-            let (hit, other) = (hits > 0, hits < list.len());
-            if hit {
-                let cas = if writes { CommandKind::Wr } else { CommandKind::Rd };
-                t = t.min(self.device.earliest(cas, bank));
-            }
-            if other {
-                let k = if b.open_row.is_some() { CommandKind::Pre } else { CommandKind::Act };
-                t = t.min(self.device.earliest(k, bank));
+            if hits < list.len() {
+                match open {
+                    Some(_) => t_pre = t_pre.min(d.bank_earliest(CommandKind::Pre, bank)),
+                    None => t_act = t_act.min(d.bank_earliest(CommandKind::Act, bank)),
+                }
             }
         }
-        t
+        let channel = |t: u64, k| if t == u64::MAX { t } else { t.max(d.channel_earliest(k)) };
+        channel(t_cas, cas).min(channel(t_act, CommandKind::Act)).min(t_pre)
     }
 
     /// The first DRAM cycle (≥ now) at which [`Controller::tick`] may do more than count an

@@ -57,6 +57,8 @@ pub struct Queues {
     /// Per direction (reads `[0]`, writes `[1]`) and bank: listed requests to the open row,
     /// so schedulers know whether a bank has a row hit without scanning its list.
     hits: [Vec<u16>; 2],
+    /// Per direction: a bit per bank with listed requests, so scans skip idle banks.
+    busy: [u64; 2],
 }
 
 impl Queues {
@@ -75,6 +77,7 @@ impl Queues {
             next_seq: 0,
             open: vec![None; banks],
             hits: [vec![0; banks], vec![0; banks]],
+            busy: [0; 2],
         }
     }
 
@@ -96,6 +99,7 @@ impl Queues {
         if self.open[bank] == Some(p.row) {
             self.hits[p.is_write as usize][bank] += 1;
         }
+        self.busy[p.is_write as usize] |= 1 << bank;
         if p.is_write {
             self.writes[bank].push(listed);
             self.n_writes += 1;
@@ -114,6 +118,9 @@ impl Queues {
         let list = if p.is_write { &mut self.writes[bank] } else { &mut self.reads[bank] };
         let pos = list.iter().position(|l| l.slot == slot).expect("slot is listed");
         list.remove(pos);
+        if list.is_empty() {
+            self.busy[p.is_write as usize] &= !(1 << bank);
+        }
         if self.open[bank] == Some(p.row) {
             self.hits[p.is_write as usize][bank] -= 1;
         }
@@ -167,7 +174,26 @@ impl Queues {
 
     /// Banks with requests of one direction waiting (WG-Bw's b, seed 000 §IV-D).
     pub fn busy_banks(&self, writes: bool) -> usize {
-        self.lists(writes).iter().filter(|l| !l.is_empty()).count()
+        self.busy[writes as usize].count_ones() as usize
+    }
+
+    /// The banks with requests of one direction waiting, in bank order, with their lists.
+    #[inline]
+    pub fn busy_lists(&self, writes: bool) -> impl Iterator<Item = (usize, &[Listed])> + '_ {
+        let lists = self.lists(writes);
+        let mut bits = self.busy[writes as usize];
+        debug_assert_eq!(
+            bits,
+            lists.iter().enumerate().filter(|(_, l)| !l.is_empty()).fold(0, |m, (b, _)| m | 1 << b),
+            "stale busy-bank mask"
+        );
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let bank = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                (bank, lists[bank].as_slice())
+            })
+        })
     }
 
     #[inline]

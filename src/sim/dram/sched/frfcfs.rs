@@ -9,43 +9,125 @@ use crate::sim::dram::queues::Slot;
 use crate::sim::event::EventSink;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct FrFcfs;
+pub struct FrFcfs {
+    /// Set by a `select` that found nothing ready: the first cycle one of its candidates (a
+    /// bank's oldest hit, or else its oldest request's PRE or ACT) will be ready. The same
+    /// scan finds both, so an idle controller knows how long to sleep without a second pass.
+    wake: u64,
+}
 
 impl DramScheduler for FrFcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
+        let (device, now) = (ctx.device, ctx.now);
         let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
-        // Channel-wide constraints first: when they forbid a kind, no bank needs checking.
-        let cas_open = ctx.device.channel_earliest(cas) <= ctx.now;
-        let act_open = ctx.device.channel_earliest(CommandKind::Act) <= ctx.now;
+        // A command is ready when both its bank's part and the channel's part of the timing
+        // allow it; the channel parts are the same for every bank.
+        let chan_cas = device.channel_earliest(cas);
+        let chan_act = device.channel_earliest(CommandKind::Act);
+        // Per kind, the earliest bank part over the candidates (for the wake-up time).
+        let (mut bank_cas, mut bank_act, mut bank_pre) = (u64::MAX, u64::MAX, u64::MAX);
         let mut best_hit: Option<(u64, Slot)> = None;
         let mut best_other: Option<(u64, Slot)> = None;
-        for (bank, list) in ctx.lists().iter().enumerate() {
-            let Some(oldest) = list.first() else { continue };
-            let open = ctx.device.banks[bank].open_row;
-            // Lists are in arrival order: the first hit is the oldest hit.
-            let hit = match open {
-                Some(r) if ctx.queues.row_hits(ctx.draining, bank, open) > 0 => {
-                    list.iter().find(|l| l.row == r)
-                }
-                _ => None,
-            };
-            if let Some(hit) = hit {
-                if cas_open
-                    && best_hit.is_none_or(|(b, _)| hit.seq < b)
-                    && ctx.device.earliest(cas, bank) <= ctx.now
-                {
-                    best_hit = Some((hit.seq, hit.slot));
+        for (bank, list) in ctx.queues.busy_lists(ctx.draining) {
+            let open = device.banks[bank].open_row;
+            if let Some(r) = open
+                && ctx.queues.row_hits(ctx.draining, bank, open) > 0
+            {
+                let t = device.bank_earliest(cas, bank);
+                bank_cas = bank_cas.min(t);
+                if t <= now && chan_cas <= now {
+                    // Lists are in arrival order: the first hit is the oldest hit.
+                    let hit = list.iter().find(|l| l.row == r).expect("the bank counts a hit");
+                    if best_hit.is_none_or(|(b, _)| hit.seq < b) {
+                        best_hit = Some((hit.seq, hit.slot));
+                    }
                 }
                 continue;
             }
-            let k = if open.is_some() { CommandKind::Pre } else { CommandKind::Act };
-            if (k == CommandKind::Pre || act_open)
-                && best_other.is_none_or(|(b, _)| oldest.seq < b)
-                && ctx.device.earliest(k, bank) <= ctx.now
-            {
+            let (t, chan) = match open {
+                Some(_) => {
+                    let t = device.bank_earliest(CommandKind::Pre, bank);
+                    bank_pre = bank_pre.min(t);
+                    (t, 0)
+                }
+                None => {
+                    let t = device.bank_earliest(CommandKind::Act, bank);
+                    bank_act = bank_act.min(t);
+                    (t, chan_act)
+                }
+            };
+            let oldest = &list[0];
+            if t <= now && chan <= now && best_other.is_none_or(|(b, _)| oldest.seq < b) {
                 best_other = Some((oldest.seq, oldest.slot));
             }
         }
+        let ready = |bank: u64, chan: u64| if bank == u64::MAX { bank } else { bank.max(chan) };
+        self.wake = ready(bank_cas, chan_cas).min(ready(bank_act, chan_act)).min(bank_pre);
         best_hit.or(best_other).map(|(_, s)| s)
+    }
+
+    fn wake_at(&self, _: &SchedCtx<'_>) -> Option<u64> {
+        Some(self.wake)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::dram::command::Command;
+    use crate::sim::dram::sched::testkit::Kit;
+
+    /// Issues `kind` for `slot`'s request at the kit's cycle, as the controller would.
+    fn issue(kit: &mut Kit, kind: CommandKind, slot: Slot) {
+        let p = kit.queues.get(slot);
+        let cmd = Command { kind, bank: p.bank, row: p.row, col: 0 };
+        kit.device.issue(&cmd, kit.now);
+        let bank = cmd.bank as usize;
+        kit.queues.set_open_row(bank, kit.device.banks[bank].open_row);
+    }
+
+    /// The wake-up time of an idle FR-FCFS is the first cycle its choice is ready: one cycle
+    /// earlier it still finds nothing, at that cycle it chooses (seed 000 Table II timing:
+    /// tRRD = 9, tRCD = 18).
+    #[test]
+    fn wakes_exactly_when_a_candidate_becomes_ready() {
+        let mut kit = Kit::new(&[]);
+        let mut s = FrFcfs::default();
+        let a = kit.request(&mut s, 0, 5, (0, 0, 0), true, false);
+        let b = kit.request(&mut s, 1, 7, (0, 1, 0), true, false);
+        assert_eq!(kit.select(&mut s).0, Some(a), "both banks closed: the oldest ACT");
+        issue(&mut kit, CommandKind::Act, a);
+        // b's ACT waits for tRRD (a channel constraint), a's RD for tRCD (its bank's).
+        kit.now = 1;
+        assert_eq!(kit.select(&mut s).0, None);
+        assert_eq!(s.wake, 9);
+        kit.now = 8;
+        assert_eq!(kit.select(&mut s).0, None);
+        kit.now = 9;
+        assert_eq!(kit.select(&mut s).0, Some(b));
+        issue(&mut kit, CommandKind::Act, b);
+        kit.now = 10;
+        assert_eq!(kit.select(&mut s).0, None);
+        assert_eq!(s.wake, 18, "a's RD at tRCD after its ACT, before b's at 9 + tRCD");
+        kit.now = 17;
+        assert_eq!(kit.select(&mut s).0, None);
+        kit.now = 18;
+        assert_eq!(kit.select(&mut s).0, Some(a));
+    }
+
+    /// A bank with hits to its open row is not precharged for an older miss to another row;
+    /// the hit goes first even though it is younger.
+    #[test]
+    fn hits_go_first_and_protect_their_row() {
+        let mut kit = Kit::new(&[]);
+        let mut s = FrFcfs::default();
+        let miss = kit.request(&mut s, 2, 1, (0, 0, 0), true, false);
+        let hit = kit.request(&mut s, 2, 4, (0, 1, 0), true, false);
+        issue(&mut kit, CommandKind::Act, hit);
+        kit.now = 1000;
+        assert_eq!(kit.select(&mut s).0, Some(hit));
+        kit.retire(&mut s, hit);
+        assert_eq!(kit.select(&mut s).0, Some(miss), "no hit left: PRE for the miss");
+        assert_eq!(kit.queues.next_command(miss, kit.device.banks[2].open_row).kind, CommandKind::Pre);
     }
 }

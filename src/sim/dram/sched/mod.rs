@@ -304,7 +304,7 @@ impl DramSchedulerKind {
     pub fn new(c: &Config) -> DramSchedulerKind {
         match c.dram.scheduler {
             DramSchedulerName::Fcfs => Fcfs.into(),
-            DramSchedulerName::FrFcfs => FrFcfs.into(),
+            DramSchedulerName::FrFcfs => FrFcfs::default().into(),
             DramSchedulerName::Gmc => Box::new(Gmc::new(c)).into(),
             DramSchedulerName::Wg => Box::new(WarpAware::<Wg>::new(c)).into(),
             DramSchedulerName::WgM => Box::new(WarpAware::<WgM>::new(c)).into(),
