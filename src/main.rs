@@ -407,7 +407,8 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
     }
     let opts = dram::DramOptions { command_trace: a.dram_trace.clone(), no_skip: false };
     let (_, report) = if a.trace == "-" {
-        dram::simulate(&config, &mut dram::DramTrace::new(std::io::stdin().lock(), "<stdin>"), &opts)?
+        let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
+        dram::simulate(&config, &mut dram::DramTrace::new(stdin, "<stdin>"), &opts)?
     } else {
         let file = std::fs::File::open(&a.trace).map_err(|e| ConfigError {
             origin: warpscope::config::Origin::File(a.trace.clone()),

@@ -143,6 +143,22 @@ fn a_bad_trace_line_exits_2_with_file_line_and_column() {
         ("0x100 R\nzz W\n", 2, 1, "expected a hex address (0x...), found `zz`"),
         ("0x100 READ 1O\n", 1, 12, "expected a DRAM cycle (decimal) or the end of the line, found `1O`"),
         ("0x100\n", 1, 6, "expected R, W, READ or WRITE, found the end of the line"),
+        ("0x100 W 5 extra\r\n", 1, 11, "expected the end of the line, found `extra`"),
+        ("0x1\u{e9} R\n", 1, 1, "expected a hex address (0x...), found `0x1\u{e9}`"),
+        ("0x12345678901234567 R\n", 1, 1, "expected a hex address (0x...), found `0x12345678901234567`"),
+        (
+            "0x100 W 18446744073709551616\n",
+            1,
+            9,
+            "expected a DRAM cycle (decimal) or the end of the line, found `18446744073709551616`",
+        ),
+        // Past the first batches the reading thread hands over: the error still names its line.
+        (
+            &format!("{}0x40 R\n0x80 Q\n", "0x40 R\n".repeat(9999)),
+            10001,
+            6,
+            "expected R, W, READ or WRITE, found `Q`",
+        ),
     ] {
         std::fs::write(&trace, text).unwrap();
         let out = Command::new(BIN).args(["dram", "--trace"]).arg(&trace).output().unwrap();
@@ -150,4 +166,12 @@ fn a_bad_trace_line_exits_2_with_file_line_and_column() {
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert_eq!(err.trim(), format!("error: {}:{line}:{col}: {what}", trace.display()), "{text:?}");
     }
+    // A byte that is not text is shown as U+FFFD in the token that holds it.
+    std::fs::write(&trace, b"0x100 R\n0x2\xff0 W\n").unwrap();
+    let out = Command::new(BIN).args(["dram", "--trace"]).arg(&trace).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let want =
+        format!("error: {}:2:1: expected a hex address (0x...), found `0x2\u{fffd}0`", trace.display());
+    assert_eq!(err.trim(), want);
 }
