@@ -58,10 +58,10 @@ fn a_pure_row_hit_stream_reaches_the_analytic_peak_bandwidth() {
 
 #[test]
 fn skipping_idle_cycles_gives_the_same_report_as_ticking_every_cycle() {
-    for sets in [&[][..], &["dram.scheduler=fcfs"], &["dram.scheduler=gmc"], &["dram.prefetch.enabled=true"]]
-    {
-        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        skipping_is_exact(&Config::builtin().with_sets(&sets).unwrap());
+    let schedulers =
+        warpscope::config::DramSchedulerName::NAMES.iter().map(|n| format!("dram.scheduler={n}"));
+    for set in schedulers.chain(["dram.prefetch.enabled=true".to_string()]) {
+        skipping_is_exact(&Config::builtin().with_sets(&[set]).unwrap());
     }
 }
 
@@ -76,13 +76,20 @@ fn skipping_is_exact(c: &Config) {
     for i in 0..200u64 {
         text.push_str(&format!("{:#x} R\n", i * 4096));
     }
+    // Then random lines all at once: full queues, write drains starting and stopping as
+    // commands retire requests.
+    for i in 0..3000u64 {
+        let h = warpscope::workload::hash::hash(7, &[i]);
+        let kind = if h.is_multiple_of(3) { 'W' } else { 'R' };
+        text.push_str(&format!("{:#x} {kind}\n", (h % (1 << 30)) & !127));
+    }
     let mut a = serde_json::to_value(run(c, text.clone(), false)).unwrap();
     let mut b = serde_json::to_value(run(c, text, true)).unwrap();
     for r in [&mut a, &mut b] {
         r["sim"] = serde_json::Value::Null;
     }
     assert_eq!(a, b, "{}", c.name);
-    assert_eq!(a["requests"], 500);
+    assert_eq!(a["requests"], 3500);
     assert!(a["dram_cycles"].as_u64().unwrap() > 299 * 97, "requests wait for their cycle");
 }
 

@@ -20,7 +20,7 @@ use super::output::Output;
 use super::run::write_command;
 use crate::config::{Config, ConfigError, Origin};
 use crate::sim::dram::Controller;
-use crate::sim::dram::mapping::AddressMap;
+use crate::sim::dram::mapping::{AddressMap, DramLocation};
 use crate::sim::request::{AccessKind, MemRequest};
 use crate::sim::stats::Histogram;
 use crate::sim::stats::report::{DramReport, dram_report};
@@ -180,20 +180,27 @@ impl<R: BufRead> DramTrace<R> {
 /// Requests per batch handed from the reading thread to the simulating one.
 const BATCH: usize = 4096;
 
+/// A request and where the address map places it (the reading thread maps it too).
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    req: DramRequest,
+    loc: DramLocation,
+}
+
 /// What the reading thread sends: a batch of requests in trace order, or the error that ends
 /// the trace.
-type Batch = Result<Vec<DramRequest>, ConfigError>;
+type Batch = Result<Vec<Placed>, ConfigError>;
 
 impl<R: BufRead> DramTrace<R> {
-    /// Parses the whole trace into batches, until its end, an error (sent last), or until the
-    /// receiver hangs up.
-    fn read_ahead(&mut self, tx: SyncSender<Batch>) {
+    /// Parses and maps the whole trace into batches, until its end, an error (sent last), or
+    /// until the receiver hangs up.
+    fn read_ahead(&mut self, map: &AddressMap, tx: SyncSender<Batch>) {
         loop {
             let mut batch = Vec::with_capacity(BATCH);
             let end = loop {
                 match self.next_request() {
-                    Ok(Some(r)) => {
-                        batch.push(r);
+                    Ok(Some(req)) => {
+                        batch.push(Placed { req, loc: map.map(req.addr) });
                         if batch.len() == BATCH {
                             break None;
                         }
@@ -217,11 +224,11 @@ impl<R: BufRead> DramTrace<R> {
 /// The simulating thread's end of the trace: the requests the reading thread parsed, in order.
 struct ReadAhead {
     rx: Receiver<Batch>,
-    batch: std::vec::IntoIter<DramRequest>,
+    batch: std::vec::IntoIter<Placed>,
 }
 
 impl ReadAhead {
-    fn next_request(&mut self) -> Result<Option<DramRequest>, ConfigError> {
+    fn next_request(&mut self) -> Result<Option<Placed>, ConfigError> {
         loop {
             if let Some(r) = self.batch.next() {
                 return Ok(Some(r));
@@ -240,7 +247,8 @@ impl ReadAhead {
 pub struct DramOptions {
     /// Write every DRAM command here.
     pub command_trace: Option<String>,
-    /// Tick every cycle instead of skipping idle ones (to check that skipping is exact).
+    /// Tick every cycle, and let every controller schedule in every cycle, instead of skipping
+    /// idle ones (to check that skipping is exact).
     pub no_skip: bool,
 }
 
@@ -295,9 +303,10 @@ pub fn simulate<R: BufRead + Send>(
     opts: &DramOptions,
 ) -> Result<(Vec<Controller>, DramModeReport)> {
     let name = trace.name.clone();
+    let map = AddressMap::new(config);
     std::thread::scope(|s| {
         let (tx, rx) = sync_channel(4);
-        s.spawn(move || trace.read_ahead(tx));
+        s.spawn(|| trace.read_ahead(&map, tx));
         feed(config, &mut ReadAhead { rx, batch: Vec::new().into_iter() }, &name, opts)
     })
 }
@@ -310,9 +319,11 @@ fn feed(
     name: &str,
     opts: &DramOptions,
 ) -> Result<(Vec<Controller>, DramModeReport)> {
-    let map = AddressMap::new(config);
     let channels = config.dram.channels as usize;
     let mut mcs: Vec<Controller> = (0..channels).map(|i| Controller::new(config, i as u16)).collect();
+    for mc in &mut mcs {
+        mc.skip_idle = !opts.no_skip;
+    }
     let mut sink = EventSink::default();
     let mut out = match &opts.command_trace {
         Some(p) => {
@@ -330,11 +341,10 @@ fn feed(
     let mut now = 0u64;
     let start = Instant::now();
     loop {
-        while let Some(r) = head {
+        while let Some(Placed { req: r, loc }) = head {
             if r.cycle > now {
                 break;
             }
-            let loc = map.map(r.addr);
             let ch = loc.channel as usize;
             if fed[ch] == now || !mcs[ch].can_accept(r.write) {
                 break;
@@ -370,7 +380,7 @@ fn feed(
         }
         now += 1;
         if !opts.no_skip {
-            let next = next_event(&mcs, head, &map, now);
+            let next = next_event(&mcs, head, now);
             if next > now && next != u64::MAX {
                 for mc in &mut mcs {
                     mc.skip_to(next);
@@ -389,7 +399,7 @@ fn feed(
 
 /// The first cycle ≥ `now` at which anything can happen: a controller can issue (or refresh),
 /// or the head request can enter (its cycle has come and its controller has room).
-fn next_event(mcs: &[Controller], head: Option<DramRequest>, map: &AddressMap, now: u64) -> u64 {
+fn next_event(mcs: &[Controller], head: Option<Placed>, now: u64) -> u64 {
     let mut t = u64::MAX;
     for mc in mcs {
         t = t.min(mc.next_activity());
@@ -397,11 +407,10 @@ fn next_event(mcs: &[Controller], head: Option<DramRequest>, map: &AddressMap, n
             return now;
         }
     }
-    if let Some(r) = head {
-        let ch = map.map(r.addr).channel as usize;
+    if let Some(Placed { req, loc }) = head {
         // A full queue only frees when its controller issues, which is counted above.
-        if mcs[ch].can_accept(r.write) {
-            t = t.min(r.cycle.max(now));
+        if mcs[loc.channel as usize].can_accept(req.write) {
+            t = t.min(req.cycle.max(now));
         }
     }
     t

@@ -245,7 +245,14 @@ impl Controller {
         let (scheduler, ctx) = self.split();
         if let Some(slot) = scheduler.select(&ctx, sink) {
             let cmd = ctx.next_command(slot);
-            return self.issue(slot, cmd, stamp, sink);
+            self.issue(slot, cmd, stamp, sink);
+            // The scheduler may know when it can choose next — unless prefetching acts every
+            // cycle, or the command left the queues such that the drain mode flips.
+            if plan.is_none() && self.drain_wanted() == self.draining {
+                let (scheduler, ctx) = self.split();
+                self.idle_until = scheduler.wake_after_issue(&ctx, &cmd).unwrap_or(0);
+            }
+            return;
         }
         let wake = scheduler.wake_at(&ctx);
         if let Some(bank) = plan.and_then(|p| p.idle) {
@@ -410,7 +417,9 @@ impl Controller {
         true
     }
 
-    fn update_drain_mode(&mut self, sink: &mut EventSink) {
+    /// Whether the write policy wants writes drained now (the queues' fill and the current
+    /// mode decide).
+    fn drain_wanted(&self) -> bool {
         let (reads, writes) = (self.queues.n_reads, self.queues.n_writes);
         let (start, stop) = match self.write_policy {
             WritePolicy::Watermarks => (
@@ -425,7 +434,13 @@ impl Controller {
             ),
             WritePolicy::Mixed => (false, true),
         };
-        if !self.draining && start {
+        if self.draining { !stop } else { start }
+    }
+
+    fn update_drain_mode(&mut self, sink: &mut EventSink) {
+        let (reads, writes) = (self.queues.n_reads, self.queues.n_writes);
+        let want = self.drain_wanted();
+        if !self.draining && want {
             self.draining = true;
             self.drain_full = writes >= self.queues.write_capacity;
             self.stats.drains += 1;
@@ -436,7 +451,7 @@ impl Controller {
                     reads: reads as u16,
                 });
             }
-        } else if self.draining && stop {
+        } else if self.draining && !want {
             self.draining = false;
             if sink.wants(EventKind::WriteDrainEnd) {
                 sink.emit(Event::WriteDrainEnd { channel: self.channel, writes: writes as u16 });

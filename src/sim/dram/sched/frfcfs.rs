@@ -4,7 +4,7 @@
 //! Reads and writes are not mixed: the controller's write-drain mode picks the queue.
 
 use super::{DramScheduler, SchedCtx};
-use crate::sim::dram::command::CommandKind;
+use crate::sim::dram::command::{Command, CommandKind};
 use crate::sim::dram::queues::Slot;
 use crate::sim::event::EventSink;
 
@@ -14,6 +14,17 @@ pub struct FrFcfs {
     /// bank's oldest hit, or else its oldest request's PRE or ACT) will be ready. The same
     /// scan finds both, so an idle controller knows how long to sleep without a second pass.
     wake: u64,
+    /// The last scan's earliest bank parts of the candidates' timing, per kind (CAS, ACT,
+    /// PRE). A command only pushes timing registers later, and only changes the candidate of
+    /// its own bank, so with that bank's times these still bound the next choice from below
+    /// ([`DramScheduler::wake_after_issue`]).
+    bank_min: [u64; 3],
+}
+
+/// The first cycle a command of a kind can issue, from the earliest bank part and the
+/// channel part of its timing (`u64::MAX`: no candidate of the kind).
+fn ready_at(bank: u64, channel: u64) -> u64 {
+    if bank == u64::MAX { bank } else { bank.max(channel) }
 }
 
 impl DramScheduler for FrFcfs {
@@ -61,20 +72,36 @@ impl DramScheduler for FrFcfs {
                 best_other = Some((oldest.seq, oldest.slot));
             }
         }
-        let ready = |bank: u64, chan: u64| if bank == u64::MAX { bank } else { bank.max(chan) };
-        self.wake = ready(bank_cas, chan_cas).min(ready(bank_act, chan_act)).min(bank_pre);
+        self.bank_min = [bank_cas, bank_act, bank_pre];
+        self.wake = ready_at(bank_cas, chan_cas).min(ready_at(bank_act, chan_act)).min(bank_pre);
         best_hit.or(best_other).map(|(_, s)| s)
     }
 
     fn wake_at(&self, _: &SchedCtx<'_>) -> Option<u64> {
         Some(self.wake)
     }
+
+    /// The scan before the command bounds every other bank; the command's bank may now need
+    /// anything (a hit after its ACT, a PRE after its last hit left).
+    fn wake_after_issue(&self, ctx: &SchedCtx<'_>, cmd: &Command) -> Option<u64> {
+        let (d, bank) = (ctx.device, cmd.bank as usize);
+        let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
+        let [mut c, mut a, mut p] = self.bank_min;
+        match d.banks[bank].open_row {
+            Some(_) => {
+                c = c.min(d.bank_earliest(cas, bank));
+                p = p.min(d.bank_earliest(CommandKind::Pre, bank));
+            }
+            None => a = a.min(d.bank_earliest(CommandKind::Act, bank)),
+        }
+        let act = ready_at(a, d.channel_earliest(CommandKind::Act));
+        Some(ready_at(c, d.channel_earliest(cas)).min(act).min(p))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::dram::command::Command;
     use crate::sim::dram::sched::testkit::Kit;
 
     /// Issues `kind` for `slot`'s request at the kit's cycle, as the controller would.

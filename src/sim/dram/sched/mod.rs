@@ -160,6 +160,12 @@ pub trait DramScheduler {
     fn wake_at(&self, _ctx: &SchedCtx<'_>) -> Option<u64> {
         None
     }
+    /// Right after `cmd` issued for this cycle's choice (`ctx` shows the state after it): the
+    /// first DRAM cycle `select` may choose again if nothing but time changes; `None`: it may
+    /// at once (the next cycle).
+    fn wake_after_issue(&self, _ctx: &SchedCtx<'_>, _cmd: &Command) -> Option<u64> {
+        None
+    }
     /// How this scheduler wants reads and writes to share the channel.
     fn write_policy(&self) -> WritePolicy {
         WritePolicy::Watermarks
@@ -270,6 +276,9 @@ impl<T: DramScheduler + ?Sized> DramScheduler for Box<T> {
     }
     fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
         (**self).wake_at(ctx)
+    }
+    fn wake_after_issue(&self, ctx: &SchedCtx<'_>, cmd: &Command) -> Option<u64> {
+        (**self).wake_after_issue(ctx, cmd)
     }
     fn write_policy(&self) -> WritePolicy {
         (**self).write_policy()
