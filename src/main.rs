@@ -193,6 +193,16 @@ struct BenchArgs {
     /// time-travel jumps.
     #[arg(long)]
     debugger: bool,
+    /// Measure DRAM-only mode instead: `dram` on a generated random and a sequential-stream
+    /// trace (the config's DRAM; `-w` is ignored).
+    #[arg(long, conflicts_with = "debugger")]
+    dram: bool,
+    /// Requests of each `--dram` trace.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, requires = "dram")]
+    requests: u64,
+    /// Runs of each `--dram` trace (the table shows each and their median).
+    #[arg(long, value_name = "K", default_value_t = 3, requires = "dram")]
+    runs: usize,
 }
 
 /// Exit code for bad input (configs, workloads, arguments).
@@ -360,6 +370,13 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<i32> {
+    if a.dram {
+        let config = Config::load_or_builtin(a.machine.config.as_deref(), &a.machine.sets)?;
+        out(&warpscope::batch::dram_bench::table(&warpscope::batch::dram_bench::bench(
+            &config, a.requests, a.runs,
+        )?))?;
+        return Ok(0);
+    }
     let (config, workload) = load(&a.machine)?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;

@@ -182,3 +182,25 @@ fn a_bad_trace_line_exits_2_with_file_line_and_column() {
         format!("error: {}:2:1: expected a hex address (0x...), found `0x2\u{fffd}0`", trace.display());
     assert_eq!(err.trim(), want);
 }
+
+/// `bench --dram` simulates both generated traces from files, as often as asked, and shows
+/// every run: the stream is nearly all row hits, the random trace nearly none.
+#[test]
+fn bench_dram_runs_both_generated_traces() {
+    let out =
+        Command::new(BIN).args(["bench", "--dram", "--requests", "3000", "--runs", "2"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let row = |name: &str| -> Vec<String> {
+        let line =
+            text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{text}"));
+        line.split_whitespace().map(String::from).collect()
+    };
+    let (random, stream) = (row("random"), row("stream"));
+    for r in [&random, &stream] {
+        assert_eq!(r[1], "3000", "{text}");
+        assert_eq!(r.len(), 7, "trace, requests, cycles, hits, two runs, median:\n{text}");
+    }
+    let hits = |r: &[String]| r[3].trim_end_matches('%').parse::<f64>().unwrap();
+    assert!(hits(&stream) > 90.0 && hits(&random) < 5.0, "{text}");
+}

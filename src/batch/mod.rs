@@ -4,6 +4,7 @@
 pub mod chart;
 pub mod compare;
 pub mod dram;
+pub mod dram_bench;
 pub mod metrics;
 pub mod output;
 pub mod run;
