@@ -131,6 +131,13 @@ impl Device {
         }
     }
 
+    /// [`Device::earliest`] from a bank part found beforehand (say, the earliest over several
+    /// banks' candidates): the channel part applies on top; `u64::MAX` (no candidate) stays.
+    #[inline]
+    pub fn earliest_from(&self, bank_part: u64, kind: CommandKind) -> u64 {
+        if bank_part == u64::MAX { bank_part } else { bank_part.max(self.channel_earliest(kind)) }
+    }
+
     /// The channel-wide part of [`Device::earliest`]: no bank can take the command before
     /// this (column commands: CAS spacing and turnarounds; ACT: tRRD and tFAW).
     #[inline]

@@ -320,8 +320,7 @@ impl Controller {
                 }
             }
         }
-        let channel = |t: u64, k| if t == u64::MAX { t } else { t.max(d.channel_earliest(k)) };
-        channel(t_cas, cas).min(channel(t_act, CommandKind::Act)).min(t_pre)
+        d.earliest_from(t_cas, cas).min(d.earliest_from(t_act, CommandKind::Act)).min(t_pre)
     }
 
     /// The first DRAM cycle (≥ now) at which [`Controller::tick`] may do more than count an

@@ -21,12 +21,6 @@ pub struct FrFcfs {
     bank_min: [u64; 3],
 }
 
-/// The first cycle a command of a kind can issue, from the earliest bank part and the
-/// channel part of its timing (`u64::MAX`: no candidate of the kind).
-fn ready_at(bank: u64, channel: u64) -> u64 {
-    if bank == u64::MAX { bank } else { bank.max(channel) }
-}
-
 impl DramScheduler for FrFcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
         let (device, now) = (ctx.device, ctx.now);
@@ -73,7 +67,10 @@ impl DramScheduler for FrFcfs {
             }
         }
         self.bank_min = [bank_cas, bank_act, bank_pre];
-        self.wake = ready_at(bank_cas, chan_cas).min(ready_at(bank_act, chan_act)).min(bank_pre);
+        self.wake = device
+            .earliest_from(bank_cas, cas)
+            .min(device.earliest_from(bank_act, CommandKind::Act))
+            .min(bank_pre);
         best_hit.or(best_other).map(|(_, s)| s)
     }
 
@@ -94,8 +91,7 @@ impl DramScheduler for FrFcfs {
             }
             None => a = a.min(d.bank_earliest(CommandKind::Act, bank)),
         }
-        let act = ready_at(a, d.channel_earliest(CommandKind::Act));
-        Some(ready_at(c, d.channel_earliest(cas)).min(act).min(p))
+        Some(d.earliest_from(c, cas).min(d.earliest_from(a, CommandKind::Act)).min(p))
     }
 }
 
