@@ -10,21 +10,30 @@ use crate::sim::event::EventSink;
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct FrFcfs {
-    /// Set by a `select` that found nothing ready: the first cycle one of its candidates (a
-    /// bank's oldest hit, or else its oldest request's PRE or ACT) will be ready. The same
-    /// scan finds both, so an idle controller knows how long to sleep without a second pass.
-    wake: u64,
-    /// The last scan's earliest bank parts of the candidates' timing, per kind (CAS, ACT,
-    /// PRE). A command only pushes timing registers later, and only changes the candidate of
-    /// its own bank, so with that bank's times these still bound the next choice from below
+    /// The last scan's earliest bank parts of its candidates' timing (a bank's oldest hit,
+    /// or else its oldest request's PRE or ACT), per kind: CAS, ACT, PRE. The same scan that
+    /// chooses finds them, so an idle controller knows how long to sleep without a second
+    /// pass. A command only pushes timing registers later, and only changes the candidate of
+    /// its own bank, so with that bank's times they still bound the next choice from below
     /// ([`DramScheduler::wake_after_issue`]).
     bank_min: [u64; 3],
 }
 
+/// The column command of the direction being served.
+fn cas(ctx: &SchedCtx<'_>) -> CommandKind {
+    if ctx.draining { CommandKind::Wr } else { CommandKind::Rd }
+}
+
+/// The first cycle a candidate can be ready, from the earliest bank parts per kind
+/// (CAS, ACT, PRE) and the channel's timing now.
+fn wake(ctx: &SchedCtx<'_>, [c, a, p]: [u64; 3]) -> u64 {
+    let d = ctx.device;
+    d.earliest_from(c, cas(ctx)).min(d.earliest_from(a, CommandKind::Act)).min(p)
+}
+
 impl DramScheduler for FrFcfs {
     fn select(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
-        let (device, now) = (ctx.device, ctx.now);
-        let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
+        let (device, now, cas) = (ctx.device, ctx.now, cas(ctx));
         // A command is ready when both its bank's part and the channel's part of the timing
         // allow it; the channel parts are the same for every bank.
         let chan_cas = device.channel_earliest(cas);
@@ -67,31 +76,26 @@ impl DramScheduler for FrFcfs {
             }
         }
         self.bank_min = [bank_cas, bank_act, bank_pre];
-        self.wake = device
-            .earliest_from(bank_cas, cas)
-            .min(device.earliest_from(bank_act, CommandKind::Act))
-            .min(bank_pre);
         best_hit.or(best_other).map(|(_, s)| s)
     }
 
-    fn wake_at(&self, _: &SchedCtx<'_>) -> Option<u64> {
-        Some(self.wake)
+    fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
+        Some(wake(ctx, self.bank_min))
     }
 
     /// The scan before the command bounds every other bank; the command's bank may now need
     /// anything (a hit after its ACT, a PRE after its last hit left).
     fn wake_after_issue(&self, ctx: &SchedCtx<'_>, cmd: &Command) -> Option<u64> {
         let (d, bank) = (ctx.device, cmd.bank as usize);
-        let cas = if ctx.draining { CommandKind::Wr } else { CommandKind::Rd };
         let [mut c, mut a, mut p] = self.bank_min;
         match d.banks[bank].open_row {
             Some(_) => {
-                c = c.min(d.bank_earliest(cas, bank));
+                c = c.min(d.bank_earliest(cas(ctx), bank));
                 p = p.min(d.bank_earliest(CommandKind::Pre, bank));
             }
             None => a = a.min(d.bank_earliest(CommandKind::Act, bank)),
         }
-        Some(d.earliest_from(c, cas).min(d.earliest_from(a, CommandKind::Act)).min(p))
+        Some(wake(ctx, [c, a, p]))
     }
 }
 
@@ -123,7 +127,7 @@ mod tests {
         // b's ACT waits for tRRD (a channel constraint), a's RD for tRCD (its bank's).
         kit.now = 1;
         assert_eq!(kit.select(&mut s).0, None);
-        assert_eq!(s.wake, 9);
+        assert_eq!(s.wake_at(&kit.ctx().0), Some(9));
         kit.now = 8;
         assert_eq!(kit.select(&mut s).0, None);
         kit.now = 9;
@@ -131,7 +135,7 @@ mod tests {
         issue(&mut kit, CommandKind::Act, b);
         kit.now = 10;
         assert_eq!(kit.select(&mut s).0, None);
-        assert_eq!(s.wake, 18, "a's RD at tRCD after its ACT, before b's at 9 + tRCD");
+        assert_eq!(s.wake_at(&kit.ctx().0), Some(18), "a's RD at tRCD after its ACT, before b's at 9 + tRCD");
         kit.now = 17;
         assert_eq!(kit.select(&mut s).0, None);
         kit.now = 18;
