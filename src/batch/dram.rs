@@ -195,27 +195,25 @@ impl<R: BufRead> DramTrace<R> {
     /// Parses and maps the whole trace into batches, until its end, an error (sent last), or
     /// until the receiver hangs up.
     fn read_ahead(&mut self, map: &AddressMap, tx: SyncSender<Batch>) {
+        let mut batch = Vec::with_capacity(BATCH);
         loop {
-            let mut batch = Vec::with_capacity(BATCH);
-            let end = loop {
-                match self.next_request() {
-                    Ok(Some(req)) => {
-                        batch.push(Placed { req, loc: map.map(req.addr) });
-                        if batch.len() == BATCH {
-                            break None;
+            match self.next_request() {
+                Ok(Some(req)) => {
+                    batch.push(Placed { req, loc: map.map(req.addr) });
+                    if batch.len() == BATCH {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                        if tx.send(Ok(full)).is_err() {
+                            return;
                         }
                     }
-                    Ok(None) => break Some(None),
-                    Err(e) => break Some(Some(e)),
                 }
-            };
-            if !batch.is_empty() && tx.send(Ok(batch)).is_err() {
-                return;
-            }
-            match end {
-                None => continue,
-                Some(None) => return,
-                Some(Some(e)) => return drop(tx.send(Err(e))),
+                Ok(None) => return drop(tx.send(Ok(batch))),
+                Err(e) => {
+                    if tx.send(Ok(batch)).is_ok() {
+                        drop(tx.send(Err(e)));
+                    }
+                    return;
+                }
             }
         }
     }
