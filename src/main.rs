@@ -194,8 +194,8 @@ struct BenchArgs {
     #[arg(long)]
     debugger: bool,
     /// Measure DRAM-only mode instead: `dram` on a generated random and a sequential-stream
-    /// trace (the config's DRAM; `-w` is ignored).
-    #[arg(long, conflicts_with = "debugger")]
+    /// trace (the config's DRAM).
+    #[arg(long, conflicts_with_all = ["debugger", "workload", "max_cycles"])]
     dram: bool,
     /// Requests of each `--dram` trace.
     #[arg(long, value_name = "N", default_value_t = 1_000_000, requires = "dram")]

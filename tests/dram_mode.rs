@@ -203,4 +203,10 @@ fn bench_dram_runs_both_generated_traces() {
     }
     let hits = |r: &[String]| r[3].trim_end_matches('%').parse::<f64>().unwrap();
     assert!(hits(&stream) > 90.0 && hits(&random) < 5.0, "{text}");
+    // It measures DRAM mode alone: a workload or a cycle limit is a mistake, not ignored.
+    for extra in [&["-w", "x.ron"][..], &["--max-cycles", "5"]] {
+        let out = Command::new(BIN).args(["bench", "--dram"]).args(extra).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"), "{extra:?}");
+    }
 }

@@ -34,12 +34,17 @@ impl DramBench {
     }
 }
 
+/// A pattern's name on the command line (`dram --generate NAME`).
+fn name(pattern: Pattern) -> String {
+    pattern.to_possible_value().expect("named pattern").get_name().to_string()
+}
+
 /// Generates each pattern's trace of `requests` requests and simulates it `runs` times.
 pub fn bench(config: &Config, requests: u64, runs: usize) -> Result<Vec<DramBench>> {
     Pattern::value_variants()
         .iter()
         .map(|&pattern| {
-            let name = pattern.to_possible_value().expect("named pattern").get_name().to_string();
+            let name = name(pattern);
             let path =
                 std::env::temp_dir().join(format!("warpscope-bench-{}-{name}.trace", std::process::id()));
             let mut file =
@@ -74,7 +79,7 @@ pub fn table(results: &[DramBench]) -> String {
         .iter()
         .map(|b| {
             vec![
-                format!("{:?}", b.pattern).to_lowercase(),
+                name(b.pattern),
                 b.requests.to_string(),
                 b.dram_cycles.to_string(),
                 format!("{:.2}%", b.row_hit_rate * 100.0),
