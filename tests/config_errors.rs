@@ -149,19 +149,22 @@ fn geometry_constraints() {
 
 #[test]
 fn index_functions_name_the_set_count_they_need() {
-    // seed 004 ch. 3: the Fermi hash is defined for 32 or 64 sets, pMOD needs a prime count,
+    // seed 004 ch. 3: the Fermi hash is defined for 32 or 64 sets, pMOD at least two sets,
     // pDisp and FUP a power of two of at least 4.
     assert_eq!(
         config_error("(\n  l1: (sets: 16,\n        index: \"fermi\"),\n)"),
         "m.ron:3:9: l1.index = \"fermi\" needs l1.sets to be 32 or 64 (the Fermi hash is defined for \
          16 KB and 48 KB L1Ds), but it is 16"
     );
+    // pMOD on a power-of-two set count uses the largest prime below it (seed 004 §3.2.4).
+    for sets in [31, 32, 64] {
+        let text = format!("(l1: (index: \"pmod\", sets: {sets}), l2: (index: \"pmod\"))");
+        assert!(Config::from_text(&text, Origin::File("m.ron".into()), &[]).is_ok(), "{sets} sets");
+    }
     assert_eq!(
-        config_error("(l2: (index: \"pmod\"))"),
-        "m.ron:1:7: l2.index = \"pmod\" needs l2.sets to be a prime number (e.g. 31, 61, 127), but it is 32"
-    );
-    assert!(
-        Config::from_text("(l1: (index: \"pmod\", sets: 31))", Origin::File("m.ron".into()), &[]).is_ok()
+        config_error("(l1: (index: \"pmod\", sets: 1, ways: 4))"),
+        "m.ron:1:7: l1.index = \"pmod\" needs l1.sets to be at least 2 (a prime, or the largest prime \
+         below it is used), but it is 1"
     );
     assert!(
         set_error(&["l1.sets=2", "l1.index=pdisp"])
