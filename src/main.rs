@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warpscope::batch::{compare, dram, output, run, sweep};
-use warpscope::config::{Config, ConfigError};
+use warpscope::config::{Config, ConfigError, Origin};
 use warpscope::debug::{Outcome, Session};
 use warpscope::workload::Workload;
 
@@ -227,6 +227,27 @@ fn main() {
     std::process::exit(code);
 }
 
+/// A mistake in how `arg` was given (exit code 2, like every input error).
+fn usage(arg: &str, message: &str) -> anyhow::Error {
+    ConfigError {
+        origin: Origin::Argument(arg.to_string()),
+        position: None,
+        key: String::new(),
+        message: message.to_string(),
+    }
+    .into()
+}
+
+/// Checks every output path given with its flag before any work starts.
+fn check_outputs(outputs: &[(&str, Option<&str>)]) -> Result<()> {
+    for (flag, path) in outputs {
+        if let Some(p) = path {
+            output::check_target(flag, p)?;
+        }
+    }
+    Ok(())
+}
+
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
         c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
@@ -282,7 +303,7 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
     let lines: Vec<String> = match (&a.script, &a.execute) {
         (Some(path), _) => std::fs::read_to_string(path)
             .map_err(|e| ConfigError {
-                origin: warpscope::config::Origin::File(path.display().to_string()),
+                origin: Origin::File(path.display().to_string()),
                 position: None,
                 key: String::new(),
                 message: format!("cannot read: {e}"),
@@ -291,7 +312,7 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
             .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
             .collect(),
         (None, Some(x)) => x.split(';').map(|c| c.trim().to_string()).collect(),
-        (None, None) => anyhow::bail!("batch needs --script FILE or -x \"COMMANDS\""),
+        (None, None) => return Err(usage("batch", "needs --script FILE or -x \"COMMANDS\"")),
     };
     let mut session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
     for (i, line) in lines.iter().enumerate() {
@@ -324,6 +345,7 @@ fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
 }
 
 fn run_cmd(a: RunArgs) -> Result<i32> {
+    check_outputs(&[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())])?;
     let (config, workload) = load(&a.machine)?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone() };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
@@ -340,18 +362,21 @@ fn run_cmd(a: RunArgs) -> Result<i32> {
 }
 
 fn compare_cmd(a: CompareArgs) -> Result<i32> {
+    let svg = a.svg.as_ref().map(|p| p.display().to_string());
+    check_outputs(&[("--csv", a.csv.as_deref()), ("--json", a.json.as_deref()), ("--svg", svg.as_deref())])?;
     let (config, workload) = load(&a.machine)?;
     let variants = compare::named_variants(&a.variant, &a.vary)?;
-    if let Some(j) = a.jobs {
-        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
-    }
-    let metrics = match &a.metrics {
+    let metrics: Vec<String> = match &a.metrics {
         Some(m) => m.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => compare::default_metrics(),
     };
+    let configs = compare::configs(&config, &variants)?;
+    compare::check_metrics(&metrics, &configs, &workload)?;
+    if let Some(j) = a.jobs {
+        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
+    }
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
-    let result = compare::compare(&config, workload, variants, &opts)?;
-    result.check_metrics(&metrics)?;
+    let result = compare::compare(&configs, workload, variants, &opts)?;
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
     if !to_stdout {
         out(&result.table(&metrics))?;
@@ -362,8 +387,8 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     if let Some(p) = &a.json {
         output::write_atomic(p, &result.json())?;
     }
-    if let Some(p) = &a.svg {
-        output::write_atomic(&p.display().to_string(), &result.svg(&metrics)?)?;
+    if let Some(p) = &svg {
+        output::write_atomic(p, &result.svg(&metrics)?)?;
     }
     let stuck = result.reports.iter().any(|r| r.status == "stuck");
     Ok(if stuck { 1 } else { 0 })
@@ -416,6 +441,10 @@ fn peak_rss_mb() -> Option<f64> {
 }
 
 fn dram_cmd(a: DramArgs) -> Result<i32> {
+    if a.generate.is_some() {
+        check_outputs(&[("--trace", Some(a.trace.as_str()))])?;
+    }
+    check_outputs(&[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())])?;
     let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
     if let Some(pattern) = a.generate {
         let mut file = std::fs::File::create(&a.trace)?;
@@ -428,7 +457,7 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
         dram::simulate(&config, &mut dram::DramTrace::new(stdin, "<stdin>"), &opts)?
     } else {
         let file = std::fs::File::open(&a.trace).map_err(|e| ConfigError {
-            origin: warpscope::config::Origin::File(a.trace.clone()),
+            origin: Origin::File(a.trace.clone()),
             position: None,
             key: String::new(),
             message: format!("cannot read: {e}"),
@@ -447,11 +476,18 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
 
 fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     use std::io::IsTerminal;
+    let csv = a.csv.as_ref().map(|p| p.display().to_string());
+    let json = a.json.as_ref().map(|p| p.display().to_string());
+    let svg = a.svg.as_ref().map(|p| p.display().to_string());
+    check_outputs(&[("--csv", csv.as_deref()), ("--json", json.as_deref()), ("--svg", svg.as_deref())])?;
     if a.merge {
         let target = match (&a.csv, &a.json) {
             (Some(p), None) | (None, Some(p)) => p,
             _ => {
-                anyhow::bail!("sweep --merge writes one file: give exactly one of --csv PATH or --json PATH")
+                return Err(usage(
+                    "--merge",
+                    "writes one file: give exactly one of --csv PATH or --json PATH",
+                ));
             }
         };
         let n = sweep::merge(target, &a.inputs)?;
@@ -459,8 +495,11 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         return Ok(0);
     }
     let [grid] = a.inputs.as_slice() else {
-        anyhow::bail!("sweep takes one grid file (several files only with --merge)");
+        return Err(usage("sweep", "takes one grid file (several files only with --merge)"));
     };
+    if a.csv.is_none() && a.json.is_none() {
+        return Err(usage("sweep", "needs somewhere to write: --csv PATH and/or --json PATH"));
+    }
     let s = sweep::Sweep::load(grid)?;
     let shard = a.shard.as_deref().map(sweep::parse_shard).transpose()?;
     if let Some(j) = a.jobs {
@@ -485,9 +524,9 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         summary.ran,
         summary.failed
     );
-    if let Some(svg) = &a.svg {
-        let results = a.csv.as_ref().or(a.json.as_ref()).expect("run checked for an output");
-        output::write_atomic(&svg.display().to_string(), &sweep::chart(&s, results)?)?;
+    if let Some(svg) = &svg {
+        let results = a.csv.as_ref().or(a.json.as_ref()).expect("checked above: an output is given");
+        output::write_atomic(svg, &sweep::chart(&s, results)?)?;
     }
     Ok(if summary.failed > 0 { 1 } else { 0 })
 }

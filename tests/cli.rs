@@ -160,10 +160,25 @@ fn compare_runs_variants_into_one_table_and_csv() {
     assert_eq!(lines[0], "metric,fcfs,frfcfs");
     assert_eq!(lines.len(), 3);
     assert!(lines[2].starts_with("dram.row_hit_rate,0."));
-    let (code, _, stderr) =
-        run(&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs", "--metrics", "nope"]);
-    assert_eq!(code, 1);
-    assert!(stderr.contains("unknown metric `nope`; valid metrics: config, workload"), "{stderr}");
+    // An unknown metric is an argument error found before any variant runs: no table.
+    let (code, stdout, stderr) = run(&[
+        "compare",
+        "-c",
+        SMALL,
+        "-w",
+        TINY,
+        "--vary",
+        "dram.scheduler=fcfs",
+        "--metrics",
+        "cycles,nope",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr
+            .contains("error: --metrics cycles,nope: unknown metric `nope`; valid metrics: config, workload"),
+        "{stderr}"
+    );
+    assert!(stdout.is_empty(), "{stdout}");
 }
 
 #[test]
@@ -192,7 +207,7 @@ fn compare_variants_set_several_keys_under_one_name() {
     assert!(cycles[2] > cycles[0], "two MSHRs in L1 and L2 slow the tiny kernel down: {cycles:?}");
     let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--variant", "nameonly"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("--variant expects NAME:key.path=value"), "{stderr}");
+    assert!(stderr.contains("error: --variant nameonly: expected NAME:key.path=value"), "{stderr}");
     let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--variant", "x:l1.nope=3"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("l1.nope: unknown key"), "{stderr}");
@@ -221,4 +236,47 @@ fn bad_input_exits_2_with_a_located_message() {
     let (code, _, stderr) = run(&["run", "-w", "/no/such/workload.ron"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("/no/such/workload.ron: cannot read"));
+}
+
+/// Every output flag of every command: a path in a missing directory is refused before the
+/// run, naming the path as given, with exit code 2; so are argument mistakes without a file.
+#[test]
+fn output_paths_are_checked_before_the_run_and_argument_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.trace");
+    std::fs::write(&trace, "0x1000 R\n").unwrap();
+    let trace = trace.to_str().unwrap();
+    let bad = "no-such-dir/out.txt";
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("--json", vec!["run", "-c", SMALL, "-w", TINY, "--json", bad]),
+        ("--dram-trace", vec!["run", "-c", SMALL, "-w", TINY, "--dram-trace", bad]),
+        ("--csv", vec!["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs", "--csv", bad]),
+        ("--json", vec!["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs", "--json", bad]),
+        ("--svg", vec!["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs", "--svg", bad]),
+        ("--json", vec!["dram", "-c", SMALL, "--trace", trace, "--json", bad]),
+        ("--dram-trace", vec!["dram", "-c", SMALL, "--trace", trace, "--dram-trace", bad]),
+        ("--trace", vec!["dram", "--generate", "random", "--requests", "4", "--trace", bad]),
+    ];
+    for (flag, args) in cases {
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(
+            stderr.trim(),
+            format!(
+                "error: {flag} {bad}: cannot be written: the directory `no-such-dir` does not exist (create it first)"
+            ),
+            "{args:?}"
+        );
+        assert!(stdout.is_empty(), "{args:?}: nothing ran: {stdout}");
+    }
+    let d = dir.path().to_str().unwrap();
+    let (code, _, stderr) = run(&["run", "-c", SMALL, "-w", TINY, "--json", d]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains(&format!("error: --json {d}: is a directory")), "{stderr}");
+    let (code, _, stderr) = run(&["batch", "-c", SMALL, "-w", TINY]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("needs --script FILE or -x"), "{stderr}");
+    let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("error: --vary dram.scheduler: expected key.path=value1,value2"), "{stderr}");
 }

@@ -132,11 +132,39 @@ fn bad_grids_and_shards_exit_2() {
     let csv = dir.path().join("r.csv");
     let (code, err) = sweep(&[&g, Path::new("--shard"), Path::new("2/2"), Path::new("--csv"), &csv]);
     assert_eq!(code, 2);
-    assert!(err.contains("expected I/N with 0 ≤ I < N"), "{err}");
+    assert!(err.contains("error: --shard 2/2: expected I/N with 0 ≤ I < N"), "{err}");
     std::fs::write(&g, read(&g).replace("l1.ways=2,4", "l1.wayz=2,4")).unwrap();
     let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("l1.wayz"), "{err}");
+    // A metric name the report does not have is refused before any point runs, at its line.
+    std::fs::write(&g, read(&g).replace("l1.wayz=2,4", "l1.ways=2,4").replace("\"ipc\"", "\"ipcc\""))
+        .unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("grid.ron:5:") && err.contains("unknown metric `ipcc`; valid metrics: "), "{err}");
+    assert!(!csv.exists(), "nothing ran, nothing was written");
+    // A grid axis without `=` is the grid file's error, not a `--vary` flag's.
+    std::fs::write(&g, read(&g).replace("l1.ways=2,4", "l1.ways")).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("grid.ron:4:") && err.contains("grid: `l1.ways`: expected key.path="), "{err}");
+    assert!(!err.contains("--vary"), "{err}");
+    // Output paths in a missing directory are refused before anything runs, as given.
+    std::fs::write(&g, read(&g).replace("\"l1.ways\"", "\"l1.ways=2,4\"").replace("ipcc", "ipc")).unwrap();
+    for flag in ["--csv", "--json", "--svg"] {
+        let mut args: Vec<&Path> = vec![&g, Path::new(flag), Path::new("no-such-dir/out")];
+        if flag == "--svg" {
+            args.extend([Path::new("--csv"), csv.as_path()]);
+        }
+        let (code, err) = sweep(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("error: {flag} no-such-dir/out: cannot be written")), "{err}");
+        assert!(!csv.exists());
+    }
+    let (code, err) = sweep(&[&g]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("needs somewhere to write"), "{err}");
     std::fs::write(&g, "(workloads: [], colour: 1)").unwrap();
     let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
     assert_eq!(code, 2, "{err}");

@@ -1,13 +1,13 @@
 //! `warpscope compare`: one workload on several variants of a machine (`--vary key=a,b,c`,
 //! several `--vary` make their cross product), run in parallel, one column per variant.
 
-use super::metrics::{SUMMARY, format, keys, value};
+use super::metrics::{SUMMARY, format, value};
 use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
 use crate::sim::stats::report::Report;
 use crate::workload::Workload;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -53,16 +53,16 @@ pub fn named_variants(specs: &[String], varies: &[String]) -> Result<Vec<Variant
     for spec in specs {
         let Some((name, sets)) = spec.split_once(':') else {
             return Err(ConfigError {
-                origin: Origin::Override(spec.clone()),
+                origin: Origin::Argument(format!("--variant {spec}")),
                 position: None,
                 key: String::new(),
-                message: "--variant expects NAME:key.path=value,key.path=value,...".into(),
+                message: "expected NAME:key.path=value,key.path=value,...".into(),
             });
         };
         let sets: Vec<String> = if sets.trim().is_empty() { Vec::new() } else { split_values(sets) };
         if let Some(bad) = sets.iter().find(|a| !a.contains('=')) {
             return Err(ConfigError {
-                origin: Origin::Override(spec.clone()),
+                origin: Origin::Argument(format!("--variant {spec}")),
                 position: None,
                 key: String::new(),
                 message: format!("`{bad}` is not a key.path=value assignment"),
@@ -86,16 +86,16 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
     for arg in varies {
         let Some((key, values)) = arg.split_once('=') else {
             return Err(ConfigError {
-                origin: Origin::Override(arg.clone()),
+                origin: Origin::Argument(format!("--vary {arg}")),
                 position: None,
                 key: String::new(),
-                message: "--vary expects key.path=value1,value2,...".into(),
+                message: "expected key.path=value1,value2,...".into(),
             });
         };
         let values = split_values(values);
         if values.iter().any(|v| v.is_empty()) {
             return Err(ConfigError {
-                origin: Origin::Override(arg.clone()),
+                origin: Origin::Argument(format!("--vary {arg}")),
                 position: None,
                 key: key.into(),
                 message: "empty value in the list".into(),
@@ -124,21 +124,41 @@ pub struct Comparison {
     pub reports: Vec<Report>,
 }
 
-/// Builds every variant's config (reporting the first bad one), then runs them in parallel.
-pub fn compare(
-    base: &Config,
-    workload: Arc<Workload>,
-    variants: Vec<Variant>,
-    opts: &RunOptions,
-) -> Result<Comparison> {
-    let configs: Vec<Config> = variants
+/// Every variant's config, named after the variant (reporting the first bad one).
+pub fn configs(base: &Config, variants: &[Variant]) -> Result<Vec<Config>, ConfigError> {
+    variants
         .iter()
         .map(|v| {
             let mut c = base.with_sets(&v.sets)?;
             c.name = format!("{} [{}]", base.name, v.name);
             Ok(c)
         })
-        .collect::<Result<_, ConfigError>>()?;
+        .collect()
+}
+
+/// Checks `--metrics` names against the variants' reports before anything runs.
+pub fn check_metrics(
+    metrics: &[String],
+    configs: &[Config],
+    workload: &Arc<Workload>,
+) -> Result<(), ConfigError> {
+    super::metrics::check(metrics, configs.iter().map(|c| (c, Arc::clone(workload)))).map_err(|message| {
+        ConfigError {
+            origin: Origin::Argument(format!("--metrics {}", metrics.join(","))),
+            position: None,
+            key: String::new(),
+            message,
+        }
+    })
+}
+
+/// Runs the variants' configs (from [`configs`]) in parallel.
+pub fn compare(
+    configs: &[Config],
+    workload: Arc<Workload>,
+    variants: Vec<Variant>,
+    opts: &RunOptions,
+) -> Result<Comparison> {
     let reports: Vec<Report> = configs
         .par_iter()
         .map(|c| simulate(c, Arc::clone(&workload), opts).map(|(_, r)| r))
@@ -147,20 +167,6 @@ pub fn compare(
 }
 
 impl Comparison {
-    /// Checks that every requested metric exists.
-    pub fn check_metrics(&self, metrics: &[String]) -> Result<()> {
-        let Some(r) = self.reports.first() else {
-            return Ok(());
-        };
-        let known = keys(r);
-        for m in metrics {
-            if !known.contains(m) {
-                bail!("unknown metric `{m}`; valid metrics: {}", known.join(", "));
-            }
-        }
-        Ok(())
-    }
-
     fn rows(&self, metrics: &[String], human: bool) -> Vec<Vec<String>> {
         metrics
             .iter()

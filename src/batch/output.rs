@@ -1,9 +1,37 @@
 //! Writing result files atomically: a temporary file next to the target, then a rename, so a
 //! reader never sees half a report. `-` means standard output.
 
+use crate::config::{ConfigError, Origin};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::Path;
+
+/// Checks, before any work, that `target` (given with `flag`) can be written: `-`, or a path
+/// whose directory exists and that is not itself a directory. The error names the path as the
+/// user gave it.
+pub fn check_target(flag: &str, target: &str) -> Result<(), ConfigError> {
+    if target == "-" {
+        return Ok(());
+    }
+    let path = Path::new(target);
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let problem = if path.is_dir() || target.ends_with('/') {
+        Some("is a directory; give a file path".to_string())
+    } else {
+        dir.filter(|d| !d.is_dir()).map(|d| {
+            format!("cannot be written: the directory `{}` does not exist (create it first)", d.display())
+        })
+    };
+    match problem {
+        Some(message) => Err(ConfigError {
+            origin: Origin::Argument(format!("{flag} {target}")),
+            position: None,
+            key: String::new(),
+            message,
+        }),
+        None => Ok(()),
+    }
+}
 
 /// Writes `text` to `target` (`-` = stdout) atomically.
 pub fn write_atomic(target: &str, text: &str) -> Result<()> {
@@ -64,7 +92,7 @@ impl AtomicFile {
         let name = target.file_name().with_context(|| format!("{}: not a file path", target.display()))?;
         let tmp = target.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
         let file =
-            std::fs::File::create(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+            std::fs::File::create(&tmp).with_context(|| format!("{}: cannot create", target.display()))?;
         Ok(AtomicFile { tmp, target: target.to_path_buf(), out: std::io::BufWriter::new(file) })
     }
 

@@ -112,7 +112,15 @@ impl Sweep {
         }
         let mut assignments: Vec<Vec<String>> = Vec::new();
         if !spec.grid.is_empty() {
-            assignments.extend(variants(&spec.grid)?.into_iter().map(|v| v.sets));
+            // `variants` speaks of `--vary`; here the axes are the grid file's.
+            let axes = variants(&spec.grid).map_err(|e| {
+                let entry = match &e.origin {
+                    Origin::Argument(a) => a.trim_start_matches("--vary ").to_string(),
+                    _ => String::new(),
+                };
+                at_key("grid", &format!("`{entry}`: {}", e.message))
+            })?;
+            assignments.extend(axes.into_iter().map(|v| v.sets));
         }
         assignments.extend(spec.points.iter().cloned());
         if assignments.is_empty() {
@@ -148,6 +156,8 @@ impl Sweep {
         let metrics = if spec.metrics.is_empty() {
             SUMMARY.iter().map(|s| s.to_string()).collect()
         } else {
+            let machines = points.iter().map(|p| (&p.config, Arc::clone(&workloads[p.workload].1)));
+            super::metrics::check(&spec.metrics, machines).map_err(|m| at_key("metrics", &m))?;
             spec.metrics
         };
         let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
@@ -364,7 +374,7 @@ pub struct SweepSummary {
 /// Parses `I/N`.
 pub fn parse_shard(s: &str) -> Result<(usize, usize), ConfigError> {
     let bad = || ConfigError {
-        origin: Origin::Override(format!("--shard {s}")),
+        origin: Origin::Argument(format!("--shard {s}")),
         position: None,
         key: String::new(),
         message: "expected I/N with 0 ≤ I < N, e.g. --shard 0/4 (I is 0-based, like SLURM_ARRAY_TASK_ID)"

@@ -10,6 +10,8 @@ pub enum Origin {
     File(String),
     /// A `--set key=value` argument.
     Override(String),
+    /// Another command-line argument, flag and value as given (`--shard 4/4`).
+    Argument(String),
 }
 
 /// A configuration problem, printed as `file:line:col: key: message`.
@@ -99,6 +101,7 @@ impl fmt::Display for ConfigError {
                 }
             }
             Origin::Override(arg) => write!(f, "--set {arg}")?,
+            Origin::Argument(arg) => write!(f, "{arg}")?,
         }
         if !self.key.is_empty() {
             write!(f, ": {}", self.key)?;
