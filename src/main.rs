@@ -490,8 +490,16 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
                 ));
             }
         };
-        let n = sweep::merge(target, &a.inputs)?;
-        eprintln!("merged {n} points from {} files into {}", a.inputs.len(), target.display());
+        let m = sweep::merge(target, &a.inputs)?;
+        eprintln!("merged {} points from {} files into {}", m.points, a.inputs.len(), target.display());
+        if !m.missing.is_empty() {
+            let list: Vec<String> = m.missing.iter().map(|p| p.to_string()).collect();
+            eprintln!(
+                "warning: {} points missing: {} (a shard not given, or not finished; re-run it and merge again)",
+                m.missing.len(),
+                list.join(", ")
+            );
+        }
         return Ok(0);
     }
     let [grid] = a.inputs.as_slice() else {

@@ -110,6 +110,7 @@ fn shards_merge_into_the_rows_of_one_whole_run_and_chart_as_svg() {
     let merged = dir.path().join("merged.csv");
     let (code, err) = sweep(&[Path::new("--merge"), &s[1], &s[0], Path::new("--csv"), &merged]);
     assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "every point is there: {err}");
     let text = read(&merged);
     assert_eq!(text.lines().next(), read(&whole).lines().next());
     assert_eq!(
@@ -117,6 +118,17 @@ fn shards_merge_into_the_rows_of_one_whole_run_and_chart_as_svg() {
         rows_by_point(&read(&whole)),
         "ordered by point"
     );
+
+    // Shard 0 alone leaves gaps at points 1 (and 3, past the last point it holds, which
+    // the merge cannot know of); they are named.
+    let (code, err) = sweep(&[Path::new("--merge"), &s[0], Path::new("--csv"), &merged]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("merged 2 points from 1 files"), "{err}");
+    assert!(err.contains("warning: 1 points missing: 1 (a shard not given, or not finished"), "{err}");
+    let only_odd = dir.path().join("odd.csv");
+    let (code, err) = sweep(&[Path::new("--merge"), &s[1], Path::new("--csv"), &only_odd]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning: 2 points missing: 0, 2 "), "{err}");
 
     let chart = read(&svg);
     assert!(chart.starts_with("<svg"), "{}", &chart[..100.min(chart.len())]);

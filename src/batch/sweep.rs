@@ -451,9 +451,18 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
     })
 }
 
-/// Merges results files (shards) into `out`: one line per point, ordered by point. Returns
-/// the number of points.
-pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<usize> {
+/// What a merge wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// Points written.
+    pub points: usize,
+    /// Point indices below the highest merged one that no input holds: a shard not given,
+    /// or not finished.
+    pub missing: Vec<usize>,
+}
+
+/// Merges results files (shards) into `out`: one line per point, ordered by point.
+pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
     let format = Format::of(out);
     let mut header: Option<Vec<String>> = None;
     let mut records: Vec<Record> = Vec::new();
@@ -496,7 +505,9 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<usize> {
         text.push('\n');
     }
     super::output::write_atomic(&out.display().to_string(), &text)?;
-    Ok(records.len())
+    let held: BTreeSet<usize> = records.iter().map(|r| r.point).collect();
+    let top = held.last().map_or(0, |&p| p + 1);
+    Ok(Merged { points: records.len(), missing: (0..top).filter(|p| !held.contains(p)).collect() })
 }
 
 /// The numeric value of each metric for each finished point of a results file (CSV columns, or
