@@ -376,7 +376,7 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
         rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
     }
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
-    let result = compare::compare(&configs, workload, variants, &opts)?;
+    let result = compare::compare(&config, &configs, workload, variants, &opts)?;
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
     if !to_stdout {
         out(&result.table(&metrics))?;

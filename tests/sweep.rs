@@ -196,3 +196,23 @@ fn the_sample_grid_loads_with_its_points_and_axes() {
     assert_eq!((s.points.len(), s.axes.len()), (2, 0));
     assert!(matches!(s.workloads[1].1.kernels[0], warpscope::workload::Kernel::Trace(_)));
 }
+
+/// Runs stopped at the grid's cycle limit are drawn as capped, not as results; the title
+/// names the machine and the swept keys, the axes their units.
+#[test]
+fn a_chart_marks_runs_that_hit_the_cycle_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    std::fs::write(&g, read(&g).replace("metrics:", "max_cycles: 40,\n    metrics:")).unwrap();
+    let (csv, svg) = (dir.path().join("r.csv"), dir.path().join("r.svg"));
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--svg"), &svg]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(read(&csv).matches(",max-cycles,").count(), 4);
+    let chart = read(&svg);
+    // 3 metrics × 2 axes = 6 panels, each with 2 lines × 2 points, all capped.
+    assert_eq!(chart.matches(">\ncapped\n</text>").count(), 24, "every point is labelled capped");
+    assert_eq!(chart.matches(" r=\"3\" ").count(), 0, "no point is drawn as a real value");
+    assert!(chart.contains("the run hit the cycle limit; not a result"));
+    assert!(chart.contains(">\nsweep grid on small, varying dram.scheduler, l1.ways\n</text>"), "title");
+    assert!(chart.contains(">\ncore cycles\n</text>") && chart.contains(">\n%\n</text>"), "units");
+}

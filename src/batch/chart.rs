@@ -1,17 +1,36 @@
 //! SVG charts of results: bars per variant (`compare --svg`) and a line per swept parameter
 //! (`sweep --svg`), one small panel per metric, drawn with plotters' SVG backend (pure Rust;
 //! text is left to the SVG viewer's fonts).
+//!
+//! A chart never shows a value that is not the machine's: a run stopped at the cycle limit is
+//! drawn hollow and labelled "capped" (its numbers are those of a partial run), and lines do
+//! not pass through it. Legends and keys sit below the plot, never over data; panels fill
+//! their rows (no empty slot).
 
 use anyhow::{Result, anyhow};
+use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-const PANEL: (u32, u32) = (480, 320);
+const PANEL: (u32, u32) = (480, 300);
+/// Height of one legend or key line under a panel.
+const LINE: u32 = 16;
+const TITLE: u32 = 40;
+/// Roughly the width of a 12 px sans-serif character, to decide whether x labels fit.
+const CHAR_PX: usize = 7;
 
-/// One line of a line panel: a y value per x category (`None` = no result).
+/// One measured value; `capped` when its run stopped at the cycle limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub y: f64,
+    pub capped: bool,
+}
+
+/// One line of a line panel: a value per x category (`None` = no result).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     pub label: String,
-    pub values: Vec<Option<f64>>,
+    pub values: Vec<Option<Sample>>,
 }
 
 /// A panel: a metric over the values of one parameter, a line per series.
@@ -19,9 +38,21 @@ pub struct Series {
 pub struct LinePanel {
     pub title: String,
     pub x_label: String,
+    /// The metric's unit (see `metrics::unit`).
+    pub y_label: String,
     pub x: Vec<String>,
     pub series: Vec<Series>,
 }
+
+/// A bar panel: a metric, a bar per variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarPanel {
+    pub title: String,
+    pub y_label: String,
+    pub values: Vec<Sample>,
+}
+
+const CAPPED_NOTE: &str = "hollow, \"capped\": the run hit the cycle limit; not a result";
 
 fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("drawing the chart: {e}")
@@ -33,10 +64,64 @@ fn y_range(values: impl Iterator<Item = f64>) -> std::ops::Range<f64> {
     lo..hi
 }
 
-/// Grid shape for `n` panels.
-fn layout(n: usize) -> (usize, usize) {
-    let cols = n.clamp(1, 3);
-    (n.div_ceil(cols).max(1), cols)
+/// Splits `root` into `n` panels, at most three to a row; the last row's panels share its
+/// whole width, so no slot is left empty.
+fn panels<'a>(
+    root: &DrawingArea<SVGBackend<'a>, Shift>,
+    n: usize,
+) -> Vec<DrawingArea<SVGBackend<'a>, Shift>> {
+    let rows = n.div_ceil(3).max(1);
+    let mut out = Vec::new();
+    for (r, row) in root.split_evenly((rows, 1)).into_iter().enumerate() {
+        let k = (n - 3 * r).min(3);
+        out.extend(row.split_evenly((1, k.max(1))));
+    }
+    out.truncate(n);
+    out
+}
+
+fn canvas_size(n: usize, legend_lines: usize) -> (u32, u32) {
+    let cols = n.clamp(1, 3) as u32;
+    let rows = n.div_ceil(3).max(1) as u32;
+    (PANEL.0 * cols, (PANEL.1 + LINE * legend_lines as u32) * rows + TITLE)
+}
+
+fn text_style(size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&BLACK)
+}
+
+/// The marker in front of a legend line.
+enum Mark {
+    Line(RGBAColor),
+    Hollow,
+    None,
+}
+
+/// Draws legend lines into `area` (the strip under a panel), one per entry.
+fn legend(area: &DrawingArea<SVGBackend<'_>, Shift>, entries: &[(Mark, String)]) -> Result<()> {
+    for (i, (mark, text)) in entries.iter().enumerate() {
+        let y = (LINE * i as u32 + LINE / 2) as i32;
+        match mark {
+            Mark::Line(c) => area.draw(&PathElement::new(vec![(16, y), (34, y)], c.stroke_width(2))),
+            Mark::Hollow => area.draw(&Circle::new((25, y), 4, BLACK.stroke_width(1))),
+            Mark::None => Ok(()),
+        }
+        .map_err(err)?;
+        area.draw(&Text::new(text.clone(), (40, y - 6), text_style(11))).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Labels for `names` on an axis `width` pixels wide: the names when they fit side by side,
+/// else their numbers 1..n, with a key line per name to print under the panel.
+fn x_labels(names: &[String], width: u32) -> (Vec<String>, Vec<(Mark, String)>) {
+    let slot = width as usize / names.len().max(1);
+    if names.iter().all(|n| n.chars().count() * CHAR_PX + 6 <= slot) {
+        return (names.to_vec(), Vec::new());
+    }
+    let short = (1..=names.len()).map(|i| i.to_string()).collect();
+    let key = names.iter().enumerate().map(|(i, n)| (Mark::None, format!("{}: {n}", i + 1))).collect();
+    (short, key)
 }
 
 fn category(names: &[String], v: &SegmentValue<usize>) -> String {
@@ -46,43 +131,66 @@ fn category(names: &[String], v: &SegmentValue<usize>) -> String {
     }
 }
 
-/// Bars per variant, one panel per metric.
-pub fn bars(title: &str, variants: &[String], metrics: &[(String, Vec<f64>)]) -> Result<String> {
-    let (rows, cols) = layout(metrics.len());
+/// `n` categories as plotters segments: its discrete ranges include their end, so `0..n-1`
+/// gives exactly `n` slots (`0..n` would leave an empty one at the right).
+fn slots(n: usize) -> plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordusize> {
+    (0..n.max(1) - 1).into_segmented()
+}
+
+/// Bars per variant, one panel per metric; `x_label` says what the variants vary.
+pub fn bars(title: &str, x_label: &str, variants: &[String], metrics: &[BarPanel]) -> Result<String> {
+    let (labels, key) = x_labels(variants, PANEL.0 - 90);
+    let capped = metrics.iter().any(|m| m.values.iter().any(|v| v.capped));
+    let mut notes = key;
+    if capped {
+        notes.push((Mark::Hollow, CAPPED_NOTE.to_string()));
+    }
     let mut svg = String::new();
     {
-        let size = (PANEL.0 * cols as u32, PANEL.1 * rows as u32 + 40);
+        let size = canvas_size(metrics.len(), notes.len());
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
-        let areas = root.split_evenly((rows, cols));
-        for ((metric, values), area) in metrics.iter().zip(areas) {
-            let mut chart = ChartBuilder::on(&area)
-                .caption(metric, ("sans-serif", 15))
+        let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
+        for (panel, area) in metrics.iter().zip(panels(&root, metrics.len())) {
+            let h = area.dim_in_pixel().1;
+            let (plot, below) = area.split_vertically(h - LINE * notes.len() as u32);
+            let mut chart = ChartBuilder::on(&plot)
+                .caption(&panel.title, ("sans-serif", 15))
                 .margin(12)
-                .x_label_area_size(28)
+                .x_label_area_size(40)
                 .y_label_area_size(64)
-                .build_cartesian_2d((0..variants.len()).into_segmented(), y_range(values.iter().copied()))
+                .build_cartesian_2d(slots(variants.len()), y_range(panel.values.iter().map(|v| v.y)))
                 .map_err(err)?;
             chart
                 .configure_mesh()
                 .disable_x_mesh()
                 .x_labels(variants.len())
-                .x_label_formatter(&|v| category(variants, v))
+                .x_label_formatter(&|v| category(&labels, v))
+                .x_desc(x_label)
+                .y_desc(panel.y_label.as_str())
                 .label_style(("sans-serif", 12))
                 .draw()
                 .map_err(err)?;
-            for (i, v) in values.iter().enumerate() {
+            for (i, v) in panel.values.iter().enumerate().filter(|(_, v)| v.y.is_finite()) {
                 let color = Palette99::pick(i).mix(0.85);
+                let style = if v.capped { color.stroke_width(2) } else { color.filled() };
                 chart
                     .draw_series(
-                        Histogram::vertical(&chart)
-                            .style(color.filled())
-                            .margin(8)
-                            .data(std::iter::once((i, *v))),
+                        Histogram::vertical(&chart).style(style).margin(8).data(std::iter::once((i, v.y))),
                     )
                     .map_err(err)?;
+                if v.capped {
+                    let at = (SegmentValue::CenterOf(i), v.y);
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            "capped",
+                            at,
+                            text_style(11).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                        )))
+                        .map_err(err)?;
+                }
             }
+            legend(&below, &notes)?;
         }
         root.present().map_err(err)?;
     }
@@ -90,22 +198,29 @@ pub fn bars(title: &str, variants: &[String], metrics: &[(String, Vec<f64>)]) ->
 }
 
 /// Line panels (a metric over one parameter's values, a line per series).
-pub fn lines(title: &str, panels: &[LinePanel]) -> Result<String> {
-    let (rows, cols) = layout(panels.len());
+pub fn lines(title: &str, panels_: &[LinePanel]) -> Result<String> {
+    let legend_lines = |p: &LinePanel| {
+        let capped = p.series.iter().any(|s| s.values.iter().flatten().any(|v| v.capped));
+        let named = p.series.len() > 1 || p.series.first().is_some_and(|s| !s.label.is_empty());
+        (if named { p.series.len() } else { 0 }) + usize::from(capped)
+    };
+    let lines_below = panels_.iter().map(legend_lines).max().unwrap_or(0);
     let mut svg = String::new();
     {
-        let size = (PANEL.0 * cols as u32, PANEL.1 * rows as u32 + 40);
+        let size = canvas_size(panels_.len(), lines_below);
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(title, ("sans-serif", 20)).map_err(err)?;
-        for (p, area) in panels.iter().zip(root.split_evenly((rows, cols))) {
-            let all = p.series.iter().flat_map(|s| s.values.iter().flatten().copied());
-            let mut chart = ChartBuilder::on(&area)
+        let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
+        for (p, area) in panels_.iter().zip(panels(&root, panels_.len())) {
+            let h = area.dim_in_pixel().1;
+            let (plot, below) = area.split_vertically(h - LINE * lines_below as u32);
+            let all = p.series.iter().flat_map(|s| s.values.iter().flatten().map(|v| v.y));
+            let mut chart = ChartBuilder::on(&plot)
                 .caption(&p.title, ("sans-serif", 15))
                 .margin(12)
                 .x_label_area_size(36)
                 .y_label_area_size(64)
-                .build_cartesian_2d((0..p.x.len()).into_segmented(), y_range(all))
+                .build_cartesian_2d(slots(p.x.len()), y_range(all))
                 .map_err(err)?;
             chart
                 .configure_mesh()
@@ -113,35 +228,53 @@ pub fn lines(title: &str, panels: &[LinePanel]) -> Result<String> {
                 .x_labels(p.x.len())
                 .x_label_formatter(&|v| category(&p.x, v))
                 .x_desc(p.x_label.as_str())
+                .y_desc(p.y_label.as_str())
                 .label_style(("sans-serif", 12))
                 .draw()
                 .map_err(err)?;
+            let mut notes = Vec::new();
+            let mut capped_any = false;
             for (i, s) in p.series.iter().enumerate() {
                 let color = Palette99::pick(i).to_rgba();
-                let points: Vec<(SegmentValue<usize>, f64)> = s
-                    .values
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(x, v)| v.map(|v| (SegmentValue::CenterOf(x), v)))
-                    .collect();
-                chart
-                    .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                    .map_err(err)?
-                    .label(s.label.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-                chart
-                    .draw_series(points.into_iter().map(|pt| Circle::new(pt, 3, color.filled())))
-                    .map_err(err)?;
+                let at = |x: usize, v: &Sample| (SegmentValue::CenterOf(x), v.y);
+                // The line joins consecutive real results only; a capped point breaks it.
+                let mut run: Vec<(SegmentValue<usize>, f64)> = Vec::new();
+                let mut runs = Vec::new();
+                for (x, v) in s.values.iter().enumerate() {
+                    match v {
+                        Some(v) if !v.capped => run.push(at(x, v)),
+                        _ => runs.push(std::mem::take(&mut run)),
+                    }
+                }
+                runs.push(run);
+                for r in runs.into_iter().filter(|r| r.len() > 1) {
+                    chart.draw_series(LineSeries::new(r, color.stroke_width(2))).map_err(err)?;
+                }
+                for (x, v) in s.values.iter().enumerate() {
+                    let Some(v) = v else { continue };
+                    if v.capped {
+                        capped_any = true;
+                        chart
+                            .draw_series(std::iter::once(Circle::new(at(x, v), 4, color.stroke_width(2))))
+                            .map_err(err)?;
+                        let style = text_style(11).pos(Pos::new(HPos::Left, VPos::Bottom));
+                        chart
+                            .draw_series(std::iter::once(Text::new("capped", at(x, v), style)))
+                            .map_err(err)?;
+                    } else {
+                        chart
+                            .draw_series(std::iter::once(Circle::new(at(x, v), 3, color.filled())))
+                            .map_err(err)?;
+                    }
+                }
+                if p.series.len() > 1 || !s.label.is_empty() {
+                    notes.push((Mark::Line(color), s.label.clone()));
+                }
             }
-            if p.series.len() > 1 || p.series.first().is_some_and(|s| !s.label.is_empty()) {
-                chart
-                    .configure_series_labels()
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK.mix(0.3))
-                    .label_font(("sans-serif", 11))
-                    .draw()
-                    .map_err(err)?;
+            if capped_any {
+                notes.push((Mark::Hollow, CAPPED_NOTE.to_string()));
             }
+            legend(&below, &notes)?;
         }
         root.present().map_err(err)?;
     }
@@ -152,29 +285,110 @@ pub fn lines(title: &str, panels: &[LinePanel]) -> Result<String> {
 mod tests {
     use super::*;
 
+    /// Whether the SVG has a text element reading exactly `t`.
+    fn text(svg: &str, t: &str) -> bool {
+        svg.contains(&format!(">\n{t}\n</text>"))
+    }
+
+    fn real(y: f64) -> Sample {
+        Sample { y, capped: false }
+    }
+
+    /// Filled circles of a line chart's points (radius 3) and hollow ones (radius 4).
+    fn circles(svg: &str) -> (usize, usize) {
+        let filled = svg.matches("<circle").zip(0..).count();
+        let hollow = svg.lines().filter(|l| l.contains("<circle") && l.contains("r=\"4\"")).count();
+        (filled - hollow, hollow)
+    }
+
     #[test]
-    fn bar_and_line_charts_are_svg_with_their_labels() {
-        let svg = bars("t", &["fcfs".into(), "frfcfs".into()], &[("ipc".into(), vec![1.5, 2.5])]).unwrap();
-        assert!(
-            svg.starts_with("<svg") && svg.contains("fcfs") && svg.contains("frfcfs") && svg.contains("ipc")
-        );
-        assert!(svg.matches("<rect").count() >= 3, "background and two bars");
+    fn bars_have_one_slot_per_variant_and_capped_bars_are_hollow_and_labelled() {
+        let panel =
+            |values: Vec<Sample>| BarPanel { title: "cycles".into(), y_label: "core cycles".into(), values };
+        let names: Vec<String> = vec!["fcfs".into(), "frfcfs".into()];
+        let svg = bars("t", "dram.scheduler", &names, &[panel(vec![real(1.5), real(2.5)])]).unwrap();
+        assert!(svg.starts_with("<svg") && text(&svg, "fcfs") && text(&svg, "frfcfs"));
+        assert!(text(&svg, "dram.scheduler") && text(&svg, "core cycles"), "axes are labelled");
+        assert!(!svg.contains("capped"), "nothing capped, no note");
+        let svg = bars("t", "x", &names, &[panel(vec![Sample { y: 2.0, capped: true }, real(2.5)])]).unwrap();
+        assert_eq!(svg.matches(">\ncapped\n<").count(), 1, "the capped bar is labelled");
+        assert!(svg.contains("the run hit the cycle limit"), "and the note says what it means");
+        // One bar filled, one outlined (fill="none").
+        let bars_drawn: Vec<&str> =
+            svg.lines().filter(|l| l.contains("<rect") && !l.contains("fill=\"#FFFFFF\"")).collect();
+        assert_eq!(bars_drawn.len(), 2, "{bars_drawn:?}");
+        assert_eq!(bars_drawn.iter().filter(|l| l.contains("fill=\"none\"")).count(), 1, "{bars_drawn:?}");
+    }
+
+    #[test]
+    fn long_variant_names_become_numbers_with_a_key_below() {
+        let names: Vec<String> =
+            (0..6).map(|i| format!("dram.scheduler=wg-bw l1.replacement=rrip{i}")).collect();
+        let panel = BarPanel { title: "ipc".into(), y_label: "per cycle".into(), values: vec![real(1.0); 6] };
+        let svg = bars("t", "variant", &names, &[panel]).unwrap();
+        for (i, n) in names.iter().enumerate() {
+            assert!(text(&svg, &format!("{}: {n}", i + 1)), "key line {i}");
+            assert!(text(&svg, &(i + 1).to_string()), "axis label {i}");
+            assert!(!text(&svg, n), "the long name is not on the axis");
+        }
+        let short: Vec<String> = vec!["a".into(), "b".into()];
+        assert_eq!(x_labels(&short, 390).0, short, "short names stay");
+    }
+
+    #[test]
+    fn panels_fill_their_rows_without_an_empty_slot() {
+        let svg = lines(
+            "t",
+            &vec![
+                LinePanel {
+                    title: "m".into(),
+                    x_label: "k".into(),
+                    y_label: "u".into(),
+                    x: vec!["1".into(), "2".into()],
+                    series: vec![Series {
+                        label: String::new(),
+                        values: vec![Some(real(1.0)), Some(real(2.0))]
+                    }],
+                };
+                4
+            ],
+        )
+        .unwrap();
+        // Four panels: three in the first row, the fourth as wide as the canvas.
+        assert!(svg.contains("width=\"1440\""), "{}", &svg[..200]);
+        assert_eq!(svg.matches(">\nm\n</text>").count(), 4);
+        // The fourth panel's caption is centred on the whole width.
+        assert!(svg.contains("<text x=\"720\" y=\"350\""), "{svg}");
+    }
+
+    #[test]
+    fn capped_points_are_hollow_labelled_and_not_joined_by_lines() {
         let p = LinePanel {
             title: "cycles".into(),
             x_label: "l1.sets".into(),
+            y_label: "core cycles".into(),
             x: vec!["16".into(), "32".into(), "64".into()],
             series: vec![
-                Series { label: "bfs.ron".into(), values: vec![Some(3.0), Some(2.0), None] },
-                Series { label: "spmv.ron".into(), values: vec![Some(1.0), Some(1.5), Some(1.7)] },
+                Series {
+                    label: "bfs.ron".into(),
+                    values: vec![Some(real(3.0)), Some(Sample { y: 2.0, capped: true }), Some(real(1.0))],
+                },
+                Series { label: "spmv.ron".into(), values: vec![Some(real(1.0)), Some(real(1.5)), None] },
             ],
         };
         let svg = lines("sweep", &[p]).unwrap();
-        assert!(
-            svg.contains("l1.sets")
-                && svg.contains("bfs.ron")
-                && svg.contains("spmv.ron")
-                && svg.contains("64")
+        for label in ["l1.sets", "bfs.ron", "spmv.ron", "64", "core cycles", "capped"] {
+            assert!(text(&svg, label), "{label}");
+        }
+        assert_eq!(
+            circles(&svg),
+            (4, 2),
+            "four real points filled; the capped one and its legend mark hollow"
         );
-        assert!(svg.contains("<polyline"), "lines are drawn");
+        // bfs has no two consecutive real points, so only spmv's 16–32 segment is a line.
+        // (plus the two legend marks, which are polylines too).
+        let thick =
+            svg.lines().filter(|l| l.starts_with("<polyline") && l.contains("stroke-width=\"2\"")).count();
+        assert_eq!(thick, 3);
     }
 }

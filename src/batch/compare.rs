@@ -1,7 +1,8 @@
 //! `warpscope compare`: one workload on several variants of a machine (`--vary key=a,b,c`,
 //! several `--vary` make their cross product), run in parallel, one column per variant.
 
-use super::metrics::{SUMMARY, format, value};
+use super::chart::{BarPanel, Sample};
+use super::metrics::{SUMMARY, format, plotted, unit, value};
 use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
@@ -120,6 +121,8 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
 
 /// Results of a comparison.
 pub struct Comparison {
+    /// The machine the variants vary.
+    pub machine: String,
     pub variants: Vec<Variant>,
     pub reports: Vec<Report>,
 }
@@ -152,8 +155,9 @@ pub fn check_metrics(
     })
 }
 
-/// Runs the variants' configs (from [`configs`]) in parallel.
+/// Runs the variants' configs (from [`configs`] of `base`) in parallel.
 pub fn compare(
+    base: &Config,
     configs: &[Config],
     workload: Arc<Workload>,
     variants: Vec<Variant>,
@@ -163,7 +167,7 @@ pub fn compare(
         .par_iter()
         .map(|c| simulate(c, Arc::clone(&workload), opts).map(|(_, r)| r))
         .collect::<Result<_>>()?;
-    Ok(Comparison { variants, reports })
+    Ok(Comparison { machine: base.name.clone(), variants, reports })
 }
 
 impl Comparison {
@@ -208,19 +212,41 @@ impl Comparison {
         out
     }
 
-    /// SVG: a panel per (numeric) metric, a bar per variant.
+    /// The keys the variants set, in order of first appearance.
+    fn varied_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = Vec::new();
+        for s in self.variants.iter().flat_map(|v| &v.sets) {
+            let k = s.split('=').next().unwrap_or("").trim().to_string();
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        keys
+    }
+
+    /// SVG: a panel per (numeric) metric, a bar per variant; runs stopped at the cycle limit
+    /// are drawn as capped. The title names the workload, the machine and the varied keys.
     pub fn svg(&self, metrics: &[String]) -> Result<String> {
         let names: Vec<String> = self.variants.iter().map(|v| v.name.clone()).collect();
-        let panels: Vec<(String, Vec<f64>)> = metrics
+        let panels: Vec<BarPanel> = metrics
             .iter()
             .filter_map(|m| {
-                let v: Option<Vec<f64>> =
-                    self.reports.iter().map(|r| value(r, m).and_then(|v| v.as_f64())).collect();
-                v.map(|v| (m.clone(), v))
+                let values: Option<Vec<Sample>> = self
+                    .reports
+                    .iter()
+                    .map(|r| {
+                        let y = value(r, m).and_then(|v| v.as_f64())?;
+                        Some(Sample { y: plotted(m, y), capped: r.status == "max-cycles" })
+                    })
+                    .collect();
+                values.map(|values| BarPanel { title: m.clone(), y_label: unit(m).to_string(), values })
             })
             .collect();
-        let title = self.reports.first().map_or(String::new(), |r| r.workload.clone());
-        super::chart::bars(&title, &names, &panels)
+        let workload = self.reports.first().map_or(String::new(), |r| r.workload.clone());
+        let keys = self.varied_keys().join(", ");
+        let title = format!("{workload} on {}, varying {keys}", self.machine);
+        let x_label = if self.variants.iter().all(|v| v.sets.len() == 1) { keys.as_str() } else { "variant" };
+        super::chart::bars(&title, x_label, &names, &panels)
     }
 
     /// JSON: an array of `{variant, sets, report}`.

@@ -19,9 +19,9 @@
 //! modulo N, so a cluster scheduler can split one grid over machines; `--merge` combines the
 //! shards' files, ordered by point.
 
-use super::chart::{LinePanel, Series};
+use super::chart::{BarPanel, LinePanel, Sample, Series};
 use super::compare::variants;
-use super::metrics::{SUMMARY, format as format_value};
+use super::metrics::{SUMMARY, format as format_value, plotted, unit};
 use super::run::{RunOptions, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
 use crate::sim::stats::report::Report;
@@ -84,6 +84,8 @@ pub struct Sweep {
     pub axes: Vec<String>,
     pub metrics: Vec<String>,
     pub max_cycles: u64,
+    /// The machine's name (the grid's config, before the points' assignments).
+    pub machine: String,
 }
 
 fn grid_error(origin: &str, message: String) -> ConfigError {
@@ -161,7 +163,7 @@ impl Sweep {
             spec.metrics
         };
         let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
-        Ok(Sweep { name, workloads, points, axes, metrics, max_cycles: spec.max_cycles })
+        Ok(Sweep { name, workloads, points, axes, metrics, max_cycles: spec.max_cycles, machine: base.name })
     }
 
     /// The CSV header.
@@ -511,52 +513,67 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
 }
 
 /// The numeric value of each metric for each finished point of a results file (CSV columns, or
-/// a JSON line's report), by point index.
-pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<f64>>>>> {
+/// a JSON line's report), by point index, each marked capped when its run stopped at the cycle
+/// limit (status `max-cycles`).
+pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<Sample>>>>> {
     let (header, records, _) = read_results(results)?;
     let mut out = vec![None; sweep.points.len()];
     for r in records {
         let Some(p) = sweep.points.get(r.point).filter(|p| p.key == r.key) else {
             bail!("{}: point {} `{}` is not a point of this grid", results.display(), r.point, r.key);
         };
-        let values = match &header {
+        let (status, values): (String, Vec<Option<f64>>) = match &header {
             Some(h) => {
                 let f = csv_fields(&r.line);
-                let col = |m: &String| h.iter().position(|c| c == m).and_then(|i| f.get(i));
-                sweep.metrics.iter().map(|m| col(m).and_then(|v| v.parse().ok())).collect()
+                let col = |m: &str| h.iter().position(|c| c == m).and_then(|i| f.get(i));
+                let values = sweep.metrics.iter().map(|m| col(m).and_then(|v| v.parse().ok())).collect();
+                (col("status").cloned().unwrap_or_default(), values)
             }
             None => {
                 let v: serde_json::Value = serde_json::from_str(&r.line)?;
                 let at = |m: &String| {
                     v["report"].pointer(&format!("/{}", m.replace('.', "/"))).and_then(|x| x.as_f64())
                 };
-                sweep.metrics.iter().map(at).collect()
+                (v["status"].as_str().unwrap_or_default().to_string(), sweep.metrics.iter().map(at).collect())
             }
         };
-        out[p.index] = Some(values);
+        let capped = status == "max-cycles";
+        out[p.index] = Some(values.into_iter().map(|v| v.map(|y| Sample { y, capped })).collect());
     }
     Ok(out)
 }
 
 /// SVG line charts of a sweep's results: for each metric and each swept key, the metric over
 /// the key's values, one line per workload and setting of the other keys. A sweep without
-/// keys gets bars per workload.
+/// keys gets bars per workload. Points that hit the cycle limit are drawn as capped.
 pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
     let values = metric_values(sweep, results)?;
     let numeric: Vec<usize> =
         (0..sweep.metrics.len()).filter(|&m| values.iter().flatten().any(|v| v[m].is_some())).collect();
-    let title = format!("sweep {}", sweep.name);
+    let sample = |p: &Point, m: usize| {
+        values[p.index]
+            .as_ref()
+            .and_then(|v| v[m])
+            .map(|s| Sample { y: plotted(&sweep.metrics[m], s.y), ..s })
+    };
+    let varying = if sweep.axes.is_empty() { "workloads".to_string() } else { sweep.axes.join(", ") };
+    let title = format!("sweep {} on {}, varying {varying}", sweep.name, sweep.machine);
     if sweep.axes.is_empty() {
         let names: Vec<String> = sweep.workloads.iter().map(|(w, _)| w.clone()).collect();
+        // A workload without a result gets no bar (its slot stays empty), not a zero.
         let metrics = numeric
             .iter()
-            .map(|&m| {
-                let per =
-                    sweep.points.iter().map(|p| values[p.index].as_ref().and_then(|v| v[m]).unwrap_or(0.0));
-                (sweep.metrics[m].clone(), per.collect())
+            .map(|&m| BarPanel {
+                title: sweep.metrics[m].clone(),
+                y_label: unit(&sweep.metrics[m]).to_string(),
+                values: sweep
+                    .points
+                    .iter()
+                    .map(|p| sample(p, m).unwrap_or(Sample { y: f64::NAN, capped: false }))
+                    .collect(),
             })
             .collect::<Vec<_>>();
-        return super::chart::bars(&title, &names, &metrics);
+        return super::chart::bars(&title, "workload", &names, &metrics);
     }
     let mut panels = Vec::new();
     for &m in &numeric {
@@ -587,12 +604,18 @@ pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
                 });
                 let v = &mut series[si].values;
                 v.resize(v.len().max(xi + 1), None);
-                v[xi] = values[p.index].as_ref().and_then(|v| v[m]);
+                v[xi] = sample(p, m);
             }
             for s in &mut series {
                 s.values.resize(x.len(), None);
             }
-            panels.push(LinePanel { title: sweep.metrics[m].clone(), x_label: axis.clone(), x, series });
+            panels.push(LinePanel {
+                title: sweep.metrics[m].clone(),
+                x_label: axis.clone(),
+                y_label: unit(&sweep.metrics[m]).to_string(),
+                x,
+                series,
+            });
         }
     }
     super::chart::lines(&title, &panels)
