@@ -159,7 +159,8 @@ mod tests {
         assert_eq!(requirement(IndexName::Conv, 32), None);
         assert!(requirement(IndexName::Conv, 48).unwrap().contains("power of two"));
         assert_eq!(requirement(IndexName::Pmod, 31), None);
-        assert!(requirement(IndexName::Pmod, 32).unwrap().contains("prime"));
+        assert_eq!(requirement(IndexName::Pmod, 32), None, "the largest prime below, 31, is used");
+        assert!(requirement(IndexName::Pmod, 1).unwrap().contains("at least 2"));
         assert_eq!(requirement(IndexName::Fermi, 64), None);
         assert!(requirement(IndexName::Fermi, 16).unwrap().contains("32 or 64"));
         assert!(requirement(IndexName::Pdisp, 2).is_some());
