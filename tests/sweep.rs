@@ -216,3 +216,19 @@ fn a_chart_marks_runs_that_hit_the_cycle_limit() {
     assert!(chart.contains(">\nsweep grid on small, varying dram.scheduler, l1.ways\n</text>"), "title");
     assert!(chart.contains(">\ncore cycles\n</text>") && chart.contains(">\n%\n</text>"), "units");
 }
+
+#[test]
+fn merging_a_missing_or_mismatched_shard_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.csv");
+    let missing = dir.path().join("nope.csv");
+    let (code, err) = sweep(&[Path::new("--merge"), &missing, Path::new("--csv"), &out]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nope.csv: no such results file"), "{err}");
+    let jsonl = dir.path().join("s.jsonl");
+    std::fs::write(&jsonl, "").unwrap();
+    let (code, err) = sweep(&[Path::new("--merge"), &jsonl, Path::new("--csv"), &out]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("s.jsonl: cannot merge JsonLines into Csv"), "{err}");
+    assert!(!out.exists());
+}

@@ -54,6 +54,16 @@ pub struct BarPanel {
 
 const CAPPED_NOTE: &str = "hollow, \"capped\": the run hit the cycle limit; not a result";
 
+/// A y-axis tick: thousands grouped, no trailing zeros (`2,500,000`, `0.5`, `40`).
+fn tick(v: &f64) -> String {
+    if v.abs() >= 1000.0 {
+        super::metrics::group(v.round() as i64)
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("drawing the chart: {e}")
 }
@@ -168,6 +178,7 @@ pub fn bars(title: &str, x_label: &str, variants: &[String], metrics: &[BarPanel
                 .x_label_formatter(&|v| category(&labels, v))
                 .x_desc(x_label)
                 .y_desc(panel.y_label.as_str())
+                .y_label_formatter(&tick)
                 .label_style(("sans-serif", 12))
                 .draw()
                 .map_err(err)?;
@@ -229,6 +240,7 @@ pub fn lines(title: &str, panels_: &[LinePanel]) -> Result<String> {
                 .x_label_formatter(&|v| category(&p.x, v))
                 .x_desc(p.x_label.as_str())
                 .y_desc(p.y_label.as_str())
+                .y_label_formatter(&tick)
                 .label_style(("sans-serif", 12))
                 .draw()
                 .map_err(err)?;
@@ -299,6 +311,14 @@ mod tests {
         let filled = svg.matches("<circle").zip(0..).count();
         let hollow = svg.lines().filter(|l| l.contains("<circle") && l.contains("r=\"4\"")).count();
         (filled - hollow, hollow)
+    }
+
+    #[test]
+    fn ticks_are_grouped_without_trailing_zeros() {
+        assert_eq!(
+            [tick(&2_500_000.0), tick(&0.5), tick(&40.0), tick(&0.0), tick(&-1500.0)],
+            ["2,500,000", "0.5", "40", "0", "-1,500"]
+        );
     }
 
     #[test]

@@ -135,7 +135,8 @@ pub fn plotted(key: &str, v: f64) -> f64 {
     if is_share(key) { v * 100.0 } else { v }
 }
 
-fn group(n: i64) -> String {
+/// `n` with thousands separators.
+pub fn group(n: i64) -> String {
     let s = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

@@ -470,17 +470,19 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
     let mut records: Vec<Record> = Vec::new();
     let mut seen = BTreeSet::new();
     for input in inputs {
+        let refuse = |message: String| ConfigError {
+            origin: Origin::File(input.display().to_string()),
+            position: None,
+            key: String::new(),
+            message,
+        };
         if Format::of(input) != format {
-            bail!(
-                "{}: cannot merge {:?} into {:?} ({})",
-                input.display(),
-                Format::of(input),
-                format,
-                out.display()
-            );
+            let message =
+                format!("cannot merge {:?} into {:?} ({})", Format::of(input), format, out.display());
+            return Err(refuse(message).into());
         }
         if !input.is_file() {
-            bail!("{}: no such results file", input.display());
+            return Err(refuse("no such results file".into()).into());
         }
         let (h, recs, _) = read_results(input)?;
         match (&header, h) {
