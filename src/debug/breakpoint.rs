@@ -4,6 +4,14 @@
 //! An event breakpoint matches an event of its kind whose fields equal its filters and whose
 //! condition holds (the condition sees the event's fields and machine state). A watchpoint
 //! triggers when its expression's value changes.
+//!
+//! Breakpoints are a function of the machine, not of the session's history (issue 18): a
+//! breakpoint hits at most once per cycle, in every cycle the machine moves forward through
+//! (`continue`, `step`, `until`, and also `run` and `goto`, which count hits without
+//! stopping). Each hit is recorded with its cycle; moving back to cycle t takes back the hits
+//! after t — hit counts drop, ignore counts used after t are given back, a temporary breakpoint
+//! used up after t is armed again, watchpoints re-read their values at t. So from any cycle,
+//! `continue` stops exactly where a fresh session replayed to that cycle would.
 
 use super::expr::{Expr, Lookup, Seg, Val};
 use super::state;
@@ -58,18 +66,27 @@ pub struct Breakpoint {
     pub trigger: Trigger,
     /// Condition text and parsed form.
     pub condition: Option<(String, Expr)>,
-    /// Hits still to ignore.
+    /// Hits still to ignore at the current cycle: `ignore N COUNT` ignores the next COUNT
+    /// hits; moving back gives back the ones used after the cycle moved to.
     pub ignore: u64,
     pub enabled: bool,
-    /// Deleted after its first stop (`tbreak`).
+    /// Used up by its first hit that is not ignored (`tbreak`); armed again by moving back
+    /// before that hit.
     pub temporary: bool,
+    /// Hits at cycles in the machine's past (ignored ones included).
     pub hits: u64,
-    /// The cycle of its last hit: the machine stops between cycles, so a breakpoint hits at
-    /// most once per cycle however many matching events the cycle has.
-    pub last_hit: Option<u64>,
 }
 
 impl Breakpoint {
+    /// How a stop at this breakpoint is announced (gdb's words).
+    pub fn label(&self) -> &'static str {
+        match (&self.trigger, self.temporary) {
+            (Trigger::Watch { .. }, _) => "Watchpoint",
+            (_, true) => "Temporary breakpoint",
+            (_, false) => "Breakpoint",
+        }
+    }
+
     /// How the breakpoint reads in `info breakpoints`.
     pub fn what(&self) -> String {
         let mut s = match &self.trigger {
@@ -157,6 +174,36 @@ fn filter(kind: EventKind, key: &str, value: &str) -> Result<Filter, String> {
     Ok(Filter { field, value })
 }
 
+/// The machine's bound on a numeric filter field (`channel` < channels, ...), with its name.
+fn field_bound(field: &str, gpu: &Gpu) -> Option<(usize, &'static str)> {
+    match field {
+        "core" | "sm" => Some((gpu.sms.len(), "SMs")),
+        "warp" => Some((gpu.config.warps_per_sm(), "warp slots per SM")),
+        "channel" => Some((gpu.dram.len(), "channels")),
+        "bank" => Some((gpu.config.dram.banks as usize, "banks per channel")),
+        _ => None,
+    }
+}
+
+/// Refuses filters no event of this machine can have (`channel=99` on 6 channels), naming
+/// the valid range.
+pub fn check_filters(trigger: &Trigger, gpu: &Gpu) -> Result<(), String> {
+    let Trigger::Event { filters, .. } = trigger else { return Ok(()) };
+    for f in filters {
+        if let (Val::Int(v), Some((n, what))) = (&f.value, field_bound(f.field, gpu))
+            && *v as u64 >= n as u64
+        {
+            return Err(format!(
+                "{}={v}: this machine has {n} {what}, so {} must be 0..{}",
+                f.field,
+                f.field,
+                n.saturating_sub(1)
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn field_val(f: FieldValue) -> Val {
     match f {
         FieldValue::Int(i) => Val::Int(i),
@@ -185,6 +232,8 @@ impl Lookup for EventScope<'_> {
 /// Why the machine stopped for a breakpoint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
+    /// "Breakpoint", "Temporary breakpoint" or "Watchpoint".
+    pub label: &'static str,
     pub id: u32,
     pub cycle: u64,
     /// One line: what happened.
@@ -195,8 +244,17 @@ pub struct Hit {
 
 impl Hit {
     pub fn message(&self) -> String {
-        format!("Breakpoint {}, cycle {}: {}", self.id, self.cycle, self.what)
+        format!("{} {}, cycle {}: {}", self.label, self.id, self.cycle, self.what)
     }
+}
+
+/// One hit in the machine's past, kept so that moving back can take it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Record {
+    cycle: u64,
+    id: u32,
+    /// It used one of the breakpoint's ignore counts.
+    ignored: bool,
 }
 
 /// The breakpoint table.
@@ -206,22 +264,19 @@ pub struct Breakpoints {
     next_id: u32,
     /// Last value of each watchpoint (by id).
     watch_values: Vec<(u32, Val)>,
+    /// Hits at cycles in the machine's past, oldest first.
+    past: Vec<Record>,
+    /// Temporary breakpoints used up, with the cycle of the hit that used them.
+    spent: Vec<(u64, Breakpoint)>,
+    /// Breakpoints hit in the cycle being checked, and whether the hit was ignored.
+    this_cycle: Vec<(u32, bool)>,
 }
 
 impl Breakpoints {
     pub fn add(&mut self, trigger: Trigger, condition: Option<(String, Expr)>, temporary: bool) -> u32 {
         self.next_id += 1;
         let id = self.next_id;
-        self.list.push(Breakpoint {
-            id,
-            trigger,
-            condition,
-            ignore: 0,
-            enabled: true,
-            temporary,
-            hits: 0,
-            last_hit: None,
-        });
+        self.list.push(Breakpoint { id, trigger, condition, ignore: 0, enabled: true, temporary, hits: 0 });
         id
     }
 
@@ -230,10 +285,34 @@ impl Breakpoints {
     }
 
     pub fn delete(&mut self, id: u32) -> Result<(), String> {
-        let before = self.list.len();
+        let before = self.list.len() + self.spent.len();
         self.list.retain(|b| b.id != id);
+        self.spent.retain(|(_, b)| b.id != id);
         self.watch_values.retain(|(w, _)| *w != id);
-        if self.list.len() == before { Err(format!("no breakpoint number {id}")) } else { Ok(()) }
+        self.past.retain(|r| r.id != id);
+        if self.list.len() + self.spent.len() == before {
+            Err(format!("no breakpoint number {id}"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Deletes every breakpoint (used-up temporary ones too); returns how many were listed.
+    pub fn clear(&mut self) -> usize {
+        let n = self.list.len();
+        self.list.clear();
+        self.spent.clear();
+        self.watch_values.clear();
+        self.past.clear();
+        n
+    }
+
+    /// `ignore N COUNT`: the next COUNT hits of N are ignored. Hits before now no longer give
+    /// ignores back when moving back: the count starts here.
+    pub fn set_ignore(&mut self, id: u32, count: u64) -> Result<(), String> {
+        self.get_mut(id)?.ignore = count;
+        self.past.iter_mut().filter(|r| r.id == id).for_each(|r| r.ignored = false);
+        Ok(())
     }
 
     /// Event kinds the machine must report for the enabled breakpoints.
@@ -252,6 +331,11 @@ impl Breakpoints {
         self.list.iter().any(|b| b.enabled && matches!(b.trigger, Trigger::Watch { .. }))
     }
 
+    /// Whether any breakpoint is enabled (so moving forward must count hits).
+    pub fn any_enabled(&self) -> bool {
+        self.list.iter().any(|b| b.enabled)
+    }
+
     /// Whether breakpoint `b` matches `event` (pure: no counters change).
     pub fn matches(b: &Breakpoint, event: &Event, gpu: &Gpu) -> bool {
         let Trigger::Event { kind, filters } = &b.trigger else { return false };
@@ -267,51 +351,115 @@ impl Breakpoints {
         }
     }
 
-    /// The first enabled breakpoint an event (at `cycle`) triggers, counting hits and
-    /// honouring ignore counts; temporary breakpoints are removed when they stop.
+    /// Counts a hit of breakpoint `idx` at `cycle` (at most one per cycle) and honours its
+    /// ignore count; returns the stop it asks for, if it is not ignored.
+    fn hit(&mut self, idx: usize, cycle: u64, what: impl FnOnce() -> String) -> Option<Hit> {
+        let b = &mut self.list[idx];
+        if self.this_cycle.iter().any(|(id, _)| *id == b.id) {
+            return None;
+        }
+        b.hits += 1;
+        let ignored = b.ignore > 0;
+        b.ignore -= u64::from(ignored);
+        self.this_cycle.push((b.id, ignored));
+        self.past.push(Record { cycle, id: b.id, ignored });
+        (!ignored).then(|| Hit { label: b.label(), id: b.id, cycle, what: what(), event: None })
+    }
+
+    /// Counts the hits `event` (at `cycle`) makes; returns the first that asks for a stop.
     pub fn check_event(&mut self, cycle: u64, event: &Event, gpu: &Gpu) -> Option<Hit> {
-        let idx = self.list.iter().position(|b| b.last_hit != Some(cycle) && Self::matches(b, event, gpu))?;
-        let mut hit = self.stop_at(idx, cycle, event.describe())?;
-        hit.event = Some(event.clone());
-        Some(hit)
+        let mut stop = None;
+        for i in 0..self.list.len() {
+            if Self::matches(&self.list[i], event, gpu)
+                && let Some(mut h) = self.hit(i, cycle, || event.describe())
+                && stop.is_none()
+            {
+                h.event = Some(event.clone());
+                stop = Some(h);
+            }
+        }
+        stop
     }
 
     /// `break cycle N` breakpoints reached at `cycle`.
     pub fn check_cycle(&mut self, cycle: u64, gpu: &Gpu) -> Option<Hit> {
-        let idx = self.list.iter().position(|b| {
-            b.enabled
+        let mut stop = None;
+        for i in 0..self.list.len() {
+            let b = &self.list[i];
+            let reached = b.enabled
                 && b.trigger == Trigger::Cycle(cycle)
                 && b.condition
                     .as_ref()
-                    .is_none_or(|(_, c)| c.eval(&EventScope { event: None, gpu }).is_ok_and(|v| v.truthy()))
-        })?;
-        self.stop_at(idx, cycle, format!("reached cycle {cycle}"))
+                    .is_none_or(|(_, c)| c.eval(&EventScope { event: None, gpu }).is_ok_and(|v| v.truthy()));
+            if reached && let Some(h) = self.hit(i, cycle, || format!("reached cycle {cycle}")) {
+                stop = stop.or(Some(h));
+            }
+        }
+        stop
     }
 
-    /// Watchpoints whose value changed since the last check.
+    /// Watchpoints whose value changed since the last check (every value is brought up to
+    /// date, so the next check measures from this cycle).
     pub fn check_watches(&mut self, cycle: u64, gpu: &Gpu) -> Option<Hit> {
-        let mut changed = None;
-        for (i, b) in self.list.iter().enumerate() {
+        let mut stop = None;
+        for i in 0..self.list.len() {
+            let b = &self.list[i];
             let Trigger::Watch { text, expr } = &b.trigger else { continue };
             if !b.enabled {
                 continue;
             }
             let now = expr.eval(&EventScope { event: None, gpu }).unwrap_or(Val::Str("<error>".into()));
-            let slot = self.watch_values.iter().position(|(id, _)| *id == b.id);
-            let old = slot.map(|s| self.watch_values[s].1.clone());
-            match slot {
-                Some(s) => self.watch_values[s].1 = now.clone(),
-                None => self.watch_values.push((b.id, now.clone())),
-            }
-            if changed.is_none()
-                && let Some(old) = old
+            let id = b.id;
+            let text = text.clone();
+            let slot = self.watch_values.iter().position(|(w, _)| *w == id);
+            let old = match slot {
+                Some(s) => Some(std::mem::replace(&mut self.watch_values[s].1, now.clone())),
+                None => {
+                    self.watch_values.push((id, now.clone()));
+                    None
+                }
+            };
+            if let Some(old) = old
                 && old != now
+                && let Some(h) = self.hit(i, cycle, || format!("{text}: {old} → {now}"))
             {
-                changed = Some((i, format!("{text}: {old} → {now}")));
+                stop = stop.or(Some(h));
             }
         }
-        let (i, what) = changed?;
-        self.stop_at(i, cycle, what)
+        stop
+    }
+
+    /// Ends the checks of a cycle: temporary breakpoints hit without being ignored are used up.
+    pub fn end_cycle(&mut self, cycle: u64) {
+        for (id, ignored) in std::mem::take(&mut self.this_cycle) {
+            if let Some(i) = self.list.iter().position(|b| b.id == id && b.temporary && !ignored) {
+                let b = self.list.remove(i);
+                self.watch_values.retain(|(w, _)| *w != id);
+                self.spent.push((cycle, b));
+            }
+        }
+    }
+
+    /// The machine moved back to cycle `t`: takes back every hit after `t`.
+    pub fn rewind(&mut self, t: u64) {
+        self.this_cycle.clear();
+        let mut i = 0;
+        while i < self.spent.len() {
+            if self.spent[i].0 > t {
+                let (_, b) = self.spent.remove(i);
+                let pos = self.list.partition_point(|x| x.id < b.id);
+                self.list.insert(pos, b);
+            } else {
+                i += 1;
+            }
+        }
+        while self.past.last().is_some_and(|r| r.cycle > t) {
+            let r = self.past.pop().expect("checked");
+            if let Ok(b) = self.get_mut(r.id) {
+                b.hits -= 1;
+                b.ignore += u64::from(r.ignored);
+            }
+        }
     }
 
     /// Re-reads every watchpoint's value (after moving in time), so a change is measured from
@@ -324,22 +472,6 @@ impl Breakpoints {
                 self.watch_values.push((b.id, v));
             }
         }
-    }
-
-    fn stop_at(&mut self, idx: usize, cycle: u64, what: String) -> Option<Hit> {
-        let b = &mut self.list[idx];
-        b.hits += 1;
-        b.last_hit = Some(cycle);
-        if b.ignore > 0 {
-            b.ignore -= 1;
-            return None;
-        }
-        let hit = Hit { id: b.id, cycle, what, event: None };
-        if b.temporary {
-            let id = b.id;
-            let _ = self.delete(id);
-        }
-        Some(hit)
     }
 }
 

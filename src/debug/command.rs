@@ -65,7 +65,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "tbreak",
         aliases: &["tb"],
         args: "EVENT ... | cycle N",
-        help: "like break, deleted after its first stop",
+        help: "like break, used up by its first hit (armed again if you go back before it)",
     },
     CommandSpec {
         name: "watch",
@@ -83,7 +83,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "ignore",
         aliases: &[],
         args: "N COUNT",
-        help: "ignore the next COUNT hits of breakpoint N",
+        help: "ignore the next COUNT hits of breakpoint N (going back gives back those after the new cycle)",
     },
     CommandSpec {
         name: "delete",
@@ -255,7 +255,10 @@ fn number(s: &str, what: &str) -> Result<u64, String> {
         Some(h) => u64::from_str_radix(h, 16),
         None => t.parse(),
     };
-    v.map_err(|_| format!("{what}: `{s}` is not a number"))
+    v.map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => format!("{what}: `{s}` is too large (at most {})", u64::MAX),
+        _ => format!("{what}: `{s}` is not a number"),
+    })
 }
 
 fn ids(args: &[&str], cmd: &str) -> Result<Vec<u32>, String> {
@@ -449,6 +452,14 @@ mod tests {
         );
         assert_eq!(Command::parse("frobnicate"), Err("unknown command `frobnicate`; try `help`".into()));
         assert_eq!(Command::parse("step x"), Err("step: `x` is not a number".into()));
+        assert_eq!(
+            Command::parse("goto 99999999999999999999"),
+            Err("goto: `99999999999999999999` is too large (at most 18446744073709551615)".into())
+        );
+        assert_eq!(
+            Command::parse("goto 0x1ffffffffffffffff"),
+            Err("goto: `0x1ffffffffffffffff` is too large (at most 18446744073709551615)".into())
+        );
         assert_eq!(Command::parse("continue 3"), Err("continue takes no arguments".into()));
         assert_eq!(Command::parse("until"), Err("until needs a cycle number".into()));
         assert!(Command::parse("show b").unwrap_err().starts_with("ambiguous view `b`: banks, breakpoints"));

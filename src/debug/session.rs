@@ -3,7 +3,7 @@
 //! moving commands (`step`, `continue`, `until`, `run`) then advance in bounded chunks through
 //! [`Session::advance`], so a terminal can redraw and be interrupted between chunks.
 
-use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, event_kind, parse_trigger};
+use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, event_kind, parse_trigger};
 use super::command::{COMMANDS, Command, Info, VIEWS};
 use super::expr::Expr;
 use super::history::{EventLog, Samples};
@@ -53,12 +53,23 @@ pub enum Outcome {
     Quit,
 }
 
+/// What breakpoints do while the machine moves forward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Breaks {
+    /// Count hits and stop at them (`continue`, `step`, `until`).
+    Stop,
+    /// Count hits without stopping (`run`, `goto` forward): counts stay a function of the
+    /// cycles the machine went through, however it went.
+    Count,
+    /// Replaying cycles already counted (going back).
+    Off,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Run {
     /// Stop when the machine reaches this cycle.
     until: Option<u64>,
-    /// Stop at breakpoints.
-    breaks: bool,
+    breaks: Breaks,
 }
 
 /// A debugging session.
@@ -137,20 +148,21 @@ impl Session {
     pub fn command(&mut self, cmd: Command) -> Result<Outcome, String> {
         let text = |s: String| Ok(Outcome::Text(s));
         match cmd {
-            Command::Step(n) => self.start(Some(self.gpu.cycle + n), true),
-            Command::Continue => self.start(None, true),
+            Command::Step(n) => self.start(Some(self.gpu.cycle.saturating_add(n)), Breaks::Stop),
+            Command::Continue => self.start(None, Breaks::Stop),
             Command::Until(c) => {
                 if c <= self.gpu.cycle {
                     return Err(format!("until: already at cycle {}; use goto to go back", self.gpu.cycle));
                 }
-                self.start(Some(c), true)
+                self.start(Some(c), Breaks::Stop)
             }
-            Command::Run => self.start(None, false),
+            Command::Run => self.start(None, Breaks::Count),
             Command::ReverseStep(n) => text(self.goto(self.gpu.cycle.saturating_sub(n))),
             Command::Goto(c) => text(self.goto(c)),
             Command::ReverseContinue => text(self.reverse_continue()),
             Command::Break { temporary, spec } => {
                 let (trigger, cond) = parse_trigger(&spec)?;
+                check_filters(&trigger, &self.gpu)?;
                 let desc = match &trigger {
                     Trigger::Cycle(c) => format!("cycle {c}"),
                     _ => spec.clone(),
@@ -180,13 +192,12 @@ impl Session {
                 })
             }
             Command::Ignore { id, count } => {
-                self.breakpoints.get_mut(id)?.ignore = count;
+                self.breakpoints.set_ignore(id, count)?;
                 text(format!("Will ignore the next {count} hits of breakpoint {id}"))
             }
             Command::Delete(ids) => {
                 if ids.is_empty() {
-                    let n = self.breakpoints.list.len();
-                    self.breakpoints.list.clear();
+                    let n = self.breakpoints.clear();
                     return text(format!("Deleted {n} breakpoints"));
                 }
                 for id in &ids {
@@ -232,7 +243,7 @@ impl Session {
         Ok(Outcome::Text(format!("{verb} {}", join_ids(ids))))
     }
 
-    fn start(&mut self, until: Option<u64>, breaks: bool) -> Result<Outcome, String> {
+    fn start(&mut self, until: Option<u64>, breaks: Breaks) -> Result<Outcome, String> {
         if let Some(stop) = self.finished() {
             return Err(format!("{} Use goto or reverse commands to look back.", stop.message()));
         }
@@ -280,12 +291,13 @@ impl Session {
     }
 
     /// Event kinds the machine must report now.
-    fn event_mask(&self, breaks: bool) -> u64 {
-        self.log.mask | if breaks { self.breakpoints.event_mask() } else { 0 }
+    fn event_mask(&self, breaks: Breaks) -> u64 {
+        self.log.mask | if breaks == Breaks::Off { 0 } else { self.breakpoints.event_mask() }
     }
 
-    /// One core cycle: step, snapshot, log, check breakpoints.
-    fn step_once(&mut self, breaks: bool) -> Option<Stop> {
+    /// One core cycle: step, snapshot, log, count breakpoint hits (stopping at one if
+    /// `breaks` says so).
+    fn step_once(&mut self, breaks: Breaks) -> Option<Stop> {
         if let Some(stop) = self.finished() {
             return Some(stop);
         }
@@ -294,6 +306,7 @@ impl Session {
         self.furthest = self.furthest.max(self.gpu.cycle);
         self.travel.observe(&self.gpu);
         self.samples.observe(&self.gpu);
+        let checks = breaks != Breaks::Off && !self.breakpoints.list.is_empty();
         let mut hit = None;
         if !self.gpu.events.events().is_empty() {
             let mut buf = std::mem::take(&mut self.buf);
@@ -302,9 +315,12 @@ impl Session {
                 // The event a breakpoint stops on is logged whatever its kind, so the log
                 // shows why the machine stopped.
                 let mut stops_here = false;
-                if breaks && hit.is_none() {
-                    hit = self.breakpoints.check_event(cycle, &e, &self.gpu);
-                    stops_here = hit.is_some();
+                if checks {
+                    let h = self.breakpoints.check_event(cycle, &e, &self.gpu);
+                    if hit.is_none() && breaks == Breaks::Stop {
+                        stops_here = h.is_some();
+                        hit = h;
+                    }
                 }
                 if stops_here || self.log.wants(e.kind()) {
                     self.log.push(cycle, e);
@@ -312,32 +328,47 @@ impl Session {
             }
             self.buf = buf;
         }
-        if breaks && hit.is_none() && !self.breakpoints.list.is_empty() {
-            hit = self.breakpoints.check_cycle(self.gpu.cycle, &self.gpu);
-            if hit.is_none() && self.breakpoints.has_watches() {
-                hit = self.breakpoints.check_watches(self.gpu.cycle, &self.gpu);
+        if checks {
+            let cycle = self.gpu.cycle;
+            let at_cycle = self.breakpoints.check_cycle(cycle, &self.gpu);
+            let watched = if self.breakpoints.has_watches() {
+                self.breakpoints.check_watches(cycle, &self.gpu)
+            } else {
+                None
+            };
+            self.breakpoints.end_cycle(cycle);
+            if breaks == Breaks::Stop {
+                hit = hit.or(at_cycle).or(watched);
             }
         }
         hit.map(Stop::Hit).or_else(|| self.finished())
     }
 
     /// Moves to cycle `t` (back by restoring a snapshot and replaying, forward by stepping),
-    /// ignoring breakpoints. Lands on exactly the state a forward run shows at `t`.
+    /// without stopping at breakpoints. Lands on exactly the state a forward run shows at `t`,
+    /// with the breakpoints' counts as they are at `t` (see [`Breakpoints::rewind`]).
     pub fn goto(&mut self, t: u64) -> String {
         self.run = None;
         let now = self.gpu.cycle;
         if t == now {
             return format!("cycle {t}");
         }
+        // Forward, every cycle after now must be counted while a breakpoint is enabled, so a
+        // later snapshot is a shortcut only without breakpoints.
         let snap = self.travel.at_or_before(t);
-        if t < now || snap.cycle > now {
+        let back = t < now;
+        if back || (snap.cycle > now && !self.breakpoints.any_enabled()) {
             self.gpu = snap.clone();
             self.log.truncate_after(self.gpu.cycle);
             self.samples.truncate_after(self.gpu.cycle);
         }
+        if back {
+            self.breakpoints.rewind(t);
+        }
+        let breaks = if back { Breaks::Off } else { Breaks::Count };
         let mut stop = None;
         while self.gpu.cycle < t && stop.is_none() {
-            stop = self.step_once(false);
+            stop = self.step_once(breaks);
         }
         self.breakpoints.reset_watches(&self.gpu);
         match stop {
@@ -385,11 +416,20 @@ impl Session {
                     continue;
                 }
                 if let Some(b) = self.breakpoints.list.iter().find(|b| Breakpoints::matches(b, e, &g)) {
-                    last = Some(Hit { id: b.id, cycle: *cycle, what: e.describe(), event: Some(e.clone()) });
+                    last = Some(Hit {
+                        label: b.label(),
+                        id: b.id,
+                        cycle: *cycle,
+                        what: e.describe(),
+                        event: Some(e.clone()),
+                    });
                 }
             }
+            let at_cycle = watch.check_cycle(g.cycle, &g);
+            let watched = watch.check_watches(g.cycle, &g);
+            watch.end_cycle(g.cycle);
             if g.cycle < limit
-                && let Some(h) = watch.check_cycle(g.cycle, &g).or_else(|| watch.check_watches(g.cycle, &g))
+                && let Some(h) = at_cycle.or(watched)
             {
                 last = Some(h);
             }
@@ -450,6 +490,12 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
                 s.push_str(&format!("  {:<18} {}\n", k.name(), k.fields().join(" ")));
             }
             s.push_str("  occlusion          = memory-occlusion\n");
+            s.push_str(
+                "Breakpoints follow the machine, not the session: a hit is counted in every cycle the machine\n\
+                 goes through (continue, step, until, run, goto), and going back to cycle T takes back the hits\n\
+                 after T — hit counts, ignore counts (`ignore N COUNT` ignores the next COUNT hits) and used-up\n\
+                 tbreaks are restored, so `continue` stops where it did from T.\n",
+            );
             s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300");
             s
         }
