@@ -136,7 +136,7 @@ fn conditions_ignore_counts_and_temporary_breakpoints() {
     // tbreak stops once and is gone.
     let mut s = session();
     run(&mut s, "tbreak occlusion");
-    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", occl[0].0)));
+    assert!(run(&mut s, "c").starts_with(&format!("Temporary breakpoint 1, cycle {}:", occl[0].0)));
     assert!(run(&mut s, "info b").contains("No breakpoints"));
     // disable / enable.
     let mut s = session();
@@ -162,7 +162,7 @@ fn watchpoints_stop_when_the_value_changes() {
     }
     let mut s = session();
     assert_eq!(run(&mut s, "watch l1[1].mshr.used"), "Watchpoint 1: l1[1].mshr.used (now 0)");
-    assert_eq!(run(&mut s, "c"), format!("Breakpoint 1, cycle {change}: l1[1].mshr.used: {from} → {to}"));
+    assert_eq!(run(&mut s, "c"), format!("Watchpoint 1, cycle {change}: l1[1].mshr.used: {from} → {to}"));
     assert_eq!(run(&mut s, "print l1[1].mshr.used * 2"), format!("l1[1].mshr.used * 2 = {}", to * 2));
 }
 
@@ -255,6 +255,10 @@ fn command_errors_are_reported_not_panicked() {
         ("show lru 0", "which set?"),
         ("condition 7 needed > 1", "no breakpoint number 7"),
         ("until 0", "already at cycle 0"),
+        ("break row-miss channel=2", "channel=2: this machine has 2 channels, so channel must be 0..1"),
+        ("break row-miss bank=16", "bank=16: this machine has 16 banks per channel, so bank must be 0..15"),
+        ("break occlusion core=4", "core=4: this machine has 4 SMs, so core must be 0..3"),
+        ("goto 99999999999999999999", "`99999999999999999999` is too large (at most 18446744073709551615)"),
         ("frob", "unknown command `frob`"),
     ] {
         let e = s.execute_blocking(cmd).unwrap_err();
