@@ -65,7 +65,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "tbreak",
         aliases: &["tb"],
         args: "EVENT ... | cycle N",
-        help: "like break, used up by its first hit (armed again if you go back before it)",
+        help: "like break, stops once; going back before it re-arms it",
     },
     CommandSpec {
         name: "watch",
@@ -83,7 +83,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "ignore",
         aliases: &[],
         args: "N COUNT",
-        help: "ignore the next COUNT hits of breakpoint N (going back gives back those after the new cycle)",
+        help: "ignore the next COUNT hits of N; going back returns them",
     },
     CommandSpec {
         name: "delete",

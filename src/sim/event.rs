@@ -4,6 +4,7 @@
 
 use super::core::StallReason;
 use super::dram::command::Command;
+use super::dram::sched::DrainCause;
 use super::dram::sched::warp_groups::Early;
 
 /// A field value of an event, for breakpoint filters and conditions.
@@ -23,8 +24,8 @@ pub enum Event {
     MshrFull { core: u16, warp: u16, pc: u32, line: u64 },
     /// A DRAM request opened a row: bank closed (miss) or another row open (conflict).
     RowMiss { channel: u16, bank: u8, row: u32, conflict: bool },
-    /// The controller switched to draining writes.
-    WriteDrainStart { channel: u16, writes: u16, reads: u16 },
+    /// The controller switched to draining writes, and why.
+    WriteDrainStart { channel: u16, writes: u16, reads: u16, cause: DrainCause },
     /// The controller went back to reads.
     WriteDrainEnd { channel: u16, writes: u16 },
     /// A DRAM command issued (`dram_cycle` is in the channel's clock).
@@ -180,7 +181,7 @@ impl EventKind {
             EventKind::MemoryOcclusion => &["core", "warp", "pc", "needed", "free"],
             EventKind::MshrFull => &["core", "warp", "pc", "line"],
             EventKind::RowMiss => &["channel", "bank", "row", "conflict"],
-            EventKind::WriteDrainStart => &["channel", "writes", "reads"],
+            EventKind::WriteDrainStart => &["channel", "writes", "reads", "cause"],
             EventKind::WriteDrainEnd => &["channel", "writes"],
             EventKind::DramCommand => &["channel", "dram_cycle", "bank", "row", "col", "cmd"],
             EventKind::WarpGroupScheduled => {
@@ -301,6 +302,7 @@ impl Event {
             (Event::WriteDrainStart { writes, .. }, "writes")
             | (Event::WriteDrainEnd { writes, .. }, "writes") => i(u64::from(*writes)),
             (Event::WriteDrainStart { reads, .. }, "reads") => i(u64::from(*reads)),
+            (Event::WriteDrainStart { cause, .. }, "cause") => Some(Name(cause.name())),
             (Event::DramCommand { dram_cycle, .. }, "dram_cycle") => i(*dram_cycle),
             (Event::DramCommand { cmd, .. }, "bank") => i(u64::from(cmd.bank)),
             (Event::DramCommand { cmd, .. }, "row") => i(u64::from(cmd.row)),
@@ -334,8 +336,15 @@ impl Event {
                 "row {} on channel {channel} bank {bank}: opening row {row}",
                 if *conflict { "conflict" } else { "miss" }
             ),
-            Event::WriteDrainStart { channel, writes, reads } => {
-                format!("write drain starts on channel {channel}: {writes} writes queued, {reads} reads")
+            Event::WriteDrainStart { channel, writes, reads, cause } => {
+                let why = match cause {
+                    DrainCause::HighWatermark => "above the high watermark",
+                    DrainCause::NoReads => "no read pending",
+                    DrainCause::QueueFull => "write queue full",
+                };
+                format!(
+                    "write drain starts on channel {channel} ({why}): {writes} writes queued, {reads} reads"
+                )
             }
             Event::WriteDrainEnd { channel, writes } => {
                 format!("write drain ends on channel {channel}: {writes} writes left")

@@ -17,7 +17,7 @@ use super::command::{Command, CommandKind};
 use super::coord::CoordMessage;
 use super::prefetch::Prefetcher;
 use super::queues::{Pending, Queues, Slot};
-use super::sched::{DramScheduler, DramSchedulerKind, GroupKey, SchedCtx, WritePolicy};
+use super::sched::{DrainCause, DramScheduler, DramSchedulerKind, GroupKey, SchedCtx, WritePolicy};
 use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
@@ -440,6 +440,13 @@ impl Controller {
         let (reads, writes) = (self.queues.n_reads, self.queues.n_writes);
         let want = self.drain_wanted();
         if !self.draining && want {
+            let cause = if reads == 0 {
+                DrainCause::NoReads
+            } else if writes > self.high_watermark && self.write_policy == WritePolicy::Watermarks {
+                DrainCause::HighWatermark
+            } else {
+                DrainCause::QueueFull
+            };
             self.draining = true;
             self.drain_full = writes >= self.queues.write_capacity;
             self.stats.drains += 1;
@@ -448,6 +455,7 @@ impl Controller {
                     channel: self.channel,
                     writes: writes as u16,
                     reads: reads as u16,
+                    cause,
                 });
             }
         } else if self.draining && !want {
@@ -590,7 +598,12 @@ mod tests {
         assert!(mc.draining, "one above the high watermark");
         assert_eq!(
             sink.events()[0].1,
-            Event::WriteDrainStart { channel: 3, writes: high as u16 + 1, reads: 1 }
+            Event::WriteDrainStart {
+                channel: 3,
+                writes: high as u16 + 1,
+                reads: 1,
+                cause: DrainCause::HighWatermark
+            }
         );
         // Serve writes down to one above the low watermark: still draining.
         mc.queues.remove(extra);
@@ -609,6 +622,41 @@ mod tests {
         mc.queues.remove(read);
         mc.update_drain_mode(&mut sink);
         assert!(mc.draining, "no reads: drain the {low} writes");
-        assert_eq!(sink.events()[2].1, Event::WriteDrainStart { channel: 3, writes: low as u16, reads: 0 });
+        assert_eq!(
+            sink.events()[2].1,
+            Event::WriteDrainStart { channel: 3, writes: low as u16, reads: 0, cause: DrainCause::NoReads }
+        );
+    }
+
+    /// α-SJF's `AfterReads` policy (seed 001 §V) drains while reads wait only when the write
+    /// queue is full, and the event says so.
+    #[test]
+    fn after_reads_drains_a_full_write_queue_and_names_the_cause() {
+        let c = Config::default();
+        let mut mc = Controller::new(&c, 1);
+        mc.write_policy = WritePolicy::AfterReads;
+        let mut sink = EventSink::default();
+        sink.set(EventKind::WriteDrainStart, true);
+        mc.enqueue(req(0, AccessKind::Load), 0);
+        let capacity = mc.queues.write_capacity;
+        for i in 1..capacity as u64 {
+            mc.enqueue(req(i, AccessKind::Writeback), 0);
+        }
+        mc.update_drain_mode(&mut sink);
+        assert!(!mc.draining, "one below a full write queue, with a read pending");
+        mc.enqueue(req(capacity as u64, AccessKind::Writeback), 0);
+        mc.update_drain_mode(&mut sink);
+        assert!(mc.draining, "the write queue is full");
+        let start = &sink.events()[0].1;
+        assert_eq!(
+            *start,
+            Event::WriteDrainStart {
+                channel: 1,
+                writes: capacity as u16,
+                reads: 1,
+                cause: DrainCause::QueueFull
+            }
+        );
+        assert!(start.describe().contains("(write queue full)"), "{}", start.describe());
     }
 }

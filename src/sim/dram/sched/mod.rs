@@ -102,6 +102,28 @@ pub enum WritePolicy {
     Mixed,
 }
 
+/// Why a controller started draining writes (the `cause` of a `write-drain-start` event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrainCause {
+    /// More writes queued than the high watermark (seed 000 §II-C).
+    HighWatermark,
+    /// No read was pending, so writes could go without delaying one.
+    NoReads,
+    /// The write queue was full while reads were pending (`AfterReads`).
+    QueueFull,
+}
+
+impl DrainCause {
+    /// The name breakpoint conditions compare against (`cause == high-watermark`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DrainCause::HighWatermark => "high-watermark",
+            DrainCause::NoReads => "no-reads",
+            DrainCause::QueueFull => "queue-full",
+        }
+    }
+}
+
 /// What the schedulers count (all zero for a scheduler without the mechanism).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SchedulerStats {
