@@ -343,7 +343,7 @@ impl Event {
                     DrainCause::QueueFull => "write queue full",
                 };
                 format!(
-                    "write drain starts on channel {channel} ({why}): {writes} writes queued, {reads} reads"
+                    "write drain starts on channel {channel} ({why}): writes queued {writes}, reads queued {reads}"
                 )
             }
             Event::WriteDrainEnd { channel, writes } => {
