@@ -39,6 +39,26 @@ enum Command {
     /// Run a grid of machine variants × workloads in parallel, appending each result as it
     /// finishes (resumable, shardable across machines); or merge shards' results.
     Sweep(SweepArgs),
+    /// Machine configs from other simulators.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Subcommand)]
+enum ConfigCommand {
+    /// Read a GPGPU-Sim 3.x/4.x gpgpusim.config and write the warpscope machine it describes
+    /// (RON, each key commented with the option it came from); options the machine cannot
+    /// represent are listed in a warning and in the file's header.
+    Import(ImportArgs),
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The GPGPU-Sim option file.
+    file: PathBuf,
+    /// Where to write the machine (`-` for standard output).
+    #[arg(short, long, value_name = "PATH|-", default_value = "-")]
+    output: String,
 }
 
 #[derive(Args)]
@@ -276,6 +296,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Batch(a)) => batch_cmd(a),
         Some(Command::Dram(a)) => dram_cmd(a),
         Some(Command::Sweep(a)) => sweep_cmd(a),
+        Some(Command::Config(ConfigCommand::Import(a))) => config_import_cmd(a),
     }
 }
 
@@ -537,4 +558,46 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         output::write_atomic(svg, &sweep::chart(&s, results)?)?;
     }
     Ok(if summary.failed > 0 { 1 } else { 0 })
+}
+
+fn config_import_cmd(a: ImportArgs) -> Result<i32> {
+    check_outputs(&[("--output", Some(&a.output))])?;
+    let file = a.file.display().to_string();
+    let text = std::fs::read_to_string(&a.file).map_err(|e| ConfigError {
+        origin: Origin::File(file.clone()),
+        position: None,
+        key: String::new(),
+        message: format!("cannot read: {e}"),
+    })?;
+    let imported = warpscope::config::gpgpusim::import(&text, &file)?;
+    use warpscope::config::gpgpusim::NO_TIMING_EFFECT;
+    let (quiet, shown): (Vec<_>, Vec<_>) = imported.notes.iter().partition(|n| n.reason == NO_TIMING_EFFECT);
+    if !shown.is_empty() {
+        eprintln!("warning: {} options of {file} are not (fully) represented in the machine:", shown.len());
+        for n in &shown {
+            eprintln!("  {file}:{}: {} — {}", n.line, n.option, n.reason);
+        }
+    }
+    if !quiet.is_empty() {
+        let names: Vec<&str> = quiet.iter().map(|n| n.option.split(' ').next().unwrap_or("")).collect();
+        eprintln!(
+            "note: {} functional or statistics options have no timing effect: {}",
+            quiet.len(),
+            names.join(" ")
+        );
+    }
+    output::write_atomic(&a.output, &imported.ron)?;
+    if a.output != "-" {
+        let c = &imported.config;
+        eprintln!(
+            "wrote {}: {} SMs, {} channels × {} banks, L1 {} KB, L2 {} KB",
+            a.output,
+            c.core.count,
+            c.dram.channels,
+            c.dram.banks,
+            c.l1.sets * c.l1.ways * c.l1.line_bytes / 1024,
+            c.l2_slices() as u32 * c.l2.sets * c.l2.ways * c.l2.line_bytes / 1024
+        );
+    }
+    Ok(0)
 }

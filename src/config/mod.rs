@@ -9,6 +9,7 @@
 //! every failure is a [`ConfigError`] naming the file, position, key and what would be valid.
 
 mod error;
+pub mod gpgpusim;
 pub mod locate;
 pub mod names;
 pub mod overrides;
@@ -19,6 +20,7 @@ pub use names::{
     AllocPolicy, Constrained, DramSchedulerName, IdealMemory, IndexName, MappingScheme, ReplacementName,
     WarpSchedulerName,
 };
+pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -480,6 +482,11 @@ pub struct MappingConfig {
     /// For `custom`: one letter per address bit, most significant first: `R` row, `B` bank,
     /// `C` column, `H` channel, `S` byte within a burst, `0` ignored; `.` and `_` are spacers.
     pub custom: String,
+    /// For `custom`, optional: the channel is `(addr >> channel_bit) mod channels` (any
+    /// channel count), and `custom` (then without `H` bits) describes the address with the
+    /// channel taken out — the quotient put back above bit `channel_bit`. This is GPGPU-Sim's
+    /// `-gpgpu_mem_addr_mapping dramid@N;...` address decoding.
+    pub channel_bit: Option<u32>,
 }
 
 /// The debugger's time travel and event log.
@@ -741,7 +748,12 @@ impl Default for DramTiming {
 
 impl Default for MappingConfig {
     fn default() -> Self {
-        MappingConfig { scheme: MappingScheme::Xor, interleave_bytes: 256, custom: String::new() }
+        MappingConfig {
+            scheme: MappingScheme::Xor,
+            interleave_bytes: 256,
+            custom: String::new(),
+            channel_bit: None,
+        }
     }
 }
 

@@ -12,7 +12,8 @@
 //!   the bit positions scale with `interleave_bytes`) to avoid channel camping, and the bank
 //!   index is XOR-ed with the low bits of the row (permutation-based interleaving, Zhang et al.)
 //!   so that strides do not camp on one bank.
-//! * `custom`: one letter per address bit (see [`CustomFields`]).
+//! * `custom`: one letter per address bit (see [`CustomFields`]); with `channel_bit`, the
+//!   channel is taken out by modulo first, as GPGPU-Sim's `dramid@N` decoding does.
 
 use crate::config::{Config, MappingScheme};
 
@@ -48,6 +49,8 @@ pub struct AddressMap {
     line_shift: u32,
     burst_shift: u32,
     custom: Option<CustomFields>,
+    /// `dram.mapping.channel_bit` of a custom mapping.
+    channel_bit: Option<u32>,
 }
 
 impl AddressMap {
@@ -74,6 +77,7 @@ impl AddressMap {
             line_shift: c.l2.line_bytes.trailing_zeros(),
             burst_shift: c.dram_burst_bytes().trailing_zeros(),
             custom,
+            channel_bit: c.dram.mapping.channel_bit,
         }
     }
 
@@ -113,11 +117,18 @@ impl AddressMap {
         let col_bytes = (u64::from(col) << self.burst_shift) & !(self.line_bytes - 1);
         if let Some(f) = &self.custom {
             let s_bits = f.count(b'S');
-            return f.deposit(b'H', channel.into())
+            let fields = f.deposit(b'H', channel.into())
                 | f.deposit(b'B', bank.into())
                 | f.deposit(b'R', row.into())
                 | f.deposit(b'C', col_bytes >> s_bits)
                 | f.deposit(b'S', col_bytes & ((1 << s_bits) - 1));
+            return match self.channel_bit {
+                Some(s) => {
+                    let quotient = fields >> s;
+                    ((quotient * self.channels + u64::from(channel)) << s) | (fields & ((1u64 << s) - 1))
+                }
+                None => fields,
+            };
         }
         let xor = self.scheme == MappingScheme::Xor;
         let mut bank = u64::from(bank);
@@ -150,7 +161,15 @@ impl AddressMap {
 
     fn map_custom(&self, addr: u64) -> DramLocation {
         let f = self.custom.as_ref().expect("custom fields present");
-        let channel = f.extract(addr, b'H');
+        let (channel, addr) = match self.channel_bit {
+            // dramid@s: the channel is the chunk number above bit s modulo the channels; the
+            // quotient, put back above bit s, is what the fields are read from.
+            Some(s) => {
+                let chunk = addr >> s;
+                (chunk % self.channels, ((chunk / self.channels) << s) | (addr & ((1u64 << s) - 1)))
+            }
+            None => (f.extract(addr, b'H'), addr),
+        };
         let bank = f.extract(addr, b'B');
         let row = f.extract(addr, b'R') % self.rows;
         let col_bytes = (f.extract(addr, b'C') << f.count(b'S')) | f.extract(addr, b'S');
@@ -211,7 +230,21 @@ impl CustomFields {
             }
             Ok(())
         };
-        need(b'H', c.dram.channels.into(), "dram.channels")?;
+        match c.dram.mapping.channel_bit {
+            Some(s) => {
+                if f.count(b'H') > 0 {
+                    return Err("has 'H' bits, but with dram.mapping.channel_bit the channel is taken by modulo; leave 'H' out".into());
+                }
+                if s < c.l2.line_bytes.trailing_zeros() || s > 40 {
+                    return Err(format!(
+                        "with dram.mapping.channel_bit = {s}: the channel bit must be {}..40 (at or above the {}-byte line)",
+                        c.l2.line_bytes.trailing_zeros(),
+                        c.l2.line_bytes
+                    ));
+                }
+            }
+            None => need(b'H', c.dram.channels.into(), "dram.channels")?,
+        }
         need(b'B', c.dram.banks.into(), "dram.banks")?;
         let row_bits = f.count(b'C') + f.count(b'S');
         let want = c.dram.row_bytes.trailing_zeros();
@@ -352,5 +385,39 @@ mod tests {
         c.dram.channels = 6;
         let e = CustomFields::parse("RRRR.BBBB.CCCCC.HHH.SSSSSSS", &c).unwrap_err();
         assert!(e.contains("power of two"), "{e}");
+    }
+
+    /// GPGPU-Sim's `dramid@8` decoding of the GTX 480 config (6 channels, so not a bit field):
+    /// checked against the decoding written out by hand, and inverted by `unmap`.
+    #[test]
+    fn channel_bit_takes_the_channel_by_modulo_and_decodes_the_rest() {
+        let mut c = Config::default();
+        c.dram.mapping.scheme = MappingScheme::Custom;
+        c.dram.mapping.channel_bit = Some(8);
+        c.dram.mapping.custom = "0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS".into();
+        c.dram.rows = 4096;
+        CustomFields::parse(&c.dram.mapping.custom, &c).unwrap();
+        let m = AddressMap::new(&c);
+        let burst = u64::from(c.dram_burst_bytes());
+        let mut seen = BTreeSet::new();
+        for i in 0..20_000u64 {
+            // Below the 1.5 GB the 6 × 16 banks × 4096 rows × 4 KB hold.
+            let addr = i * 128 * 7919 % (3 << 29) / 128 * 128;
+            let chunk = addr >> 8;
+            let rest = ((chunk / 6) << 8) | (addr & 0xff);
+            let bank = (((rest >> 13) & 7) << 1) | ((rest >> 8) & 1);
+            let row = (rest >> 16) & 0xfff;
+            let col_bytes = ((((rest >> 9) & 0xf) << 2 | ((rest >> 6) & 3)) << 6) | (rest & 63);
+            let l = m.map(addr);
+            assert_eq!(
+                (u64::from(l.channel), u64::from(l.bank), u64::from(l.row), u64::from(l.col)),
+                (chunk % 6, bank, row, col_bytes / burst),
+                "{addr:#x}"
+            );
+            assert!(seen.insert((l.channel, l.bank, l.row, l.col)), "aliases {addr:#x}");
+            assert_eq!(m.unmap(l.channel, l.bank, l.row, l.col), addr, "{addr:#x}");
+        }
+        c.dram.mapping.custom = "0000RRRR.RRRRRRRR.BBBCCCCB.CHSSSSSS".into();
+        assert!(CustomFields::parse(&c.dram.mapping.custom, &c).unwrap_err().contains("leave 'H' out"));
     }
 }

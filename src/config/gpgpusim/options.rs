@@ -1,0 +1,152 @@
+//! Reading a GPGPU-Sim option file (`gpgpusim.config`): `-name value` pairs separated by
+//! white space, `#` comments to the end of the line, and values in double quotes that may
+//! span lines (the DRAM timing string usually does). A later occurrence of an option replaces
+//! an earlier one, as GPGPU-Sim's own option parser does.
+
+use crate::config::{ConfigError, Origin};
+use std::collections::BTreeMap;
+
+/// One option as written in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opt {
+    /// The name without its leading `-` (`gpgpu_n_clusters`).
+    pub name: String,
+    /// The value, without quotes.
+    pub value: String,
+    /// 1-based line and column of the value.
+    pub line: usize,
+    pub col: usize,
+}
+
+/// A word of the file and where it starts.
+struct Token {
+    text: String,
+    line: usize,
+    col: usize,
+    quoted: bool,
+}
+
+fn tokens(text: &str, file: &str) -> Result<Vec<Token>, ConfigError> {
+    let mut out = Vec::new();
+    let (mut line, mut col) = (1, 1);
+    let mut chars = text.chars().peekable();
+    let advance = |c: char, line: &mut usize, col: &mut usize| {
+        if c == '\n' {
+            *line += 1;
+            *col = 1;
+        } else {
+            *col += 1;
+        }
+    };
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            advance(c, &mut line, &mut col);
+        } else if c == '#' {
+            while let Some(&c) = chars.peek() {
+                if c == '\n' {
+                    break;
+                }
+                chars.next();
+                advance(c, &mut line, &mut col);
+            }
+        } else if c == '"' {
+            let (l0, c0) = (line, col);
+            chars.next();
+            advance(c, &mut line, &mut col);
+            let mut word = String::new();
+            loop {
+                match chars.next() {
+                    Some('"') => {
+                        advance('"', &mut line, &mut col);
+                        break;
+                    }
+                    Some(c) => {
+                        advance(c, &mut line, &mut col);
+                        word.push(c);
+                    }
+                    None => {
+                        return Err(error(file, l0, c0, "", "this quoted value has no closing `\"`"));
+                    }
+                }
+            }
+            out.push(Token { text: word, line: l0, col: c0, quoted: true });
+        } else {
+            let (l0, c0) = (line, col);
+            let mut word = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() || c == '#' {
+                    break;
+                }
+                word.push(c);
+                chars.next();
+                advance(c, &mut line, &mut col);
+            }
+            out.push(Token { text: word, line: l0, col: c0, quoted: false });
+        }
+    }
+    Ok(out)
+}
+
+/// An error at a position of the option file, about `option` (may be empty).
+pub fn error(file: &str, line: usize, col: usize, option: &str, message: &str) -> ConfigError {
+    ConfigError {
+        origin: Origin::File(file.to_string()),
+        position: Some((line, col)),
+        key: option.to_string(),
+        message: message.to_string(),
+    }
+}
+
+/// The options of a file by name (the last occurrence of each).
+pub fn read(text: &str, file: &str) -> Result<BTreeMap<String, Opt>, ConfigError> {
+    let mut words = tokens(text, file)?.into_iter();
+    let mut opts = BTreeMap::new();
+    while let Some(t) = words.next() {
+        let name = match t.text.strip_prefix('-') {
+            Some(n) if !t.quoted && !n.is_empty() => n.to_string(),
+            _ => {
+                return Err(error(
+                    file,
+                    t.line,
+                    t.col,
+                    "",
+                    &format!("expected an option such as `-gpgpu_n_clusters 15`, found `{}`", t.text),
+                ));
+            }
+        };
+        let Some(v) = words.next() else {
+            return Err(error(file, t.line, t.col, &format!("-{name}"), "has no value"));
+        };
+        opts.insert(name.clone(), Opt { name, value: v.text, line: v.line, col: v.col });
+    }
+    Ok(opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_comments_quotes_and_repeats() {
+        let text = "# a comment\n-gpgpu_n_clusters 15 # trailing\n-gpgpu_dram_timing_opt \"nbk=16:CCD=2:\n   CL=12\"\n-gpgpu_n_clusters 14\n";
+        let o = read(text, "g.config").unwrap();
+        assert_eq!(o["gpgpu_n_clusters"].value, "14", "the last occurrence wins");
+        assert_eq!((o["gpgpu_n_clusters"].line, o["gpgpu_n_clusters"].col), (5, 19));
+        assert_eq!(o["gpgpu_dram_timing_opt"].value, "nbk=16:CCD=2:\n   CL=12");
+        assert_eq!(o["gpgpu_dram_timing_opt"].line, 3);
+    }
+
+    #[test]
+    fn malformed_files_name_the_position() {
+        let e = read("-a 1\nstray 2\n", "g.config").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "g.config:2:1: expected an option such as `-gpgpu_n_clusters 15`, found `stray`"
+        );
+        let e = read("-a 1\n-b\n", "g.config").unwrap_err();
+        assert_eq!(e.to_string(), "g.config:2:1: -b: has no value");
+        let e = read("-t \"nbk=16:\n", "g.config").unwrap_err();
+        assert_eq!(e.to_string(), "g.config:1:4: this quoted value has no closing `\"`");
+    }
+}

@@ -1,0 +1,693 @@
+//! From GPGPU-Sim options to warpscope config keys. Each key carries the option (and value)
+//! it came from; every option that does not become a key, or only partly, gets a note saying
+//! why, so nothing is dropped silently.
+//!
+//! Clock note: GPGPU-Sim's core clock is the clock at which one warp instruction issues per
+//! scheduler (the Fermi configs halve the shader clock for this), which is what a warpscope
+//! core cycle is with `simd_width` 32; the value is taken as given, so cycle counts compare.
+
+use super::cache::{self, CacheSpec};
+use super::options::{Opt, error};
+use crate::config::{ConfigError, MAX_MSHR_ENTRIES, MAX_WAYS};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One warpscope key and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    /// Dotted path (`dram.timing.t_rcd`).
+    pub path: String,
+    /// The value as RON text.
+    pub value: String,
+    /// The GPGPU-Sim option(s) it follows, for the comment beside it.
+    pub from: String,
+}
+
+/// Something of the file the machine does not represent (fully).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Note {
+    pub line: usize,
+    /// `-name value`.
+    pub option: String,
+    pub reason: String,
+}
+
+/// The translation of a whole file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Translation {
+    pub keys: Vec<Key>,
+    pub notes: Vec<Note>,
+    /// Options that need no key because warpscope always behaves as they ask.
+    pub agreed: Vec<Note>,
+}
+
+struct Ctx<'a> {
+    opts: &'a BTreeMap<String, Opt>,
+    file: &'a str,
+    used: BTreeSet<String>,
+    out: Translation,
+}
+
+impl<'a> Ctx<'a> {
+    /// An option, marked as used.
+    fn get(&mut self, name: &str) -> Option<&'a Opt> {
+        let o = self.opts.get(name)?;
+        self.used.insert(name.to_string());
+        Some(o)
+    }
+
+    fn fail(&self, o: &Opt, message: &str) -> ConfigError {
+        error(self.file, o.line, o.col, &format!("-{}", o.name), message)
+    }
+
+    /// The whole numbers of a value split at `sep` (`shape` says what was expected).
+    fn numbers(&self, o: &Opt, sep: char, shape: &str) -> Result<Vec<u64>, ConfigError> {
+        o.value
+            .split(sep)
+            .map(|s| {
+                let s = s.trim();
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|v| *v >= 0.0 && v.fract() == 0.0)
+                    .map(|v| v as u64)
+                    .ok_or_else(|| self.fail(o, &format!("`{s}` is not a whole number; expected {shape}")))
+            })
+            .collect()
+    }
+
+    /// A single whole number.
+    fn number(&mut self, name: &str) -> Result<Option<(u64, &'a Opt)>, ConfigError> {
+        let Some(o) = self.get(name) else { return Ok(None) };
+        let v = self.numbers(o, ',', "a whole number")?;
+        if v.len() != 1 {
+            return Err(self.fail(o, &format!("`{}`: expected one whole number", o.value)));
+        }
+        Ok(Some((v[0], o)))
+    }
+
+    fn set(&mut self, path: &str, value: impl ToString, from: impl ToString) {
+        self.out.keys.push(Key { path: path.into(), value: value.to_string(), from: from.to_string() });
+    }
+
+    /// `o` asks for what warpscope always does.
+    fn agree(&mut self, o: &Opt, why: &str) {
+        self.used.insert(o.name.clone());
+        self.out.agreed.push(Note { line: o.line, option: shown(o), reason: why.into() });
+    }
+
+    fn note(&mut self, o: &Opt, reason: impl ToString) {
+        self.used.insert(o.name.clone());
+        self.out.notes.push(Note { line: o.line, option: shown(o), reason: reason.to_string() });
+    }
+}
+
+/// `-name value` with white space squeezed, for comments and notes.
+fn shown(o: &Opt) -> String {
+    format!("-{} {}", o.name, o.value.split_whitespace().collect::<Vec<_>>().join(""))
+}
+
+/// Translates the options of `file`.
+pub fn translate(opts: &BTreeMap<String, Opt>, file: &str) -> Result<Translation, ConfigError> {
+    let mut c = Ctx { opts, file, used: BTreeSet::new(), out: Translation::default() };
+    cores(&mut c)?;
+    let clocks = clocks(&mut c)?;
+    l1(&mut c)?;
+    l2(&mut c, clocks)?;
+    interconnect(&mut c)?;
+    dram(&mut c)?;
+    for (name, o) in opts {
+        if !c.used.contains(name) {
+            let reason = unrepresented(name);
+            c.out.notes.push(Note { line: o.line, option: shown(o), reason: reason.into() });
+        }
+    }
+    c.out.notes.sort();
+    c.out.agreed.sort();
+    Ok(c.out)
+}
+
+fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
+    if let Some((clusters, o)) = c.number("gpgpu_n_clusters")? {
+        let per = c.number("gpgpu_n_cores_per_cluster")?;
+        let from = match per {
+            Some((_, p)) => format!("{} × {}", shown(o), shown(p)),
+            None => shown(o),
+        };
+        c.set("core.count", clusters * per.map_or(1, |p| p.0), from);
+    }
+    if let Some(o) = c.get("gpgpu_shader_core_pipeline") {
+        let v = c.numbers(o, ':', "<threads per SM>:<warp size>, e.g. 1536:32")?;
+        match v.as_slice() {
+            [threads, 32] => c.set("core.max_threads", threads, shown(o)),
+            [_, w] => return Err(c.fail(o, &format!("warp size {w}: warpscope's warps are 32 threads"))),
+            _ => return Err(c.fail(o, "expected <threads per SM>:<warp size>, e.g. 1536:32")),
+        }
+    }
+    if let Some((v, o)) = c.number("gpgpu_shader_cta")? {
+        c.set("core.max_ctas", v, shown(o));
+    }
+    if let Some((v, o)) = c.number("gpgpu_num_sched_per_core")? {
+        c.set("core.warp_schedulers", v, shown(o));
+    }
+    if let Some(o) = c.get("gpgpu_scheduler") {
+        let mut parts = o.value.split(':');
+        match parts.next().unwrap_or("") {
+            "gto" => c.set("core.warp_scheduler", "\"gto\"", shown(o)),
+            "lrr" => c.set("core.warp_scheduler", "\"lrr\"", shown(o)),
+            "two_level_active" => {
+                let n = parts.next().and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
+                    c.fail(o, "expected two_level_active:<active warps>:<inner>:<outer>, e.g. two_level_active:6:0:1")
+                })?;
+                c.set("core.warp_scheduler", "\"two-level\"", shown(o));
+                c.set("core.two_level.group_size", n, shown(o));
+                c.note(o, "two-level: GPGPU-Sim's active/pending pools become warpscope's fixed fetch groups of the active-pool size");
+            }
+            other => {
+                c.note(o, format!("warp scheduler `{other}` has no warpscope equivalent; the machine keeps gto (warpscope's schedulers: lrr, gto, two-level, cta-aware, swl, ccws, mascar, oaws-*)"));
+            }
+        }
+    }
+    let latency = c.get("ptx_opcode_latency_int").or_else(|| c.get("trace_opcode_latency_initiation_int"));
+    if let Some(o) = latency {
+        let v = c.numbers(o, ',', "comma-separated latencies, ADD first")?;
+        c.set("core.alu_latency", v[0], format!("{} (ADD latency, used for every ALU operation)", shown(o)));
+    }
+    if let Some((v, o)) = c.number("gpgpu_smem_latency")? {
+        c.set("core.shared_latency", v, shown(o));
+    }
+    Ok(())
+}
+
+/// (core MHz, L2 MHz) when given.
+fn clocks(c: &mut Ctx) -> Result<Option<(f64, f64)>, ConfigError> {
+    let Some(o) = c.get("gpgpu_clock_domains") else { return Ok(None) };
+    let v: Vec<f64> =
+        o.value.split(':').map(|s| s.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| {
+            c.fail(
+                o,
+                "expected <core MHz>:<interconnect MHz>:<L2 MHz>:<DRAM MHz>, e.g. 700.0:700.0:700.0:924.0",
+            )
+        })?;
+    let [core, icnt, l2, dram] = v[..] else {
+        return Err(c.fail(o, "expected four clocks <core MHz>:<interconnect MHz>:<L2 MHz>:<DRAM MHz>"));
+    };
+    c.set("clocks.core_mhz", format!("{core:?}"), format!("{} (core)", shown(o)));
+    c.set(
+        "clocks.icnt_mhz",
+        format!("{l2:?}"),
+        format!("{} (L2; warpscope's crossbar runs with it)", shown(o)),
+    );
+    c.set("clocks.dram_mhz", format!("{dram:?}"), format!("{} (DRAM command clock)", shown(o)));
+    if icnt != l2 {
+        c.note(o, format!("the interconnect clock ({icnt} MHz) differs from the L2's ({l2} MHz); warpscope runs both at the L2's"));
+    }
+    Ok(Some((core, l2)))
+}
+
+/// A cache string, parsed, with the error at the option.
+fn cache_spec<'a>(c: &mut Ctx<'a>, name: &str) -> Result<Option<(CacheSpec, &'a Opt)>, ConfigError> {
+    let Some(o) = c.get(name) else { return Ok(None) };
+    let spec = cache::parse(&o.value).map_err(|m| c.fail(o, &format!("`{}` {m}", o.value)))?;
+    Ok(Some((spec, o)))
+}
+
+/// Sets the keys shared by both cache levels.
+fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
+    let from = shown(o);
+    let mut unmodelled = Vec::new();
+    let (mut sets, mut ways) = (s.sets, s.ways);
+    if ways > MAX_WAYS {
+        // Keep the capacity: the widest associativity warpscope holds that leaves a power-of-two
+        // set count.
+        let lines = sets * ways;
+        if let Some(w) = (1..=MAX_WAYS).rev().find(|w| lines % w == 0 && (lines / w).is_power_of_two()) {
+            (sets, ways) = (lines / w, w);
+            unmodelled.push(format!(
+                "{} ways: warpscope holds at most {MAX_WAYS}; the same {lines} lines as {sets} sets × {ways} ways",
+                s.ways
+            ));
+        }
+    }
+    let mshr = s.mshr_entries.min(MAX_MSHR_ENTRIES);
+    if mshr < s.mshr_entries {
+        unmodelled
+            .push(format!("{} MSHR entries: warpscope's MSHR ids are 8-bit, so {mshr}", s.mshr_entries));
+    }
+    c.set(&format!("{level}.sets"), sets, &from);
+    c.set(&format!("{level}.ways"), ways, &from);
+    c.set(&format!("{level}.line_bytes"), s.line_bytes, &from);
+    c.set(&format!("{level}.mshr_entries"), mshr, &from);
+    c.set(&format!("{level}.mshr_merge"), s.mshr_merge, &from);
+    if s.sectored {
+        unmodelled.push("sectored lines (S): warpscope moves whole lines".to_string());
+    }
+    if s.replacement == 'F' {
+        unmodelled.push("FIFO replacement (F): LRU is used".to_string());
+    }
+    match s.index {
+        'L' => {}
+        'H' if level == "l1" => c.set(&format!("{level}.index"), "\"fermi\"", &from),
+        i => unmodelled
+            .push(format!("set index function `{i}`: warpscope's conventional modulo index is used")),
+    }
+    if !unmodelled.is_empty() {
+        c.note(o, unmodelled.join("; "));
+    }
+}
+
+fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
+    if let Some((s, o)) = cache_spec(c, "gpgpu_cache:dl1")? {
+        cache_geometry(c, "l1", &s, o);
+        c.set("l1.miss_queue", s.miss_queue, shown(o));
+        match s.alloc {
+            'f' => c.set("l1.allocate", "\"on-fill\"", shown(o)),
+            'm' => c.set("l1.allocate", "\"on-miss\"", shown(o)),
+            _ => c.note(o, "streaming allocation (s): warpscope allocates on miss"),
+        }
+        if (s.write, s.write_alloc) != ('E', 'N') {
+            c.note(
+                o,
+                format!(
+                    "write policy {}:{}: warpscope's L1 is write-evict and no-write-allocate (E:N)",
+                    s.write, s.write_alloc
+                ),
+            );
+        }
+        if let Some(p) = s.data_port {
+            c.note(o, format!("L1 data port of {p} bytes: not modelled"));
+        }
+    }
+    if let Some((v, o)) = c.number("gpgpu_l1_latency")? {
+        c.set("l1.hit_latency", v, shown(o));
+    }
+    match c.number("gpgpu_gmem_skip_L1D")? {
+        Some((0, o)) => c.agree(o, "global loads are cached in the L1"),
+        Some((_, o)) => c.note(o, "global loads skipping the L1: warpscope caches them in the L1 (set l1 small or use ideal modes to compare)"),
+        None => {}
+    }
+    Ok(())
+}
+
+fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
+    if let Some((v, o)) = c.number("gpgpu_n_sub_partition_per_mchannel")? {
+        c.set("l2.slices_per_channel", v, shown(o));
+    }
+    let queues = match c.get("gpgpu_dram_partition_queues") {
+        Some(o) => {
+            let v = c.numbers(o, ':', "<icnt→L2>:<L2→DRAM>:<DRAM→L2>:<L2→icnt>, e.g. 64:64:64:64")?;
+            let [to_l2, to_dram, from_dram, to_icnt] = v[..] else {
+                return Err(c.fail(o, "expected four queue sizes <icnt→L2>:<L2→DRAM>:<DRAM→L2>:<L2→icnt>"));
+            };
+            c.set("l2.access_queue", to_l2, format!("{} (icnt→L2)", shown(o)));
+            c.set("l2.miss_queue", to_dram, format!("{} (L2→DRAM)", shown(o)));
+            c.set("l2.response_queue", to_icnt, format!("{} (L2→icnt)", shown(o)));
+            c.note(
+                o,
+                format!("the DRAM→L2 queue ({from_dram}) is not modelled: fills enter the L2 directly"),
+            );
+            true
+        }
+        None => false,
+    };
+    if let Some((s, o)) = cache_spec(c, "gpgpu_cache:dl2")? {
+        cache_geometry(c, "l2", &s, o);
+        if !queues {
+            c.set("l2.miss_queue", s.miss_queue, shown(o));
+        }
+        if let Some(p) = s.data_port {
+            c.set("l2.data_port_bytes", p, shown(o));
+        }
+        if (s.write, s.write_alloc) != ('B', 'L') {
+            c.note(o, format!("write policy {}:{}: warpscope's L2 is write-back and allocates on write without fetching (B:L)", s.write, s.write_alloc));
+        }
+        if s.alloc != 'm' {
+            c.note(o, format!("allocation `{}`: warpscope's L2 allocates on miss", s.alloc));
+        }
+    }
+    let rop = c.number("gpgpu_l2_rop_latency")?.or(c.number("rop_latency")?);
+    if let Some((v, o)) = rop {
+        let (core, l2) = clocks.unwrap_or((1.0, 1.0));
+        let cycles = (v as f64 * l2 / core).ceil() as u64;
+        c.set(
+            "l2.latency",
+            cycles,
+            format!("{} core cycles in the ROP queue before the L2, in L2 cycles", shown(o)),
+        );
+    }
+    Ok(())
+}
+
+fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
+    if let Some((v, o)) = c.number("icnt_flit_size")? {
+        c.set("icnt.request_flit_bytes", v, shown(o));
+        c.set("icnt.reply_flit_bytes", v, shown(o));
+    }
+    Ok(())
+}
+
+/// The keys of `-gpgpu_dram_timing_opt` and what they become.
+const TIMING: &[(&str, &str)] = &[
+    ("RRD", "dram.timing.t_rrd"),
+    ("RCD", "dram.timing.t_rcd"),
+    ("RAS", "dram.timing.t_ras"),
+    ("RP", "dram.timing.t_rp"),
+    ("RC", "dram.timing.t_rc"),
+    ("CL", "dram.timing.t_cas"),
+    ("WL", "dram.timing.t_wl"),
+    ("CDLR", "dram.timing.t_wtr"),
+    ("WR", "dram.timing.t_wr"),
+    ("CCD", "dram.timing.t_ccds"),
+];
+
+fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
+    if let Some((v, o)) = c.number("gpgpu_n_mem")? {
+        c.set("dram.channels", v, shown(o));
+    }
+    if let Some((width, o)) = c.number("gpgpu_dram_buswidth")? {
+        let chips = c.number("gpgpu_n_mem_per_ctrlr")?;
+        let from = match chips {
+            Some((_, p)) => format!("{} bytes × {}", shown(o), shown(p)),
+            None => format!("{} bytes", shown(o)),
+        };
+        c.set("dram.bus_bits", width * chips.map_or(1, |p| p.0) * 8, from);
+    }
+    let burst = c.number("gpgpu_dram_burst_length")?;
+    let ratio = c.number("dram_data_command_freq_ratio")?;
+    let mut burst_cycles = None;
+    if let Some((bl, o)) = burst {
+        c.set("dram.burst_length", bl, shown(o));
+        if let Some((r, ro)) = ratio {
+            if r == 0 {
+                return Err(c.fail(ro, "the data/command frequency ratio must be at least 1"));
+            }
+            let cycles = bl.div_ceil(r);
+            burst_cycles = Some(cycles);
+            c.set("dram.timing.t_burst", format!("Ck({cycles})"), format!("{} / {}", shown(o), shown(ro)));
+        }
+    }
+    if let Some(o) = c.get("gpgpu_dram_timing_opt") {
+        let text: String = o.value.chars().filter(|ch| !ch.is_whitespace()).collect();
+        let mut values = BTreeMap::new();
+        for field in text.split(':').filter(|f| !f.is_empty()) {
+            let parsed = field.split_once('=').and_then(|(k, v)| Some((k, v.parse::<u64>().ok()?)));
+            let Some((k, v)) = parsed else {
+                return Err(c.fail(
+                    o,
+                    &format!(
+                        "`{field}`: expected <name>=<cycles> fields separated by `:`, e.g. nbk=16:CCD=2:RRD=6"
+                    ),
+                ));
+            };
+            values.insert(k.to_string(), v);
+        }
+        let from = |k: &str| format!("-gpgpu_dram_timing_opt {k}={}", values[k]);
+        for (k, path) in TIMING {
+            if values.contains_key(*k) {
+                c.set(path, format!("Ck({})", values[*k]), from(k));
+            }
+        }
+        if let Some(&nbk) = values.get("nbk") {
+            c.set("dram.banks", nbk, from("nbk"));
+        }
+        let groups = values.get("nbkgrp").copied().unwrap_or(1);
+        if values.contains_key("nbkgrp") {
+            c.set("dram.bank_groups", groups, from("nbkgrp"));
+        }
+        match (values.get("CCDL"), values.get("CCD")) {
+            (Some(&l), _) if groups > 1 && l > 0 => {
+                c.set("dram.timing.t_ccdl", format!("Ck({l})"), from("CCDL"))
+            }
+            (_, Some(&s)) => {
+                c.set("dram.timing.t_ccdl", format!("Ck({s})"), format!("{} (no bank groups)", from("CCD")))
+            }
+            _ => {}
+        }
+        // GPGPU-Sim holds a bank for BL/ratio cycles after a read and its bank group for tRTPL:
+        // the same-bank read-to-precharge time is the longer of the two.
+        let rtpl = values.get("RTPL").copied().unwrap_or(0);
+        if let Some(b) = burst_cycles {
+            c.set(
+                "dram.timing.t_rtp",
+                format!("Ck({})", rtpl.max(b)),
+                "-gpgpu_dram_timing_opt RTPL and the burst time (the longer)",
+            );
+        }
+        c.set("dram.timing.t_faw", "Ck(0)", "GPGPU-Sim has no four-activate window");
+        let known: BTreeSet<&str> =
+            TIMING.iter().map(|(k, _)| *k).chain(["nbk", "nbkgrp", "CCDL", "RTPL"]).collect();
+        let unknown: Vec<String> = values
+            .iter()
+            .filter(|(k, _)| !known.contains(k.as_str()))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        if !unknown.is_empty() {
+            c.note(o, format!("timing parameters not modelled: {}", unknown.join(", ")));
+        }
+    }
+    dram_queues(c)?;
+    bank_indexing(c);
+    if let Some((v, o)) = c.number("gpgpu_dram_scheduler")? {
+        match v {
+            0 => c.set("dram.scheduler", "\"fcfs\"", shown(o)),
+            1 => c.set("dram.scheduler", "\"frfcfs\"", shown(o)),
+            _ => return Err(c.fail(o, &format!("`{v}`: expected 0 (FIFO) or 1 (FR-FCFS)"))),
+        }
+    }
+    mapping(c)
+}
+
+fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
+    let Some((q, o)) = c.number("gpgpu_frfcfs_dram_sched_queue_size")? else { return Ok(()) };
+    let q = if q == 0 {
+        c.note(o, "0 (unlimited) has no warpscope equivalent: 64 entries are used");
+        64
+    } else {
+        q
+    };
+    c.set("dram.read_queue", q, shown(o));
+    let separate = c.number("dram_seperate_write_queue_enable")?.is_some_and(|(v, _)| v != 0);
+    match c.get("dram_write_queue_size") {
+        Some(w) if separate => {
+            let v = c.numbers(w, ':', "<size>:<high watermark>:<low watermark>, e.g. 64:56:32")?;
+            let [size, high, low] = v[..] else {
+                return Err(c.fail(w, "expected <size>:<high watermark>:<low watermark>, e.g. 64:56:32"));
+            };
+            c.set("dram.write_queue", size, shown(w));
+            c.set("dram.write_high_watermark", high, shown(w));
+            c.set("dram.write_low_watermark", low, shown(w));
+        }
+        other => {
+            if let Some(w) = other {
+                c.note(w, "ignored by GPGPU-Sim too: the separate write queue is not enabled");
+            }
+            c.set("dram.write_queue", q, format!("{} (GPGPU-Sim queues writes with reads)", shown(o)));
+            c.set("dram.write_high_watermark", q / 2, "half the queue (warpscope drains writes in batches)");
+            c.set("dram.write_low_watermark", q / 4, "a quarter of the queue");
+            c.note(o, "GPGPU-Sim schedules writes in the same FR-FCFS queue as reads; warpscope keeps them in a write queue of the same size drained between the watermarks");
+        }
+    }
+    Ok(())
+}
+
+fn mapping(c: &mut Ctx) -> Result<(), ConfigError> {
+    let mask = c.get("gpgpu_mem_address_mask");
+    let Some(o) = c.get("gpgpu_mem_addr_mapping") else {
+        if let Some(m) = mask {
+            c.note(m, "GPGPU-Sim's built-in address mapping is not imported (give -gpgpu_mem_addr_mapping): warpscope's default xor mapping is used");
+        }
+        return Ok(());
+    };
+    if let Some(m) = mask {
+        c.note(m, "superseded by -gpgpu_mem_addr_mapping, as in GPGPU-Sim");
+    }
+    let (channel_bit, mask) = match o.value.split_once(';') {
+        Some((id, mask)) => {
+            let bit = id.strip_prefix("dramid@").and_then(|b| b.trim().parse::<u32>().ok()).ok_or_else(|| {
+                c.fail(o, &format!("`{id}`: expected dramid@<bit> before `;`, e.g. dramid@8;0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS"))
+            })?;
+            (Some(bit), mask.trim())
+        }
+        None => (None, o.value.trim()),
+    };
+    let mut letters = String::new();
+    for ch in mask.chars() {
+        letters.push(match ch {
+            'D' => 'H',
+            'R' | 'B' | 'C' | 'S' | '0' | '.' => ch,
+            other => {
+                return Err(c.fail(o, &format!("letter `{other}` in the mask; valid: R (row), B (bank), C (column), S (burst byte), D (channel), 0 (unused), `.`")));
+            }
+        });
+    }
+    let count = |l: char| letters.chars().filter(|&x| x == l).count() as u32;
+    c.set("dram.mapping.scheme", "\"custom\"", shown(o));
+    let name = format!("-{}", o.name);
+    c.set("dram.mapping.custom", format!("{letters:?}"), format!("{name} (D bits become H)"));
+    if let Some(bit) = channel_bit {
+        c.set("dram.mapping.channel_bit", format!("Some({bit})"), format!("{name} dramid@{bit}"));
+    }
+    c.set("dram.rows", 1u64 << count('R'), format!("{name} (R bits)"));
+    c.set("dram.row_bytes", 1u64 << (count('C') + count('S')), format!("{name} (C and S bits)"));
+    c.note(o, "L2 sub-partition: GPGPU-Sim takes it from the low bank bits, warpscope alternates the lines of a row between slices");
+    match c.get("gpgpu_memory_partition_indexing") {
+        Some(p) if p.value.trim() == "0" => c.agree(p, "no channel hashing"),
+        Some(p) => c.note(p, "channel hashing is not modelled: the channel is the plain modulo of dramid@"),
+        None => {}
+    }
+    Ok(())
+}
+
+/// Bank and bank-group indexing: warpscope's bank group is the bank number modulo the groups,
+/// which is GPGPU-Sim's policy 1 for groups (low bits) and 0 for banks (no bank hashing).
+fn bank_indexing(c: &mut Ctx) {
+    for (name, ours) in [("dram_bnk_indexing_policy", "0"), ("dram_bnkgrp_indexing_policy", "1")] {
+        match c.get(name) {
+            Some(o) if o.value.trim() == ours => {
+                c.agree(o, "bank group = bank number modulo dram.bank_groups, no bank hashing");
+            }
+            Some(o) => c.note(o, format!("policy {}: warpscope indexes as policy {ours} (bank group = bank number modulo dram.bank_groups, no bank hashing)", o.value.trim())),
+            None => {}
+        }
+    }
+}
+
+/// The reason given for options that only steer GPGPU-Sim's functional model, statistics or
+/// run control.
+pub const NO_TIMING_EFFECT: &str =
+    "functional, statistics or run-control option: no timing effect to represent";
+
+/// Why an option that became no key is not represented.
+fn unrepresented(name: &str) -> &'static str {
+    const TABLE: &[(&[&str], &str)] = &[
+        (
+            &[
+                "ptx",
+                "gpgpu_ptx",
+                "enable_ptx",
+                "visualizer",
+                "power_",
+                "gpuwattch",
+                "trace",
+                "gpgpu_runtime_stat",
+                "gpgpu_memlatency_stat",
+                "gpgpu_stack_size_limit",
+                "gpgpu_heap_size_limit",
+                "gpgpu_runtime_sync_depth_limit",
+                "gpgpu_runtime_pending_launch_count_limit",
+                "gpgpu_compute_capability",
+                "gpgpu_perf_sim_memcpy",
+                "gpgpu_simd_model",
+                "gpgpu_deadlock_detect",
+                "gpgpu_max_cycle",
+                "gpgpu_max_insn",
+                "gpgpu_max_cta",
+                "gpgpu_max_completed_cta",
+                "gpgpu_cache:dl2_texture_only",
+                "save_embedded_ptx",
+                "keep",
+            ],
+            NO_TIMING_EFFECT,
+        ),
+        (
+            &["gpgpu_sub_core_model"],
+            "sub-core schedulers with private registers and units are not modelled: a warpscope SM's schedulers share its units",
+        ),
+        (
+            &["gpgpu_adaptive_cache_config", "gpgpu_shmem_option", "gpgpu_unified_l1d_size"],
+            "the adaptive L1/shared-memory split is not modelled: the L1 keeps the size of -gpgpu_cache:dl1",
+        ),
+        (
+            &["gpgpu_cache:dl1Pref", "gpgpu_shmem_size_Pref"],
+            "the alternative L1 configuration for a cudaFuncCachePrefer* kernel: the import uses -gpgpu_cache:dl1",
+        ),
+        (
+            &[
+                "gpgpu_cache:il1",
+                "gpgpu_tex_cache",
+                "gpgpu_const_cache",
+                "gpgpu_perfect_inst_const_cache",
+                "gpgpu_inst_fetch_throughput",
+            ],
+            "instruction, texture and constant caches are not modelled (instruction fetch is ideal)",
+        ),
+        (
+            &[
+                "gpgpu_operand_collector",
+                "gpgpu_enable_specialized_operand_collector",
+                "gpgpu_num_reg_banks",
+                "gpgpu_reg_file_port_throughput",
+                "gpgpu_pipeline_widths",
+                "gpgpu_num_sp_units",
+                "gpgpu_num_sfu_units",
+                "gpgpu_num_dp_units",
+                "gpgpu_num_int_units",
+                "gpgpu_tensor_core_avail",
+                "gpgpu_num_tensor_core_units",
+                "gpgpu_max_insn_issue_per_warp",
+                "gpgpu_dual_issue_diff_exec_units",
+                "gpgpu_clock_gated_lanes",
+                "ptx_opcode_initiation",
+                "ptx_opcode_latency",
+            ],
+            "execution-pipeline detail is not modelled: each scheduler issues one instruction per cycle, ALU results after core.alu_latency",
+        ),
+        (
+            &[
+                "gpgpu_shader_registers",
+                "gpgpu_registers_per_block",
+                "gpgpu_shmem_size",
+                "gpgpu_shmem_per_block",
+                "gpgpu_occupancy_sm_number",
+                "gpgpu_ignore_resources_limitation",
+            ],
+            "register and shared-memory occupancy limits are not modelled: resident CTAs are limited by core.max_threads and core.max_ctas",
+        ),
+        (
+            &["gpgpu_shmem_num_banks", "gpgpu_shmem_limited_broadcast", "gpgpu_shmem_warp_parts"],
+            "shared-memory bank conflicts are not modelled (a fixed core.shared_latency)",
+        ),
+        (
+            &["dram_latency"],
+            "the fixed delay in front of GPGPU-Sim's DRAM queue is not modelled: warpscope's DRAM latency is its queues and timing",
+        ),
+        (
+            &["gpgpu_dram_return_queue_size"],
+            "the DRAM return queue is not modelled: replies fill the L2 directly",
+        ),
+        (
+            &["network_mode", "inter_config_file", "icnt_", "gpgpu_n_cluster_ejection_buffer_size"],
+            "the interconnect's topology and buffers are not modelled: warpscope's crossbar has a fixed latency plus flit serialization",
+        ),
+        (
+            &["gpgpu_kernel_launch_latency", "gpgpu_TB_launch_latency", "gpgpu_max_concurrent_kernel"],
+            "kernel and CTA launch latency and concurrent kernels are not modelled",
+        ),
+        (
+            &["gpgpu_coalesce_arch"],
+            "warpscope coalesces per 128-byte line (Fermi style); sector coalescing is not modelled",
+        ),
+        (
+            &["gpgpu_l1_banks", "gpgpu_l1_cache_write_ratio", "gpgpu_flush_l1_cache"],
+            "L1 banking, write ratio and flushing are not modelled",
+        ),
+        (
+            &["dram_dual_bus_interface"],
+            "HBM's separate row and column command buses are not modelled: one command per DRAM cycle",
+        ),
+        (
+            &[
+                "gpgpu_n_cores_per_cluster",
+                "gpgpu_n_mem_per_ctrlr",
+                "dram_data_command_freq_ratio",
+                "dram_seperate_write_queue_enable",
+            ],
+            "only meaningful with the option it completes, which the file does not give",
+        ),
+    ];
+    // The longest matching prefix decides (`ptx_opcode_initiation` before `ptx`).
+    TABLE
+        .iter()
+        .flat_map(|(prefixes, reason)| prefixes.iter().map(move |p| (*p, *reason)))
+        .filter(|(p, _)| name.starts_with(p))
+        .max_by_key(|(p, _)| p.len())
+        .map_or("not known to the importer: no warpscope equivalent", |(_, reason)| reason)
+}

@@ -1,0 +1,185 @@
+//! `warpscope config import`: GPGPU-Sim option files become warpscope machines (issue 14).
+//! The fixtures hold the option names and values of GPGPU-Sim's GTX480 config and
+//! Accel-Sim's SM7_QV100 and SM6_TITANX configs.
+
+use std::process::Command;
+use warpscope::config::gpgpusim::import;
+use warpscope::config::{IndexName, MappingScheme, Time, WarpSchedulerName};
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+const GTX480: &str = "tests/fixtures/gpgpusim/GTX480/gpgpusim.config";
+const QV100: &str = "tests/fixtures/gpgpusim/SM7_QV100/gpgpusim.config";
+const TITANX: &str = "tests/fixtures/gpgpusim/SM6_TITANX/gpgpusim.config";
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The option names of a file, by a plain scan (`-name` at the start of a line).
+fn option_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.trim_start().strip_prefix('-'))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn gtx480_keys_follow_the_options() {
+    let imp = import(&read(GTX480), GTX480).unwrap();
+    let c = &imp.config;
+    assert_eq!(c.name, "GTX480");
+    assert_eq!((c.core.count, c.core.max_threads, c.core.max_ctas, c.core.warp_schedulers), (15, 1536, 8, 2));
+    assert_eq!(c.core.warp_scheduler, WarpSchedulerName::Gto);
+    assert_eq!((c.clocks.core_mhz, c.clocks.icnt_mhz, c.clocks.dram_mhz), (700.0, 700.0, 924.0));
+    // N:32:128:4,L:L:m:N:H,A:32:8,8
+    assert_eq!((c.l1.sets, c.l1.line_bytes, c.l1.ways, c.l1.index), (32, 128, 4, IndexName::Fermi));
+    assert_eq!((c.l1.mshr_entries, c.l1.mshr_merge, c.l1.miss_queue), (32, 8, 8));
+    // N:64:128:8,L:B:m:W:L,A:32:4,4:0,32 on 2 sub-partitions per channel: 768 KB.
+    assert_eq!((c.l2.sets, c.l2.ways, c.l2.mshr_merge, c.l2.data_port_bytes), (64, 8, 4, 32));
+    assert_eq!(c.l2_slices() as u32 * c.l2.sets * c.l2.ways * c.l2.line_bytes, 768 * 1024);
+    // 2 chips × 4 bytes, BL8 at a data/command ratio of 4.
+    assert_eq!((c.dram.channels, c.dram.bus_bits, c.dram.burst_length), (6, 64, 8));
+    let t = &c.dram.timing;
+    assert_eq!(t.t_burst, Time::Ck(2));
+    assert_eq!(
+        (t.t_rcd, t.t_rp, t.t_cas, t.t_ras, t.t_rc),
+        (Time::Ck(12), Time::Ck(12), Time::Ck(12), Time::Ck(28), Time::Ck(40))
+    );
+    assert_eq!((t.t_rrd, t.t_wl, t.t_wtr, t.t_wr), (Time::Ck(6), Time::Ck(4), Time::Ck(5), Time::Ck(12)));
+    assert_eq!((t.t_ccds, t.t_ccdl, t.t_rtp, t.t_faw), (Time::Ck(2), Time::Ck(3), Time::Ck(2), Time::Ck(0)));
+    assert_eq!((c.dram.banks, c.dram.bank_groups), (16, 4));
+    // dramid@8 with 12 R bits and 6 C + 6 S bits.
+    assert_eq!(c.dram.mapping.scheme, MappingScheme::Custom);
+    assert_eq!(c.dram.mapping.channel_bit, Some(8));
+    assert_eq!((c.dram.rows, c.dram.row_bytes), (4096, 4096));
+    assert_eq!((c.dram.read_queue, c.dram.write_queue), (16, 16));
+}
+
+#[test]
+fn every_option_becomes_a_key_or_a_note() {
+    for path in [GTX480, QV100, TITANX] {
+        let text = read(path);
+        let imp = import(&text, path).unwrap();
+        for name in option_names(&text) {
+            let as_source = imp.ron.lines().any(|l| {
+                l.contains(&format!("// -{name} "))
+                    || l.contains(&format!("× -{name} "))
+                    || l.contains(&format!("/ -{name} "))
+                    || l.ends_with(&format!("-{name}"))
+                    || l.contains(&format!("-{name} ("))
+            });
+            let noted = imp.notes.iter().any(|n| n.option.split(' ').next() == Some(&format!("-{name}")));
+            let agreed =
+                imp.ron.lines().any(|l| l.starts_with("//   line ") && l.contains(&format!(": -{name} ")));
+            assert!(
+                as_source || noted || agreed,
+                "{path}: -{name} is neither a key's source, a note nor agreed"
+            );
+        }
+    }
+}
+
+#[test]
+fn accel_sim_machines_import_with_their_approximations_named() {
+    let qv = import(&read(QV100), QV100).unwrap();
+    assert_eq!((qv.config.core.count, qv.config.dram.channels, qv.config.core.warp_schedulers), (80, 32, 4));
+    assert_eq!(qv.config.core.warp_scheduler, WarpSchedulerName::Lrr);
+    assert_eq!(qv.config.l1.mshr_entries, 256, "512 entries, clamped to 8-bit ids");
+    assert_eq!(qv.config.dram.timing.t_burst, Time::Ck(1), "HBM BL2 at a ratio of 2");
+    assert_eq!((qv.config.dram.rows, qv.config.dram.row_bytes), (8192, 2048));
+    assert_eq!(qv.config.l2.latency, 160);
+    let noted = |imp: &warpscope::config::gpgpusim::Imported, name: &str, words: &str| {
+        imp.notes.iter().any(|n| n.option.starts_with(&format!("-{name} ")) && n.reason.contains(words))
+    };
+    assert!(noted(&qv, "gpgpu_sub_core_model", "sub-core"));
+    assert!(noted(&qv, "gpgpu_adaptive_cache_config", "adaptive"));
+    assert!(noted(&qv, "gpgpu_cache:dl1", "sectored"));
+    assert!(noted(&qv, "gpgpu_cache:dl1", "512 MSHR entries"));
+    assert!(noted(&qv, "gpgpu_memory_partition_indexing", "hashing"));
+    assert!(
+        !qv.notes.iter().any(|n| n.option.starts_with("-dram_bnkgrp_indexing_policy")),
+        "policy 1 is warpscope's"
+    );
+
+    let tx = import(&read(TITANX), TITANX).unwrap();
+    // S:4:128:96: the same 384 lines as 8 sets × 48 ways.
+    assert_eq!((tx.config.l1.sets, tx.config.l1.ways), (8, 48));
+    assert!(noted(&tx, "gpgpu_cache:dl1", "8 sets × 48 ways"));
+    assert!(noted(&tx, "gpgpu_gmem_skip_L1D", "skipping the L1"));
+    assert!(noted(&tx, "gpgpu_cache:dl1", "streaming allocation"));
+    assert_eq!(
+        (tx.config.dram.channels, tx.config.dram.bus_bits, tx.config.clocks.dram_mhz),
+        (12, 32, 2500.0)
+    );
+}
+
+#[test]
+fn the_command_writes_a_machine_run_accepts_and_the_same_file_twice() {
+    let dir = std::env::temp_dir().join(format!("warpscope-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("gtx480.ron");
+    let import = || Command::new(BIN).args(["config", "import", GTX480, "-o"]).arg(&out).output().unwrap();
+    let first = import();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(stderr.contains("-dram_latency 100 — the fixed delay"), "{stderr}");
+    assert!(stderr.contains("wrote ") && stderr.contains("15 SMs, 6 channels × 16 banks"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("count: 15, // -gpgpu_n_clusters 15 × -gpgpu_n_cores_per_cluster 1"), "{text}");
+    assert!(import().status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text, "importing twice gives the same file");
+    let run =
+        Command::new(BIN).args(["run", "-w", "tests/fixtures/tiny.ron", "-c"]).arg(&out).output().unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("GTX480"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_files_are_errors_at_their_line() {
+    let dir = std::env::temp_dir().join(format!("warpscope-import-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "-gpgpu_n_clusters 15\n-gpgpu_cache:dl1 N:32:oops\n",
+            "bad.config:2:18: -gpgpu_cache:dl1: `N:32:oops` has 1 comma-separated groups; expected",
+        ),
+        (
+            "-gpgpu_n_clusters fifteen\n",
+            "bad.config:1:19: -gpgpu_n_clusters: `fifteen` is not a whole number",
+        ),
+        ("-gpgpu_shader_core_pipeline 1536:64\n", "warp size 64: warpscope's warps are 32 threads"),
+        ("-gpgpu_dram_timing_opt \"nbk=16:CCD\"\n", "`CCD`: expected <name>=<cycles> fields"),
+        ("-gpgpu_mem_addr_mapping dramid@8;RRRR.XBBB\n", "letter `X` in the mask; valid: R (row)"),
+        (
+            "-gpgpu_n_mem 6\n-gpgpu_mem_addr_mapping RRRR.BBBB.CCCCCCC.DDD.SSSSSS\n",
+            "dram.mapping.custom: needs dram.channels = 6 to be a power of two (from -gpgpu_mem_addr_mapping",
+        ),
+    ];
+    for (text, want) in cases {
+        let path = dir.join("bad.config");
+        std::fs::write(&path, text).unwrap();
+        let out =
+            Command::new(BIN).current_dir(&dir).args(["config", "import", "bad.config"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(want), "{text}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing written on error");
+    }
+    // An unknown option is a warning naming it; the import goes on.
+    std::fs::write(dir.join("odd.config"), "-gpgpu_n_clusters 4\n-gpgpu_frobnicate 3\n").unwrap();
+    let out = Command::new(BIN).current_dir(&dir).args(["config", "import", "odd.config"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("odd.config:2: -gpgpu_frobnicate 3 — not known to the importer")
+    );
+    // An output directory that does not exist is refused before reading.
+    let out = Command::new(BIN)
+        .args(["config", "import", GTX480, "-o", "/nonexistent/dir/m.ron"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--output /nonexistent/dir/m.ron"));
+    std::fs::remove_dir_all(&dir).ok();
+}
