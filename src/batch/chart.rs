@@ -38,7 +38,7 @@ pub struct Series {
 pub struct LinePanel {
     pub title: String,
     pub x_label: String,
-    /// The metric's unit (see `metrics::unit`).
+    /// The metric's unit (see `sim::stats::metrics::unit`).
     pub y_label: String,
     pub x: Vec<String>,
     pub series: Vec<Series>,
@@ -57,7 +57,7 @@ const CAPPED_NOTE: &str = "hollow, \"capped\": the run hit the cycle limit; not 
 /// A y-axis tick: thousands grouped, no trailing zeros (`2,500,000`, `0.5`, `40`).
 fn tick(v: &f64) -> String {
     if v.abs() >= 1000.0 {
-        super::metrics::group(v.round() as i64)
+        crate::sim::stats::metrics::group(v.round() as i64)
     } else {
         let s = format!("{v:.3}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()

@@ -2,10 +2,10 @@
 //! several `--vary` make their cross product), run in parallel, one column per variant.
 
 use super::chart::{BarPanel, Sample};
-use super::metrics::{SUMMARY, format, plotted, unit, value};
 use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
+use crate::sim::stats::metrics::{SUMMARY, format, plotted, unit, value};
 use crate::sim::stats::report::Report;
 use crate::workload::Workload;
 use anyhow::Result;

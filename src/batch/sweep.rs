@@ -21,9 +21,9 @@
 
 use super::chart::{BarPanel, LinePanel, Sample, Series};
 use super::compare::variants;
-use super::metrics::{SUMMARY, format as format_value, plotted, unit};
 use super::run::{RunOptions, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
+use crate::sim::stats::metrics::{SUMMARY, format as format_value, plotted, unit};
 use crate::sim::stats::report::Report;
 use crate::workload::Workload;
 use anyhow::{Context, Result, bail};

@@ -8,6 +8,7 @@
 //! path) → `--set` overrides (see [`overrides`]) → semantic validation (see [`validate`]), and
 //! every failure is a [`ConfigError`] naming the file, position, key and what would be valid.
 
+mod custom_mapping;
 mod error;
 pub mod gpgpusim;
 pub mod locate;
@@ -15,6 +16,7 @@ pub mod names;
 pub mod overrides;
 mod validate;
 
+pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path};
 pub use names::{
     AllocPolicy, Constrained, DramSchedulerName, IdealMemory, IndexName, MappingScheme, ReplacementName,

@@ -3,7 +3,6 @@
 
 use super::error::Issue;
 use super::{Config, IndexName, MappingScheme, Partition, ReplacementName, Time};
-use crate::sim::cache::index::requirement;
 
 /// The widest MSHR id the L1 and L2 carry in a request (8 bits).
 pub const MAX_MSHR_ENTRIES: u32 = 256;
@@ -54,7 +53,7 @@ impl Checker {
     /// The set count a cache's index function accepts. CONV's constraint is reported at the
     /// set count; a special function's at the function, which is what imposes it.
     fn sets(&mut self, cache: &str, sets: u32, index: IndexName) {
-        let Some(need) = requirement(index, sets) else { return };
+        let Some(need) = index.set_count_requirement(sets) else { return };
         if index == IndexName::Conv {
             self.fail(
                 &format!("{cache}.sets"),
@@ -327,7 +326,7 @@ fn dram(k: &mut Checker, c: &Config) {
         );
     }
     if m.scheme == MappingScheme::Custom {
-        if let Err(msg) = crate::sim::dram::mapping::CustomFields::parse(&m.custom, c) {
+        if let Err(msg) = super::CustomFields::parse(&m.custom, c) {
             k.fail("dram.mapping.custom", msg);
         }
     } else if m.scheme == MappingScheme::Xor && m.interleave_bytes > 256 * 1024 {

@@ -2,7 +2,7 @@
 
 use super::super::session::Session;
 use super::{Block, Spark, Table, View, plain};
-use crate::batch::metrics::{SUMMARY, format, value};
+use crate::sim::stats::metrics::{SUMMARY, format, value};
 use crate::sim::stats::report::Report;
 
 pub fn stats(s: &Session) -> View {

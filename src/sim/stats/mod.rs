@@ -1,6 +1,7 @@
 //! Counters kept by the components (plain data inside each), and the derived report.
 
 mod histogram;
+pub mod metrics;
 pub mod report;
 
 pub use histogram::Histogram;

@@ -43,9 +43,9 @@ pub enum IndexKind {
 
 impl IndexKind {
     /// The function `name` over `sets` sets of `1 << line_shift`-byte lines. The set count
-    /// must satisfy [`requirement`] (the config validator checks it).
+    /// must satisfy [`IndexName::set_count_requirement`] (the config validator checks it).
     pub fn new(name: IndexName, sets: usize, line_shift: u32) -> IndexKind {
-        debug_assert_eq!(requirement(name, sets as u32), None, "{name} with {sets} sets");
+        debug_assert_eq!(name.set_count_requirement(sets as u32), None, "{name} with {sets} sets");
         match name {
             IndexName::Conv => Conv::new(sets).into(),
             IndexName::Bxor => Bxor::new(sets).into(),
@@ -55,22 +55,6 @@ impl IndexKind {
             IndexName::Fup => Fup::new(sets, line_shift).into(),
         }
     }
-}
-
-/// What `name` needs of the set count, when `sets` does not satisfy it.
-pub fn requirement(name: IndexName, sets: u32) -> Option<&'static str> {
-    let ok = match name {
-        IndexName::Conv | IndexName::Bxor => sets.is_power_of_two(),
-        IndexName::Pmod => sets >= 2,
-        IndexName::Pdisp | IndexName::Fup => sets.is_power_of_two() && sets >= 4,
-        IndexName::Fermi => sets == 32 || sets == 64,
-    };
-    (!ok).then_some(match name {
-        IndexName::Conv | IndexName::Bxor => "a power of two (e.g. 32, 64)",
-        IndexName::Pmod => "at least 2 (a prime, or the largest prime below it is used)",
-        IndexName::Pdisp | IndexName::Fup => "a power of two ≥ 4 (e.g. 32, 64)",
-        IndexName::Fermi => "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)",
-    })
 }
 
 /// Whether `n` is prime.
@@ -156,14 +140,14 @@ mod tests {
 
     #[test]
     fn requirements_name_the_set_count() {
-        assert_eq!(requirement(IndexName::Conv, 32), None);
-        assert!(requirement(IndexName::Conv, 48).unwrap().contains("power of two"));
-        assert_eq!(requirement(IndexName::Pmod, 31), None);
-        assert_eq!(requirement(IndexName::Pmod, 32), None, "the largest prime below, 31, is used");
-        assert!(requirement(IndexName::Pmod, 1).unwrap().contains("at least 2"));
-        assert_eq!(requirement(IndexName::Fermi, 64), None);
-        assert!(requirement(IndexName::Fermi, 16).unwrap().contains("32 or 64"));
-        assert!(requirement(IndexName::Pdisp, 2).is_some());
+        assert_eq!(IndexName::Conv.set_count_requirement(32), None);
+        assert!(IndexName::Conv.set_count_requirement(48).unwrap().contains("power of two"));
+        assert_eq!(IndexName::Pmod.set_count_requirement(31), None);
+        assert_eq!(IndexName::Pmod.set_count_requirement(32), None, "the largest prime below, 31, is used");
+        assert!(IndexName::Pmod.set_count_requirement(1).unwrap().contains("at least 2"));
+        assert_eq!(IndexName::Fermi.set_count_requirement(64), None);
+        assert!(IndexName::Fermi.set_count_requirement(16).unwrap().contains("32 or 64"));
+        assert!(IndexName::Pdisp.set_count_requirement(2).is_some());
         assert_eq!((largest_prime_below(32), largest_prime_below(64), largest_prime_below(4)), (31, 61, 3));
     }
 }
