@@ -486,10 +486,11 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
                  break cycle N                           stop when the machine reaches cycle N\n\
                  (warp=C.W sets core and warp together; conditions see the event's fields and machine state)\n\nEvents and their fields:\n",
             );
+            let width = EventKind::ALL.iter().map(|k| k.name().len()).max().unwrap_or(0);
             for k in EventKind::ALL {
-                s.push_str(&format!("  {:<18} {}\n", k.name(), k.fields().join(" ")));
+                s.push_str(&format!("  {:<width$} {}\n", k.name(), k.fields().join(" ")));
             }
-            s.push_str("  occlusion          = memory-occlusion\n");
+            s.push_str(&format!("  {:<width$} = memory-occlusion\n", "occlusion"));
             s.push_str(
                 "Breakpoints follow the machine, not the session: a hit is counted in every cycle the machine\n\
                  goes through (continue, step, until, run, goto), and going back to cycle T takes back the hits\n\
