@@ -1,47 +1,52 @@
 //! Counters kept by the components (plain data inside each), and the derived report.
 
+mod counters;
 mod histogram;
 pub mod metrics;
 pub mod report;
 
+pub(crate) use counters::counters;
+pub use counters::{Counters, total};
 pub use histogram::Histogram;
 
-/// Per DRAM channel (MECHANISMS §2, §3, §5).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct ChannelStats {
-    /// DRAM cycles simulated.
-    pub cycles: u64,
-    /// Cycles with at least one request queued or data on the bus.
-    pub pending_cycles: u64,
-    /// Data-bus cycles transferring bursts.
-    pub busy_cycles: u64,
-    /// Σ banks with pending requests, over cycles with at least one (bank-level parallelism).
-    pub blp_sum: u64,
-    pub blp_cycles: u64,
-    /// Σ queue occupancy over cycles.
-    pub read_queue_sum: u64,
-    pub write_queue_sum: u64,
-    /// Occupancy histograms over the queues' usage lifetime (seed 002 Fig. 5): entry i counts
-    /// DRAM cycles with i requests in the read (write) queue, for i ≥ 1.
-    pub read_queue_occupancy: Vec<u64>,
-    pub write_queue_occupancy: Vec<u64>,
-    /// Requests served.
-    pub reads: u64,
-    pub writes: u64,
-    /// First command of a request: column (hit), ACT (miss), PRE (conflict).
-    pub row_hits: u64,
-    pub row_misses: u64,
-    pub row_conflicts: u64,
-    /// Write-drain episodes.
-    pub drains: u64,
-    /// Lines read by opportunistic prefetching.
-    pub prefetches: u64,
-    /// Commands issued, indexed by `CommandKind as usize`.
-    pub commands: [u64; 5],
-    /// Σ read latency, queue entry → last data beat (DRAM cycles).
-    pub read_latency_sum: u64,
-    pub write_latency_sum: u64,
-    pub read_latency: Histogram,
+counters! {
+    /// Per DRAM channel (MECHANISMS §2, §3, §5).
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct ChannelStats {
+        /// DRAM cycles simulated.
+        pub cycles: u64,
+        /// Cycles with at least one request queued or data on the bus.
+        pub pending_cycles: u64,
+        /// Data-bus cycles transferring bursts.
+        pub busy_cycles: u64,
+        /// Σ banks with pending requests, over cycles with at least one (bank-level parallelism).
+        pub blp_sum: u64,
+        pub blp_cycles: u64,
+        /// Σ queue occupancy over cycles.
+        pub read_queue_sum: u64,
+        pub write_queue_sum: u64,
+        /// Occupancy histograms over the queues' usage lifetime (seed 002 Fig. 5): entry i counts
+        /// DRAM cycles with i requests in the read (write) queue, for i ≥ 1.
+        pub read_queue_occupancy: Vec<u64>,
+        pub write_queue_occupancy: Vec<u64>,
+        /// Requests served.
+        pub reads: u64,
+        pub writes: u64,
+        /// First command of a request: column (hit), ACT (miss), PRE (conflict).
+        pub row_hits: u64,
+        pub row_misses: u64,
+        pub row_conflicts: u64,
+        /// Write-drain episodes.
+        pub drains: u64,
+        /// Lines read by opportunistic prefetching.
+        pub prefetches: u64,
+        /// Commands issued, indexed by `CommandKind as usize`.
+        pub commands: [u64; 5],
+        /// Σ read latency, queue entry → last data beat (DRAM cycles).
+        pub read_latency_sum: u64,
+        pub write_latency_sum: u64,
+        pub read_latency: Histogram,
+    }
 }
 
 impl ChannelStats {
@@ -90,30 +95,32 @@ impl StallCause {
     }
 }
 
-/// Per cache (an L1D or an L2 slice).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct CacheStats {
-    /// Read lookups (a merged or stalled-then-retried access counts once).
-    pub reads: u64,
-    pub read_hits: u64,
-    /// Reads that went below: allocated an MSHR, or bypassed the L1D.
-    pub read_misses: u64,
-    /// Reads merged into an MSHR.
-    pub merged: u64,
-    pub writes: u64,
-    pub write_hits: u64,
-    /// Valid lines evicted; dirty ones written back.
-    pub evictions: u64,
-    pub writebacks: u64,
-    /// Cycles an access could not proceed, by cause (`StallCause as usize`).
-    pub stalls: [u64; 6],
-    /// Prefetched lines (L2): installed; later hit by a demand (useful); arriving after a
-    /// demand had already missed on the line (late); dropped as already present, or evicted
-    /// without a demand hit (useless).
-    pub prefetch_fills: u64,
-    pub prefetch_useful: u64,
-    pub prefetch_late: u64,
-    pub prefetch_useless: u64,
+counters! {
+    /// Per cache (an L1D or an L2 slice).
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct CacheStats {
+        /// Read lookups (a merged or stalled-then-retried access counts once).
+        pub reads: u64,
+        pub read_hits: u64,
+        /// Reads that went below: allocated an MSHR, or bypassed the L1D.
+        pub read_misses: u64,
+        /// Reads merged into an MSHR.
+        pub merged: u64,
+        pub writes: u64,
+        pub write_hits: u64,
+        /// Valid lines evicted; dirty ones written back.
+        pub evictions: u64,
+        pub writebacks: u64,
+        /// Cycles an access could not proceed, by cause (`StallCause as usize`).
+        pub stalls: [u64; 6],
+        /// Prefetched lines (L2): installed; later hit by a demand (useful); arriving after a
+        /// demand had already missed on the line (late); dropped as already present, or evicted
+        /// without a demand hit (useless).
+        pub prefetch_fills: u64,
+        pub prefetch_useful: u64,
+        pub prefetch_late: u64,
+        pub prefetch_useless: u64,
+    }
 }
 
 impl CacheStats {
@@ -134,27 +141,29 @@ pub fn mpli_bin(misses: u32) -> usize {
     }
 }
 
-/// Divergence-aware L1D metrics (seed 004 §2.1.1, §2.2.1, §3.2.1, §3.3.4, §4.3).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct L1LoadStats {
-    /// Read misses that went below (MSHR or bypass), by why the line was missing: never held
-    /// before (cold), last evicted by the missing warp itself (intra-warp) or by another warp
-    /// (inter-warp).
-    pub misses_cold: u64,
-    pub misses_intra_warp: u64,
-    pub misses_inter_warp: u64,
-    /// Load instructions per MPLI bin (misses = accesses that did not hit: misses, merges,
-    /// bypasses), divergent (more than 2 requests) and coherent loads apart.
-    pub mpli_divergent: [u64; 5],
-    pub mpli_coherent: [u64; 5],
-    /// Σ intra-warp concentration (accesses / distinct sets, seed 004 Eq. 3.1) in millionths,
-    /// over loads of at least two accesses, and their number.
-    pub concentration_ppm: u64,
-    pub concentration_loads: u64,
-    /// Accesses sent below without a line (DaCache's constrained-replacement bypass).
-    pub bypassed: u64,
-    /// Read accesses per set (for the balance metric).
-    pub set_accesses: Vec<u64>,
+counters! {
+    /// Divergence-aware L1D metrics (seed 004 §2.1.1, §2.2.1, §3.2.1, §3.3.4, §4.3).
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct L1LoadStats {
+        /// Read misses that went below (MSHR or bypass), by why the line was missing: never held
+        /// before (cold), last evicted by the missing warp itself (intra-warp) or by another warp
+        /// (inter-warp).
+        pub misses_cold: u64,
+        pub misses_intra_warp: u64,
+        pub misses_inter_warp: u64,
+        /// Load instructions per MPLI bin (misses = accesses that did not hit: misses, merges,
+        /// bypasses), divergent (more than 2 requests) and coherent loads apart.
+        pub mpli_divergent: [u64; 5],
+        pub mpli_coherent: [u64; 5],
+        /// Σ intra-warp concentration (accesses / distinct sets, seed 004 Eq. 3.1) in millionths,
+        /// over loads of at least two accesses, and their number.
+        pub concentration_ppm: u64,
+        pub concentration_loads: u64,
+        /// Accesses sent below without a line (DaCache's constrained-replacement bypass).
+        pub bypassed: u64,
+        /// Read accesses per set (for the balance metric).
+        pub set_accesses: Vec<u64>,
+    }
 }
 
 /// Kharbutli's balance of a cache's per-set access counts (seed 004 Eq. 3.2):
@@ -171,103 +180,109 @@ pub fn balance(set_accesses: &[u64]) -> f64 {
     weights / (m / (2.0 * n) * (m + 2.0 * n - 1.0))
 }
 
-/// Per-warp-load metrics of seed 000 (effective latency, latency divergence, spread).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct LoadStats {
-    /// Global/local loads completed.
-    pub loads: u64,
-    /// Σ requests after coalescing.
-    pub requests: u64,
-    /// Loads with more than one request.
-    pub divergent: u64,
-    /// Σ (last return − issue): the warp's effective memory latency.
-    pub effective_latency: u64,
-    /// Σ (last return − first return).
-    pub latency_divergence: u64,
-    /// Σ distinct DRAM channels / banks touched by the load's requests that reached DRAM.
-    pub channels: u64,
-    pub banks: u64,
-    /// Loads with at least one request that reached DRAM.
-    pub dram_loads: u64,
-    /// Σ memory-occlusion time (seed 004 §2.3.2): cycles from issue until the LD/ST unit sent
-    /// the load's last access, beyond one per access.
-    pub occlusion_cycles: u64,
-    /// The same split by coherent (≤ 2 requests) and divergent loads, with their L1D access
-    /// time (issue → last data at the warp) for Fig. 2.6's shares.
-    pub occlusion_coherent: u64,
-    pub occlusion_divergent: u64,
-    pub access_time_coherent: u64,
-    pub access_time_divergent: u64,
-    /// Σ latency of requests that hit in the L2 (creation → data at the warp), and their count
-    /// (seed 002's L2-AHL).
-    pub l2_hit_latency: u64,
-    pub l2_hit_returns: u64,
-    /// Warp-groups (a load's requests that reached one DRAM channel) and Σ their service
-    /// times: first request into the controller → last request's data off the DRAM bus.
-    pub warpgroups: u64,
-    pub warpgroup_service: u64,
-    /// Σ latency (creation → data at the warp) of requests that missed in L1, and their count.
-    pub miss_latency: u64,
-    pub miss_returns: u64,
+counters! {
+    /// Per-warp-load metrics of seed 000 (effective latency, latency divergence, spread).
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct LoadStats {
+        /// Global/local loads completed.
+        pub loads: u64,
+        /// Σ requests after coalescing.
+        pub requests: u64,
+        /// Loads with more than one request.
+        pub divergent: u64,
+        /// Σ (last return − issue): the warp's effective memory latency.
+        pub effective_latency: u64,
+        /// Σ (last return − first return).
+        pub latency_divergence: u64,
+        /// Σ distinct DRAM channels / banks touched by the load's requests that reached DRAM.
+        pub channels: u64,
+        pub banks: u64,
+        /// Loads with at least one request that reached DRAM.
+        pub dram_loads: u64,
+        /// Σ memory-occlusion time (seed 004 §2.3.2): cycles from issue until the LD/ST unit sent
+        /// the load's last access, beyond one per access.
+        pub occlusion_cycles: u64,
+        /// The same split by coherent (≤ 2 requests) and divergent loads, with their L1D access
+        /// time (issue → last data at the warp) for Fig. 2.6's shares.
+        pub occlusion_coherent: u64,
+        pub occlusion_divergent: u64,
+        pub access_time_coherent: u64,
+        pub access_time_divergent: u64,
+        /// Σ latency of requests that hit in the L2 (creation → data at the warp), and their count
+        /// (seed 002's L2-AHL).
+        pub l2_hit_latency: u64,
+        pub l2_hit_returns: u64,
+        /// Warp-groups (a load's requests that reached one DRAM channel) and Σ their service
+        /// times: first request into the controller → last request's data off the DRAM bus.
+        pub warpgroups: u64,
+        pub warpgroup_service: u64,
+        /// Σ latency (creation → data at the warp) of requests that missed in L1, and their count.
+        pub miss_latency: u64,
+        pub miss_returns: u64,
+    }
 }
 
-/// Per SM.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct CoreStats {
-    /// Warp instructions issued.
-    pub instructions: u64,
-    /// Thread instructions (active lanes) issued.
-    pub thread_instructions: u64,
-    pub mem_instructions: u64,
-    pub stores: u64,
-    pub shared_accesses: u64,
-    /// Cycles with at least one resident warp.
-    pub active_cycles: u64,
-    /// Issue slots (one per scheduler per cycle) that issued / had no warps at all; the
-    /// others found no warp that could issue (`stall_classes` splits them).
-    pub issued: u64,
-    pub idle: u64,
-    /// Memory occlusion: loads that found fewer free MSHRs than they need.
-    pub occlusions: u64,
-    /// Cycles the LD/ST unit spent replaying, by cause (`StallCause as usize`).
-    pub ldst_stalls: [u64; 6],
-    /// The LD/ST unit's cycles in seed 004's categories (§2.3.1, Fig. 5.5).
-    pub ldst: LdstStats,
-    /// Core cycles in which a scheduler issued; and those with resident warps in which none
-    /// did, by `core::stall::StallClass as usize` (seed 002 §IV-A5, Fig. 7).
-    pub issued_cycles: u64,
-    pub stall_classes: [u64; 6],
-    /// Core cycles in which every resident warp waited on memory (seed 003
-    /// MemoryBlockCycles); with no resident warp while a kernel still runs (NoWarpCycles); in
-    /// which the core issued nothing while a kernel runs (core inactive time, CINV).
-    pub memory_block_cycles: u64,
-    pub no_warp_cycles: u64,
-    pub inactive_cycles: u64,
-    /// Issue slots in which the scheduler's policy held at least one ready warp back
-    /// (throttling, OAWS, MASCAR), and OAWS disqualifications (a warp newly held by Eq. 5.1).
-    /// Group switches, CCWS victim-tag hits and MASCAR's saturated slots are kept by the
-    /// policies themselves (`SchedStatus`, `LostLocality`).
-    pub held_slots: u64,
-    pub disqualifications: u64,
-    pub loads: LoadStats,
-    pub ctas: u64,
+counters! {
+    /// Per SM.
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct CoreStats {
+        /// Warp instructions issued.
+        pub instructions: u64,
+        /// Thread instructions (active lanes) issued.
+        pub thread_instructions: u64,
+        pub mem_instructions: u64,
+        pub stores: u64,
+        pub shared_accesses: u64,
+        /// Cycles with at least one resident warp.
+        pub active_cycles: u64,
+        /// Issue slots (one per scheduler per cycle) that issued / had no warps at all; the
+        /// others found no warp that could issue (`stall_classes` splits them).
+        pub issued: u64,
+        pub idle: u64,
+        /// Memory occlusion: loads that found fewer free MSHRs than they need.
+        pub occlusions: u64,
+        /// Cycles the LD/ST unit spent replaying, by cause (`StallCause as usize`).
+        pub ldst_stalls: [u64; 6],
+        /// The LD/ST unit's cycles in seed 004's categories (§2.3.1, Fig. 5.5).
+        pub ldst: LdstStats,
+        /// Core cycles in which a scheduler issued; and those with resident warps in which none
+        /// did, by `core::stall::StallClass as usize` (seed 002 §IV-A5, Fig. 7).
+        pub issued_cycles: u64,
+        pub stall_classes: [u64; 6],
+        /// Core cycles in which every resident warp waited on memory (seed 003
+        /// MemoryBlockCycles); with no resident warp while a kernel still runs (NoWarpCycles); in
+        /// which the core issued nothing while a kernel runs (core inactive time, CINV).
+        pub memory_block_cycles: u64,
+        pub no_warp_cycles: u64,
+        pub inactive_cycles: u64,
+        /// Issue slots in which the scheduler's policy held at least one ready warp back
+        /// (throttling, OAWS, MASCAR), and OAWS disqualifications (a warp newly held by Eq. 5.1).
+        /// Group switches, CCWS victim-tag hits and MASCAR's saturated slots are kept by the
+        /// policies themselves (`SchedStatus`, `LostLocality`).
+        pub held_slots: u64,
+        pub disqualifications: u64,
+        pub loads: LoadStats,
+        pub ctas: u64,
+    }
 }
 
-/// LD/ST unit activity (seed 004 §2.3.1). Its busy cycles are derived: each one sent (or
-/// parked) an access of the head instruction, replayed a refused access (`CoreStats::
-/// ldst_stalls`), issued a shared-memory instruction, or handled MASCAR's parked accesses.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct LdstStats {
-    /// Accesses of head instructions the L1 took (or MASCAR parked).
-    pub accesses: u64,
-    /// Of those, accesses after which the instruction had more to send (LDST_COAL: the unit
-    /// stays busy with one divergent instruction).
-    pub coal: u64,
-    /// MASCAR: parked accesses the L1 took; cycles a parked access could not be sent
-    /// (MASCAR_Replay), and those of them in which there was no head instruction either.
-    pub replays: u64,
-    pub mascar_replay: u64,
-    pub idle_replays: u64,
+counters! {
+    /// LD/ST unit activity (seed 004 §2.3.1). Its busy cycles are derived: each one sent (or
+    /// parked) an access of the head instruction, replayed a refused access (`CoreStats::
+    /// ldst_stalls`), issued a shared-memory instruction, or handled MASCAR's parked accesses.
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct LdstStats {
+        /// Accesses of head instructions the L1 took (or MASCAR parked).
+        pub accesses: u64,
+        /// Of those, accesses after which the instruction had more to send (LDST_COAL: the unit
+        /// stays busy with one divergent instruction).
+        pub coal: u64,
+        /// MASCAR: parked accesses the L1 took; cycles a parked access could not be sent
+        /// (MASCAR_Replay), and those of them in which there was no head instruction either.
+        pub replays: u64,
+        pub mascar_replay: u64,
+        pub idle_replays: u64,
+    }
 }
 
 #[cfg(test)]

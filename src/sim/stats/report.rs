@@ -1,7 +1,7 @@
 //! The report of a run: what `run --json` writes and `compare` tabulates. Keys are stable
 //! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
 
-use super::{CacheStats, Histogram, L1LoadStats, StallCause, balance};
+use super::{CacheStats, ChannelStats, L1LoadStats, StallCause, balance, total};
 use crate::config::Config;
 use crate::sim::core::sched::WarpScheduler;
 use crate::sim::core::stall::StallClass;
@@ -155,19 +155,6 @@ impl OccupancyShare {
     }
 }
 
-fn merge_histograms<'a>(it: impl Iterator<Item = &'a Vec<u64>>) -> Vec<u64> {
-    let mut total: Vec<u64> = Vec::new();
-    for h in it {
-        if total.len() < h.len() {
-            total.resize(h.len(), 0);
-        }
-        for (a, b) in total.iter_mut().zip(h) {
-            *a += b;
-        }
-    }
-    total
-}
-
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
 pub struct StallReport {
     pub mshr: u64,
@@ -287,27 +274,15 @@ impl MpliBins {
 
 impl DivergenceReport {
     fn from(g: &Gpu) -> DivergenceReport {
-        let mut t = L1LoadStats::default();
-        let (mut balances, mut fcw) = (Vec::new(), 0u64);
-        for sm in &g.sms {
-            let s = &sm.l1.loads;
-            t.misses_cold += s.misses_cold;
-            t.misses_intra_warp += s.misses_intra_warp;
-            t.misses_inter_warp += s.misses_inter_warp;
-            for (a, b) in t.mpli_divergent.iter_mut().zip(s.mpli_divergent) {
-                *a += b;
-            }
-            for (a, b) in t.mpli_coherent.iter_mut().zip(s.mpli_coherent) {
-                *a += b;
-            }
-            t.concentration_ppm += s.concentration_ppm;
-            t.concentration_loads += s.concentration_loads;
-            t.bypassed += s.bypassed;
-            if s.set_accesses.iter().any(|&n| n > 0) {
-                balances.push(balance(&s.set_accesses));
-            }
-            fcw += u64::from(sm.l1.fcw.fcw);
-        }
+        let t: L1LoadStats = total(g.sms.iter().map(|sm| &sm.l1.loads));
+        let balances: Vec<f64> = g
+            .sms
+            .iter()
+            .map(|sm| &sm.l1.loads.set_accesses)
+            .filter(|a| a.iter().any(|&n| n > 0))
+            .map(|a| balance(a))
+            .collect();
+        let fcw: u64 = g.sms.iter().map(|sm| u64::from(sm.l1.fcw.fcw)).sum();
         let divergent: u64 = t.mpli_divergent.iter().sum();
         let coherent: u64 = t.mpli_coherent.iter().sum();
         DivergenceReport {
@@ -549,60 +524,12 @@ impl Report {
     /// simulation time (the simulator itself has no clock).
     pub fn new(g: &Gpu, wall_seconds: f64) -> Report {
         let cycles = g.cycle;
-        let mut core = super::CoreStats::default();
-        for sm in &g.sms {
-            let s = &sm.stats;
-            core.instructions += s.instructions;
-            core.thread_instructions += s.thread_instructions;
-            core.ctas += s.ctas;
-            core.issued += s.issued;
-            core.idle += s.idle;
-            core.occlusions += s.occlusions;
-            for (a, b) in core.ldst_stalls.iter_mut().zip(s.ldst_stalls) {
-                *a += b;
-            }
-            core.issued_cycles += s.issued_cycles;
-            for (a, b) in core.stall_classes.iter_mut().zip(s.stall_classes) {
-                *a += b;
-            }
-            let (d, e) = (&mut core.ldst, &s.ldst);
-            d.accesses += e.accesses;
-            d.coal += e.coal;
-            d.replays += e.replays;
-            d.mascar_replay += e.mascar_replay;
-            d.idle_replays += e.idle_replays;
-            core.shared_accesses += s.shared_accesses;
-            core.memory_block_cycles += s.memory_block_cycles;
-            core.no_warp_cycles += s.no_warp_cycles;
-            core.inactive_cycles += s.inactive_cycles;
-            core.held_slots += s.held_slots;
-            core.disqualifications += s.disqualifications;
-            let (l, m) = (&mut core.loads, &s.loads);
-            l.loads += m.loads;
-            l.requests += m.requests;
-            l.divergent += m.divergent;
-            l.effective_latency += m.effective_latency;
-            l.latency_divergence += m.latency_divergence;
-            l.channels += m.channels;
-            l.banks += m.banks;
-            l.dram_loads += m.dram_loads;
-            l.occlusion_cycles += m.occlusion_cycles;
-            l.occlusion_coherent += m.occlusion_coherent;
-            l.occlusion_divergent += m.occlusion_divergent;
-            l.access_time_coherent += m.access_time_coherent;
-            l.access_time_divergent += m.access_time_divergent;
-            l.l2_hit_latency += m.l2_hit_latency;
-            l.l2_hit_returns += m.l2_hit_returns;
-            l.warpgroups += m.warpgroups;
-            l.warpgroup_service += m.warpgroup_service;
-            l.miss_latency += m.miss_latency;
-            l.miss_returns += m.miss_returns;
-        }
-        let l1 = sum_caches(g.sms.iter().map(|s| &s.l1.stats));
-        let l2 = sum_caches(g.l2.iter().map(|s| &s.stats));
+        let core: super::CoreStats = total(g.sms.iter().map(|sm| &sm.stats));
+        let l1: CacheStats = total(g.sms.iter().map(|s| &s.l1.stats));
+        let l2: CacheStats = total(g.l2.iter().map(|s| &s.stats));
         let mut l2_report = CacheReport::from(&l2, core.instructions);
         l2_report.access_queue_occupancy =
-            Some(OccupancyShare::from_histogram(&merge_histograms(g.l2.iter().map(|s| &s.access_occupancy))));
+            Some(OccupancyShare::from_histogram(&total(g.l2.iter().map(|s| &s.access_occupancy))));
         let core_cycles = cycles * g.sms.len() as u64;
         let issue_slots: u64 = g.sms.iter().map(|s| cycles * s.schedulers.len() as u64).sum();
         let stalled: u64 = core.stall_classes.iter().sum();
@@ -620,7 +547,6 @@ impl Report {
             dram.scheduler.coord_messages = net.stats.sent;
             dram.scheduler.coord_dropped = net.stats.dropped;
         }
-        let l2 = sum_caches(g.l2.iter().map(|s| &s.stats));
         let p = &mut dram.prefetch;
         (p.useful, p.late, p.useless) = (l2.prefetch_useful, l2.prefetch_late, l2.prefetch_useless);
         p.accuracy = ratio(p.useful, p.issued);
@@ -733,28 +659,6 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, serde_jso
     }
 }
 
-fn sum_caches<'a>(it: impl Iterator<Item = &'a CacheStats>) -> CacheStats {
-    let mut t = CacheStats::default();
-    for s in it {
-        t.reads += s.reads;
-        t.read_hits += s.read_hits;
-        t.read_misses += s.read_misses;
-        t.merged += s.merged;
-        t.writes += s.writes;
-        t.write_hits += s.write_hits;
-        t.evictions += s.evictions;
-        t.writebacks += s.writebacks;
-        t.prefetch_fills += s.prefetch_fills;
-        t.prefetch_useful += s.prefetch_useful;
-        t.prefetch_late += s.prefetch_late;
-        t.prefetch_useless += s.prefetch_useless;
-        for (a, b) in t.stalls.iter_mut().zip(s.stalls) {
-            *a += b;
-        }
-    }
-    t
-}
-
 fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: u64) -> PolicyReport {
     let statuses = || g.sms.iter().flat_map(|s| s.schedulers.iter().map(|k| k.status()));
     PolicyReport {
@@ -769,49 +673,33 @@ fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: 
 /// The `dram` object of a report, from a set of controllers (the WG-M network's messages and
 /// the fate of prefetched lines are left at zero: they belong to the rest of the machine).
 pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
-    let mut hist = Histogram::default();
-    let (mut reads, mut writes, mut hits, mut misses, mut conflicts) = (0, 0, 0, 0, 0);
-    let (mut cycles, mut pending, mut busy, mut blp_sum, mut blp_cycles) = (0, 0, 0, 0, 0);
-    let (mut rq, mut wq, mut drains, mut lat) = (0, 0, 0, 0);
-    let mut cmds = [0u64; 5];
-    let mut channels = Vec::new();
-    let mut sched = SchedulerStats::default();
-    for d in controllers {
-        let s = &d.stats;
-        reads += s.reads;
-        writes += s.writes;
-        hits += s.row_hits;
-        misses += s.row_misses;
-        conflicts += s.row_conflicts;
-        cycles += s.cycles;
-        pending += s.pending_cycles;
-        busy += s.busy_cycles;
-        blp_sum += s.blp_sum;
-        blp_cycles += s.blp_cycles;
-        rq += s.read_queue_sum;
-        wq += s.write_queue_sum;
-        drains += s.drains;
-        lat += s.read_latency_sum;
-        hist.merge(&s.read_latency);
-        for (a, b) in cmds.iter_mut().zip(s.commands) {
-            *a += b;
-        }
-        let served = s.row_hits + s.row_misses + s.row_conflicts;
-        channels.push(ChannelReport {
-            reads: s.reads,
-            writes: s.writes,
-            row_hit_rate: ratio(s.row_hits, served),
-            bandwidth_utilization: ratio(s.busy_cycles, s.cycles),
-            bandwidth_efficiency: ratio(s.busy_cycles, s.pending_cycles),
-            bank_level_parallelism: ratio(s.blp_sum, s.blp_cycles),
-            write_intensity: ratio(s.writes, s.reads + s.writes),
-            read_latency_mean: ratio(s.read_latency_sum, s.reads),
-            write_drains: s.drains,
-            prefetches: s.prefetches,
-        });
-        sched.add(&d.scheduler.stats());
-    }
-    let issued: u64 = controllers.iter().map(|d| d.stats.prefetches).sum();
+    let t: ChannelStats = total(controllers.iter().map(|d| &d.stats));
+    let stats: Vec<SchedulerStats> = controllers.iter().map(|d| d.scheduler.stats()).collect();
+    let sched: SchedulerStats = total(&stats);
+    let channels: Vec<ChannelReport> = controllers
+        .iter()
+        .map(|d| {
+            let s = &d.stats;
+            let served = s.row_hits + s.row_misses + s.row_conflicts;
+            ChannelReport {
+                reads: s.reads,
+                writes: s.writes,
+                row_hit_rate: ratio(s.row_hits, served),
+                bandwidth_utilization: ratio(s.busy_cycles, s.cycles),
+                bandwidth_efficiency: ratio(s.busy_cycles, s.pending_cycles),
+                bank_level_parallelism: ratio(s.blp_sum, s.blp_cycles),
+                write_intensity: ratio(s.writes, s.reads + s.writes),
+                read_latency_mean: ratio(s.read_latency_sum, s.reads),
+                write_drains: s.drains,
+                prefetches: s.prefetches,
+            }
+        })
+        .collect();
+    let (reads, writes, hits, misses, conflicts) =
+        (t.reads, t.writes, t.row_hits, t.row_misses, t.row_conflicts);
+    let (cycles, pending, busy) = (t.cycles, t.pending_cycles, t.busy_cycles);
+    let (hist, cmds) = (&t.read_latency, t.commands);
+    let issued = t.prefetches;
     let served = hits + misses + conflicts;
     DramReport {
         reads,
@@ -821,20 +709,16 @@ pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
         row_conflict_rate: ratio(conflicts, served),
         bandwidth_utilization: ratio(busy, cycles),
         bandwidth_efficiency: ratio(busy, pending),
-        bank_level_parallelism: ratio(blp_sum, blp_cycles),
+        bank_level_parallelism: ratio(t.blp_sum, t.blp_cycles),
         write_intensity: ratio(writes, reads + writes),
-        read_latency_mean: ratio(lat, reads),
+        read_latency_mean: ratio(t.read_latency_sum, reads),
         read_latency_p50: hist.quantile(0.5),
         read_latency_p99: hist.quantile(0.99),
-        read_queue_mean: ratio(rq, cycles),
-        write_queue_mean: ratio(wq, cycles),
-        read_queue_occupancy: OccupancyShare::from_histogram(&merge_histograms(
-            controllers.iter().map(|d| &d.stats.read_queue_occupancy),
-        )),
-        write_queue_occupancy: OccupancyShare::from_histogram(&merge_histograms(
-            controllers.iter().map(|d| &d.stats.write_queue_occupancy),
-        )),
-        write_drains: drains,
+        read_queue_mean: ratio(t.read_queue_sum, cycles),
+        write_queue_mean: ratio(t.write_queue_sum, cycles),
+        read_queue_occupancy: OccupancyShare::from_histogram(&t.read_queue_occupancy),
+        write_queue_occupancy: OccupancyShare::from_histogram(&t.write_queue_occupancy),
+        write_drains: t.drains,
         commands: CommandCounts {
             act: cmds[CommandKind::Act as usize],
             pre: cmds[CommandKind::Pre as usize],

@@ -51,6 +51,7 @@ use super::merb::MerbTable;
 use super::queues::{Listed, Pending, Queues, Slot};
 use crate::config::{Config, DramSchedulerName};
 use crate::sim::event::EventSink;
+use crate::sim::stats::counters;
 use enum_dispatch::enum_dispatch;
 
 /// What a scheduler sees when choosing.
@@ -124,43 +125,29 @@ impl DrainCause {
     }
 }
 
-/// What the schedulers count (all zero for a scheduler without the mechanism).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct SchedulerStats {
-    /// Warp-groups placed in the command queues.
-    pub groups_scheduled: u64,
-    /// ...of which went incomplete: after `incomplete_timeout`, or because the command queues
-    /// were empty and no complete group could go.
-    pub groups_timed_out: u64,
-    pub groups_forced: u64,
-    /// Row misses postponed by MERB, and the other groups' hits served ahead of them.
-    pub merb_postponements: u64,
-    pub merb_hits_moved: u64,
-    /// Hits served because only one or two would have been left behind (orphan control).
-    pub orphans_moved: u64,
-    /// WG-W: single-request groups chosen ahead of the lowest score near a write drain.
-    pub single_request_first: u64,
-    /// WG-M coordination messages sent, received, and applied (a local score lowered).
-    pub coord_sent: u64,
-    pub coord_received: u64,
-    pub coord_applied: u64,
-    /// GMC: requests placed because they had waited past the age threshold.
-    pub aged: u64,
-}
-
-impl SchedulerStats {
-    pub fn add(&mut self, o: &SchedulerStats) {
-        self.groups_scheduled += o.groups_scheduled;
-        self.groups_timed_out += o.groups_timed_out;
-        self.groups_forced += o.groups_forced;
-        self.merb_postponements += o.merb_postponements;
-        self.merb_hits_moved += o.merb_hits_moved;
-        self.orphans_moved += o.orphans_moved;
-        self.single_request_first += o.single_request_first;
-        self.coord_sent += o.coord_sent;
-        self.coord_received += o.coord_received;
-        self.coord_applied += o.coord_applied;
-        self.aged += o.aged;
+counters! {
+    /// What the schedulers count (all zero for a scheduler without the mechanism).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    pub struct SchedulerStats {
+        /// Warp-groups placed in the command queues.
+        pub groups_scheduled: u64,
+        /// ...of which went incomplete: after `incomplete_timeout`, or because the command queues
+        /// were empty and no complete group could go.
+        pub groups_timed_out: u64,
+        pub groups_forced: u64,
+        /// Row misses postponed by MERB, and the other groups' hits served ahead of them.
+        pub merb_postponements: u64,
+        pub merb_hits_moved: u64,
+        /// Hits served because only one or two would have been left behind (orphan control).
+        pub orphans_moved: u64,
+        /// WG-W: single-request groups chosen ahead of the lowest score near a write drain.
+        pub single_request_first: u64,
+        /// WG-M coordination messages sent, received, and applied (a local score lowered).
+        pub coord_sent: u64,
+        pub coord_received: u64,
+        pub coord_applied: u64,
+        /// GMC: requests placed because they had waited past the age threshold.
+        pub aged: u64,
     }
 }
 
