@@ -42,6 +42,21 @@ enum Command {
     /// Machine configs from other simulators.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Run a seed's headline experiment (a spec in sample-configs/repro/) and write a report
+    /// with the paper's numbers beside warpscope's (resumable: finished runs are kept).
+    Repro(ReproArgs),
+}
+
+#[derive(Args)]
+struct ReproArgs {
+    /// The reproduction spec (RON).
+    spec: PathBuf,
+    /// Directory for results.jsonl, report.md and report.svg (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Simulations run at once (default: one per core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -297,6 +312,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Dram(a)) => dram_cmd(a),
         Some(Command::Sweep(a)) => sweep_cmd(a),
         Some(Command::Config(ConfigCommand::Import(a))) => config_import_cmd(a),
+        Some(Command::Repro(a)) => repro_cmd(a),
     }
 }
 
@@ -495,8 +511,20 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn sweep_cmd(a: SweepArgs) -> Result<i32> {
+/// A progress bar over points on a terminal; hidden when standard error is not one.
+fn progress_bar() -> Result<indicatif::ProgressBar> {
     use std::io::IsTerminal;
+    Ok(if std::io::stderr().is_terminal() {
+        let style = indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} points, {elapsed} elapsed, eta {eta}  {wide_msg}",
+        )?;
+        indicatif::ProgressBar::new(0).with_style(style)
+    } else {
+        indicatif::ProgressBar::hidden()
+    })
+}
+
+fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let csv = a.csv.as_ref().map(|p| p.display().to_string());
     let json = a.json.as_ref().map(|p| p.display().to_string());
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
@@ -535,14 +563,7 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
     }
     let opts = sweep::SweepOptions { csv: a.csv.clone(), json: a.json.clone(), shard };
-    let bar = if std::io::stderr().is_terminal() {
-        let style = indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} points, {elapsed} elapsed, eta {eta}  {wide_msg}",
-        )?;
-        indicatif::ProgressBar::new(0).with_style(style)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = progress_bar()?;
     let summary = sweep::run(&s, &opts, &bar)?;
     bar.finish_and_clear();
     eprintln!(
@@ -600,4 +621,39 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+fn repro_cmd(a: ReproArgs) -> Result<i32> {
+    use warpscope::batch::repro;
+    let dir = a.out.display().to_string();
+    if a.out.exists() && !a.out.is_dir() {
+        return Err(usage(&format!("--out {dir}"), "is a file; give a directory"));
+    }
+    let r = repro::Repro::load(&a.spec)?;
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
+    if let Some(j) = a.jobs {
+        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
+    }
+    let results = a.out.join("results.jsonl");
+    let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
+    let bar = progress_bar()?;
+    let summary = sweep::run(&r.sweep, &opts, &bar)?;
+    bar.finish_and_clear();
+    eprintln!(
+        "{}: {} runs, {} already done, {} run now, {} not finished cleanly",
+        a.spec.display(),
+        summary.shard_points,
+        summary.skipped,
+        summary.ran,
+        summary.failed
+    );
+    let outs = repro::outcomes(&r, &results)?;
+    let md = repro::report_markdown(&r, &outs);
+    let report = a.out.join("report.md").display().to_string();
+    output::write_atomic(&report, &md)?;
+    output::write_atomic(&a.out.join("report.svg").display().to_string(), &repro::report_svg(&r, &outs)?)?;
+    eprintln!("wrote {report} and report.svg");
+    out(&md)?;
+    Ok(if summary.failed > 0 { 1 } else { 0 })
 }

@@ -7,6 +7,7 @@ pub mod dram;
 pub mod dram_bench;
 pub mod metrics;
 pub mod output;
+pub mod repro;
 pub mod run;
 pub mod sweep;
 pub mod table;

@@ -70,6 +70,8 @@ pub struct Point {
     pub workload: usize,
     /// Every assignment, the common ones first.
     pub sets: Vec<String>,
+    /// The point's own assignments (without the common ones), as written: its variant.
+    pub variant: String,
     pub key: String,
     config: Config,
 }
@@ -99,9 +101,28 @@ impl Sweep {
         let text =
             std::fs::read_to_string(path).map_err(|e| grid_error(&origin, format!("cannot read: {e}")))?;
         let spec: GridSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
+        let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
+        Sweep::from_spec(spec, path, &text, "", name)
+    }
+
+    /// A sweep from a grid spec read from `path` (whose directory the spec's paths are
+    /// relative to); `text` is the file and `key_prefix` the spec's place in it, for errors.
+    pub fn from_spec(
+        spec: GridSpec,
+        path: &Path,
+        text: &str,
+        key_prefix: &str,
+        name: String,
+    ) -> Result<Sweep, ConfigError> {
+        let origin = path.display().to_string();
         let dir = path.parent().unwrap_or(Path::new(""));
         let at_key = |key: &str, msg: &str| {
-            crate::config::error_at_path(&text, &Origin::File(origin.clone()), key, msg)
+            crate::config::error_at_path(
+                text,
+                &Origin::File(origin.clone()),
+                &format!("{key_prefix}{key}"),
+                msg,
+            )
         };
         if spec.workloads.is_empty() {
             return Err(at_key("workloads", "must list at least one workload"));
@@ -145,7 +166,14 @@ impl Sweep {
                 config.name =
                     if a.is_empty() { base.name.clone() } else { format!("{} [{}]", base.name, a.join(" ")) };
                 let key = format!("{label} | {}", sets.join(" "));
-                points.push(Point { index: points.len(), workload: wi, sets, key, config });
+                points.push(Point {
+                    index: points.len(),
+                    workload: wi,
+                    sets,
+                    variant: a.join(" "),
+                    key,
+                    config,
+                });
             }
         }
         let unique: BTreeSet<&str> = points.iter().map(|p| p.key.as_str()).collect();
@@ -162,7 +190,6 @@ impl Sweep {
             super::metrics::check(&spec.metrics, machines).map_err(|m| at_key("metrics", &m))?;
             spec.metrics
         };
-        let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
         Ok(Sweep { name, workloads, points, axes, metrics, max_cycles: spec.max_cycles, machine: base.name })
     }
 

@@ -1,0 +1,61 @@
+//! `warpscope repro`: a spec's sweep runs (resumably), and the report sets each claim's paper
+//! number beside ours, computed from the results file.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+const MINI: &str = "tests/fixtures/repro/mini.ron";
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("warpscope-repro-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
+    let out = tmp("mini");
+    let run = || Command::new(BIN).args(["repro", MINI, "--out"]).arg(&out).output().unwrap();
+    let first = run();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(String::from_utf8_lossy(&first.stderr).contains("2 runs, 0 already done, 2 run now"));
+    // Our speedup, from the results file by hand: FCFS cycles over FR-FCFS cycles.
+    let results = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let cycles = |sched: &str| -> f64 {
+        let line = results.lines().find(|l| l.contains(&format!("dram.scheduler={sched}\""))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["report"]["cycles"].as_f64().unwrap()
+    };
+    let speedup = cycles("fcfs") / cycles("frfcfs");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let row = format!("| Fig. A | FR-FCFS speedup over FCFS | +50.0 % | {:+.1} % |", (speedup - 1.0) * 100.0);
+    assert!(report.contains(&row), "{row}\n{report}");
+    assert!(report.contains("capped at 200000 core cycles"));
+    assert!(std::fs::read_to_string(out.join("report.svg")).unwrap().starts_with("<svg"));
+    // A second run finds both runs done and writes the same report.
+    let second = run();
+    assert!(String::from_utf8_lossy(&second.stderr).contains("2 runs, 2 already done, 0 run now"));
+    assert_eq!(std::fs::read_to_string(out.join("report.md")).unwrap(), report);
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn a_claim_naming_a_variant_the_sweep_lacks_is_refused_before_running() {
+    let dir = tmp("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = std::fs::read_to_string(MINI)
+        .unwrap()
+        .replace("../tiny.ron", "TINY")
+        .replace("variant: \"dram.scheduler=frfcfs\", baseline", "variant: \"dram.scheduler=gmc\", baseline");
+    let tiny = std::fs::canonicalize("tests/fixtures/tiny.ron").unwrap();
+    std::fs::write(dir.join("spec.ron"), spec.replace("TINY", &tiny.display().to_string())).unwrap();
+    let out = Command::new(BIN).args(["repro", "spec.ron", "--out", "o"]).current_dir(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("claims[0].variant: `dram.scheduler=gmc` is not a variant of the sweep; its variants: dram.scheduler=fcfs, dram.scheduler=frfcfs"),
+        "{stderr}"
+    );
+    assert!(!dir.join("o").exists(), "nothing ran, nothing was created");
+    std::fs::remove_dir_all(&dir).ok();
+}
