@@ -45,6 +45,18 @@ enum Command {
     /// Run a seed's headline experiment (a spec in sample-configs/repro/) and write a report
     /// with the paper's numbers beside warpscope's (resumable: finished runs are kept).
     Repro(ReproArgs),
+    /// Tabulate warpscope beside GPGPU-Sim/Accel-Sim on the same traces and machine (a spec
+    /// naming the machine, the traces and the peer's logs; see scripts/peer/).
+    Validate(ValidateArgs),
+}
+
+#[derive(Args)]
+struct ValidateArgs {
+    /// The validation spec (RON).
+    spec: PathBuf,
+    /// Where to write the table (markdown; `-` for standard output).
+    #[arg(short, long, value_name = "PATH|-", default_value = "-")]
+    output: String,
 }
 
 #[derive(Args)]
@@ -313,6 +325,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Sweep(a)) => sweep_cmd(a),
         Some(Command::Config(ConfigCommand::Import(a))) => config_import_cmd(a),
         Some(Command::Repro(a)) => repro_cmd(a),
+        Some(Command::Validate(a)) => validate_cmd(a),
     }
 }
 
@@ -656,4 +669,12 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     eprintln!("wrote {report} and report.svg");
     out(&md)?;
     Ok(if summary.failed > 0 { 1 } else { 0 })
+}
+
+fn validate_cmd(a: ValidateArgs) -> Result<i32> {
+    use warpscope::batch::validate;
+    check_outputs(&[("--output", Some(&a.output))])?;
+    let (config, rows) = validate::run(&a.spec)?;
+    output::write_atomic(&a.output, &validate::markdown(&config, &rows))?;
+    Ok(0)
 }

@@ -1,0 +1,128 @@
+//! Reading what GPGPU-Sim / Accel-Sim print at the end of a run, for side-by-side validation.
+//!
+//! The simulator prints `name = value` statistics after every kernel (`gpu_tot_sim_cycle`,
+//! `gpu_tot_ipc`, `L1D_total_cache_miss_rate`, `L2_total_cache_miss_rate`, … — the `tot`
+//! ones cumulative over the kernels so far, so the last occurrence is the whole run's), one
+//! `Row_Buffer_Locality` and one `bw_util=` per DRAM channel, and at the very end its wall time
+//! (`gpgpu_simulation_time = … (N sec)`) and speed (`gpgpu_simulation_rate = N (cycle/sec)`).
+//! A log may also carry `/usr/bin/time -v` output (`Maximum resident set size (kbytes): N`).
+
+/// The numbers compared with warpscope's report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PeerStats {
+    pub cycles: Option<f64>,
+    pub instructions: Option<f64>,
+    pub ipc: Option<f64>,
+    pub l1_hit_rate: Option<f64>,
+    pub l2_hit_rate: Option<f64>,
+    /// Mean over the DRAM channels of the last kernel's statistics block.
+    pub row_hit_rate: Option<f64>,
+    pub bandwidth_utilization: Option<f64>,
+    pub wall_seconds: Option<f64>,
+    pub cycles_per_second: Option<f64>,
+    pub peak_rss_mb: Option<f64>,
+}
+
+/// The value after `key` = on a line (`key = 12.5`, `key=12.5`, `key = 12 (cycle/sec)`).
+fn value_after(line: &str, key: &str) -> Option<f64> {
+    let rest = line.trim_start().strip_prefix(key)?.trim_start().strip_prefix('=')?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+/// Every `key=value` value in a line (`... n_req=5 bw_util=0.0123`).
+fn inline_value(line: &str, key: &str) -> Option<f64> {
+    line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// Parses a log; values the log does not have stay `None`.
+pub fn parse(log: &str) -> PeerStats {
+    let mut s = PeerStats::default();
+    let last = |key: &str| log.lines().rev().find_map(|l| value_after(l, key));
+    s.cycles = last("gpu_tot_sim_cycle");
+    s.instructions = last("gpu_tot_sim_insn");
+    s.ipc = last("gpu_tot_ipc");
+    s.l1_hit_rate = last("L1D_total_cache_miss_rate").map(|m| 1.0 - m);
+    s.l2_hit_rate = last("L2_total_cache_miss_rate").map(|m| 1.0 - m);
+    // The DRAM lines of the last statistics block (after the last kernel's cycle count).
+    let block = log.rfind("gpu_sim_cycle").map_or(log, |i| &log[i..]);
+    let rbl: Vec<f64> = block.lines().filter_map(|l| value_after(l, "Row_Buffer_Locality")).collect();
+    let bw: Vec<f64> = block.lines().filter_map(|l| inline_value(l, "bw_util")).collect();
+    s.row_hit_rate = mean(&rbl);
+    s.bandwidth_utilization = mean(&bw);
+    s.wall_seconds = log
+        .lines()
+        .rev()
+        .filter(|l| l.contains("gpgpu_simulation_time"))
+        .filter_map(|l| l.rsplit('(').next()?.split_whitespace().next()?.parse().ok())
+        .next();
+    s.cycles_per_second = log
+        .lines()
+        .rev()
+        .filter(|l| l.contains("(cycle/sec)"))
+        .filter_map(|l| value_after(l, "gpgpu_simulation_rate"))
+        .next();
+    s.peak_rss_mb = log
+        .lines()
+        .rev()
+        .filter_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+        .filter_map(|v| v.trim().parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .next();
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log in the shape GPGPU-Sim prints it (two kernels; two DRAM channels in the last).
+    const LOG: &str = "\
+gpu_sim_cycle = 1000
+gpu_sim_insn = 64000
+gpu_ipc =      64.0000
+gpu_tot_sim_cycle = 1000
+gpu_tot_sim_insn = 64000
+gpu_tot_ipc =      64.0000
+L1D_total_cache_miss_rate = 0.5000
+L2_total_cache_miss_rate = 0.2000
+DRAM[0]: 16 bks, busW=4 BL=8 CL=12, tRCD=12 tRAS=28 tRP=12 tRC=40
+n_cmd=100 n_nop=50 n_act=4 n_pre=2 n_ref_event=0 n_req=9 n_rd=9 n_rd_L2_A=0 n_write=0 n_wr_bk=0 bw_util=0.9
+Row_Buffer_Locality = 0.900000
+gpu_sim_cycle = 3000
+gpu_sim_insn = 96000
+gpu_tot_sim_cycle = 4000
+gpu_tot_sim_insn = 160000
+gpu_tot_ipc =      40.0000
+L1D_total_cache_miss_rate = 0.2500
+L2_total_cache_miss_rate = 0.4000
+DRAM[0]: 16 bks, busW=4 BL=8 CL=12, tRCD=12 tRAS=28 tRP=12 tRC=40
+n_cmd=100 n_nop=50 n_act=4 n_pre=2 n_ref_event=0 n_req=9 n_rd=9 n_rd_L2_A=0 n_write=0 n_wr_bk=0 bw_util=0.1
+Row_Buffer_Locality = 0.600000
+DRAM[1]: 16 bks, busW=4 BL=8 CL=12, tRCD=12 tRAS=28 tRP=12 tRC=40
+n_cmd=100 n_nop=50 n_act=4 n_pre=2 n_ref_event=0 n_req=9 n_rd=9 n_rd_L2_A=0 n_write=0 n_wr_bk=0 bw_util=0.3
+Row_Buffer_Locality = 0.800000
+gpgpu_simulation_time = 0 days, 0 hrs, 1 min, 5 sec (65 sec)
+gpgpu_simulation_rate = 2461 (inst/sec)
+gpgpu_simulation_rate = 61 (cycle/sec)
+\tMaximum resident set size (kbytes): 204800
+";
+
+    #[test]
+    fn the_last_totals_and_the_last_blocks_channels() {
+        let s = parse(LOG);
+        assert_eq!((s.cycles, s.instructions, s.ipc), (Some(4000.0), Some(160000.0), Some(40.0)));
+        assert_eq!((s.l1_hit_rate, s.l2_hit_rate), (Some(0.75), Some(0.6)));
+        let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-9;
+        assert!(close(s.row_hit_rate, 0.7), "{:?}", s.row_hit_rate);
+        assert!(close(s.bandwidth_utilization, 0.2), "{:?}", s.bandwidth_utilization);
+        assert_eq!(
+            (s.wall_seconds, s.cycles_per_second, s.peak_rss_mb),
+            (Some(65.0), Some(61.0), Some(200.0))
+        );
+        assert_eq!(parse("nothing here"), PeerStats::default());
+    }
+}

@@ -1,0 +1,57 @@
+//! `warpscope validate`: warpscope's runs beside a peer simulator's logs on the same traces
+//! and machine, errors computed against the peer.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+#[test]
+fn the_table_sets_our_run_beside_the_peer_log() {
+    let dir = std::env::temp_dir().join(format!("warpscope-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let machine = dir.join("gtx480.ron");
+    let import = Command::new(BIN)
+        .args(["config", "import", &format!("{ROOT}/tests/fixtures/gpgpusim/GTX480/gpgpusim.config"), "-o"])
+        .arg(&machine)
+        .output()
+        .unwrap();
+    assert!(import.status.success());
+    let trace = format!("{ROOT}/sample-configs/workloads/rodinia-bfs-kernel5.traceg");
+    // The peer's log: 12345 cycles, IPC 20.
+    std::fs::write(
+        dir.join("peer.log"),
+        "gpu_tot_sim_cycle = 12345\ngpu_tot_ipc = 20.0\nL1D_total_cache_miss_rate = 0.5\nL2_total_cache_miss_rate = 0.25\ngpgpu_simulation_time = 0 days, 0 hrs, 0 min, 7 sec (7 sec)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec.ron"),
+        format!(
+            "(machine: \"gtx480.ron\", kernels: [(name: \"bfs5\", trace: {trace:?}, peer_log: \"peer.log\")])"
+        ),
+    )
+    .unwrap();
+    let out = Command::new(BIN).args(["validate"]).arg(dir.join("spec.ron")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    // Ours, from an ordinary run of the same trace on the same machine.
+    let run =
+        Command::new(BIN).args(["run", "-w", &trace, "--json", "-", "-c"]).arg(&machine).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let cycles = report["cycles"].as_f64().unwrap();
+    let err = (cycles - 12345.0) / 12345.0 * 100.0;
+    let row = format!("| bfs5 | 12345 | {cycles} | {err:+.1} % | 20.00 |");
+    assert!(table.contains(&row), "{row}\n{table}");
+    assert!(table.contains("| 0.500 / ") && table.contains("| 0.750 / "), "{table}");
+    assert!(table.contains("IPC correlation: –"), "one kernel has no correlation: {table}");
+    // A missing log is named before anything runs.
+    std::fs::remove_file(dir.join("peer.log")).unwrap();
+    let out = Command::new(BIN).args(["validate"]).arg(dir.join("spec.ron")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("kernels[0].peer_log: `"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
