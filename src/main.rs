@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
-use warpscope::batch::{compare, dram, output, run, sweep};
+use warpscope::batch::{compare, dram, export, output, run, sweep};
 use warpscope::config::{Config, ConfigError, Origin};
 use warpscope::debug::{Outcome, Session};
 use warpscope::workload::Workload;
@@ -48,6 +48,8 @@ enum Command {
     /// Tabulate warpscope beside GPGPU-Sim/Accel-Sim on the same traces and machine (a spec
     /// naming the machine, the traces and the peer's logs; see scripts/peer/).
     Validate(ValidateArgs),
+    /// Accel-Sim SASS traces: `trace export` writes any workload as one.
+    Trace(TraceArgs),
 }
 
 #[derive(Args)]
@@ -69,6 +71,41 @@ struct ReproArgs {
     /// Simulations run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+}
+
+#[derive(Args)]
+struct TraceArgs {
+    #[command(subcommand)]
+    command: TraceCommand,
+}
+
+#[derive(Subcommand)]
+enum TraceCommand {
+    /// Write a workload as an Accel-Sim trace directory (kernelslist.g + kernel-N.traceg)
+    /// that Accel-Sim, or `-w DIR/kernelslist.g`, runs as the same input.
+    Export(ExportArgs),
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// The directory to write (created; must not exist or be empty, unless --force).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Workload (RON or trace); the built-in BFS-like kernel when omitted.
+    #[arg(short, long, value_name = "WORKLOAD")]
+    workload: Option<PathBuf>,
+    /// Machine config (RON): only `sim.seed` matters (it seeds synthetic addresses).
+    #[arg(short, long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+    /// Override a config key, e.g. --set sim.seed=7 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Replace DIR if it exists and is not empty.
+    #[arg(long, visible_alias = "overwrite")]
+    force: bool,
+    /// Write every lane's address (address mode 0) instead of base+stride / base+delta.
+    #[arg(long)]
+    list_addresses: bool,
 }
 
 #[derive(Subcommand)]
@@ -326,6 +363,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Config(ConfigCommand::Import(a))) => config_import_cmd(a),
         Some(Command::Repro(a)) => repro_cmd(a),
         Some(Command::Validate(a)) => validate_cmd(a),
+        Some(Command::Trace(TraceArgs { command: TraceCommand::Export(a) })) => export_cmd(a),
     }
 }
 
@@ -676,5 +714,26 @@ fn validate_cmd(a: ValidateArgs) -> Result<i32> {
     check_outputs(&[("--output", Some(&a.output))])?;
     let (config, rows) = validate::run(&a.spec)?;
     output::write_atomic(&a.output, &validate::markdown(&config, &rows))?;
+    Ok(0)
+}
+
+fn export_cmd(a: ExportArgs) -> Result<i32> {
+    use warpscope::workload::accelsim::write::AddressModes;
+    let modes = if a.list_addresses { AddressModes::Listed } else { AddressModes::Compressed };
+    let opts = export::ExportOptions { force: a.force, modes };
+    let dir = export::prepare(&a.dir, &opts)?;
+    let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
+    let workload = Workload::load_or_builtin(a.workload.as_deref(), config.sim.seed)?;
+    let w = export::export(&workload, dir, &opts)?;
+    eprintln!(
+        "{}: {} kernel{}, {} CTAs, {} warps, {} warp instructions written to {}",
+        workload.name,
+        workload.kernels.len(),
+        if workload.kernels.len() == 1 { "" } else { "s" },
+        w.ctas,
+        w.warps,
+        w.instructions,
+        a.dir.join("kernelslist.g").display()
+    );
     Ok(0)
 }

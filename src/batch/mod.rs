@@ -1,10 +1,11 @@
-//! Headless front ends: `run`, `compare`, `sweep`, `dram`, `bench`, and their table/file and
-//! SVG chart output.
+//! Headless front ends: `run`, `compare`, `sweep`, `dram`, `bench`, `trace export`, and their
+//! table/file and SVG chart output.
 
 pub mod chart;
 pub mod compare;
 pub mod dram;
 pub mod dram_bench;
+pub mod export;
 pub mod metrics;
 pub mod output;
 pub mod peer_log;

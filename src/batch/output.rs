@@ -1,10 +1,10 @@
-//! Writing result files atomically: a temporary file next to the target, then a rename, so a
-//! reader never sees half a report. `-` means standard output.
+//! Writing result files and directories atomically: a temporary one next to the target, then a
+//! rename, so a reader never sees half a report or half a trace. `-` means standard output.
 
 use crate::config::{ConfigError, Origin};
 use anyhow::{Context, Result};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Checks, before any work, that `target` (given with `flag`) can be written: `-`, or a path
 /// whose directory exists and that is not itself a directory. The error names the path as the
@@ -14,23 +14,53 @@ pub fn check_target(flag: &str, target: &str) -> Result<(), ConfigError> {
         return Ok(());
     }
     let path = Path::new(target);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let problem = if path.is_dir() || target.ends_with('/') {
-        Some("is a directory; give a file path".to_string())
-    } else {
-        dir.filter(|d| !d.is_dir()).map(|d| {
-            format!("cannot be written: the directory `{}` does not exist (create it first)", d.display())
-        })
-    };
-    match problem {
-        Some(message) => Err(ConfigError {
-            origin: Origin::Argument(format!("{flag} {target}")),
-            position: None,
-            key: String::new(),
-            message,
-        }),
+    if path.is_dir() || target.ends_with('/') {
+        return Err(argument_error(flag, target, "is a directory; give a file path".into()));
+    }
+    check_parent(flag, target)
+}
+
+/// Checks, before any work, that the directory `target` (given as `flag`) can be written by an
+/// [`AtomicDir`]: its parent exists, and it does not exist, or is an empty directory, or any
+/// directory when `replace` (`--force`) is given.
+pub fn check_dir_target(flag: &str, target: &str, replace: bool) -> Result<(), ConfigError> {
+    let path = Path::new(target);
+    if path.file_name().is_none() {
+        return Err(argument_error(flag, target, "expected a directory path ending in a name".into()));
+    }
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.is_dir() {
+            return Err(argument_error(flag, target, "exists and is not a directory".into()));
+        }
+        let mut entries = std::fs::read_dir(path)
+            .map_err(|e| argument_error(flag, target, format!("cannot read the existing directory: {e}")))?;
+        if !replace && entries.next().is_some() {
+            return Err(argument_error(
+                flag,
+                target,
+                "exists and is not empty; pass --force (or --overwrite) to replace it".into(),
+            ));
+        }
+    }
+    check_parent(flag, target)
+}
+
+/// The directory `target` is written in must exist.
+fn check_parent(flag: &str, target: &str) -> Result<(), ConfigError> {
+    match Path::new(target).parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+        Some(d) => Err(argument_error(
+            flag,
+            target,
+            format!("cannot be written: the directory `{}` does not exist (create it first)", d.display()),
+        )),
         None => Ok(()),
     }
+}
+
+/// A problem with an output path given on the command line (exit code 2).
+fn argument_error(flag: &str, target: &str, message: String) -> ConfigError {
+    let origin = if flag.is_empty() { target.to_string() } else { format!("{flag} {target}") };
+    ConfigError { origin: Origin::Argument(origin), position: None, key: String::new(), message }
 }
 
 /// Writes `text` to `target` (`-` = stdout) atomically.
@@ -115,5 +145,63 @@ impl Write for AtomicFile {
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
+/// A directory written under a temporary name beside its target and renamed into place on
+/// [`AtomicDir::commit`]; dropped uncommitted, it is removed with everything in it.
+pub struct AtomicDir {
+    tmp: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+impl AtomicDir {
+    /// Creates the temporary directory beside `target`, which [`check_dir_target`] has checked.
+    pub fn create(target: &Path) -> Result<AtomicDir> {
+        let name =
+            target.file_name().with_context(|| format!("{}: not a directory path", target.display()))?;
+        let tmp = target.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
+        std::fs::create_dir(&tmp).with_context(|| format!("{}: cannot create", target.display()))?;
+        Ok(AtomicDir { tmp, target: target.to_path_buf(), committed: false })
+    }
+
+    /// The temporary directory to write into.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Moves the written directory into place, replacing the target's old contents.
+    pub fn commit(mut self) -> Result<()> {
+        let old = self.target.with_file_name(format!(
+            ".{}.old-{}",
+            self.target.file_name().expect("checked at create").to_string_lossy(),
+            std::process::id()
+        ));
+        let had_old = self.target.exists();
+        if had_old {
+            std::fs::rename(&self.target, &old)
+                .with_context(|| format!("{}: cannot move the old directory aside", self.target.display()))?;
+        }
+        if let Err(e) = std::fs::rename(&self.tmp, &self.target) {
+            if had_old {
+                let _ = std::fs::rename(&old, &self.target);
+            }
+            return Err(e).with_context(|| format!("{}: cannot write", self.target.display()));
+        }
+        self.committed = true;
+        if had_old {
+            std::fs::remove_dir_all(&old)
+                .with_context(|| format!("{}: cannot remove the replaced directory", old.display()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for AtomicDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
     }
 }

@@ -303,7 +303,9 @@ impl SynthCursor {
                     } else {
                         (Op::Store { space: *space, width: *width }, NO_REG, *srcs)
                     };
-                    return Instr { pc, op, dst, dst_regs: 1, srcs, mask: self.mask };
+                    // A load writes width/4 registers, as in SASS (`LDG.E.64` a pair).
+                    let dst_regs = if *load { width.div_ceil(4).max(1) } else { 1 };
+                    return Instr { pc, op, dst, dst_regs, srcs, mask: self.mask };
                 }
                 Code::Barrier => {
                     self.pc += 1;

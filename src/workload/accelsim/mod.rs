@@ -18,6 +18,7 @@
 pub mod body;
 pub mod line;
 pub mod opcode;
+pub mod write;
 
 use super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use crate::config::{ConfigError, Origin};
@@ -593,7 +594,7 @@ mod tests {
         0x7fc8_4150_0dac,
     ];
 
-    fn lanes_of(raw: &RawInstr<'_>) -> Vec<u64> {
+    pub(super) fn lanes_of(raw: &RawInstr<'_>) -> Vec<u64> {
         let mut pool = Vec::new();
         let h = header(3);
         let t = decode(raw, &h, false, &mut pool, &mut Vec::new()).unwrap();

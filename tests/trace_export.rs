@@ -1,0 +1,252 @@
+//! `warpscope trace export` end to end: every sample workload (made small), the built-in one,
+//! a workload using every operation and width, and a real trace re-exported, read back through
+//! the Accel-Sim importer, give the same `run --json` report bit for bit (wall-clock fields
+//! aside); the files are what the importer and Accel-Sim read; bad targets exit 2 and leave
+//! nothing behind.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use warpscope::batch::export::{self, ExportOptions};
+use warpscope::batch::run::{RunOptions, simulate};
+use warpscope::config::{Config, Origin};
+use warpscope::workload::accelsim::write::AddressModes;
+use warpscope::workload::{BUILTIN_WORKLOAD, Workload};
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+
+/// Every operation, space and width, a partial last warp, divergence and a barrier.
+const ALL_OPS: &str = r#"(name: "all_ops", seed: 5, kernels: [(name: "k", ctas: 3, threads_per_cta: 72,
+    arrays: [(name: "a", elems: 65536), (name: "b", elem_bytes: 16, elems: 4096), (name: "s", elems: 1024),
+        (name: "big", elems: 17179869184)],
+    program: [
+        Load(array: "a", pattern: Coalesced, dst: 1, width: 1),
+        Load(array: "a", pattern: Strided(stride_bytes: 4096), dst: 2, width: 2),
+        Load(array: "b", pattern: Random, dst: 4, srcs: [1, 2], width: 8),
+        Load(array: "b", pattern: Uniform, dst: 8, width: 16),
+        Load(array: "s", pattern: Coalesced, dst: 12, space: Shared),
+        Load(array: "a", pattern: Coalesced, dst: 13, space: Local, width: 8),
+        Alu(count: 3, srcs: [4, 5, 8, 11], dst: 20),
+        Barrier,
+        If(fraction: 0.4, body: [
+            Store(array: "a", pattern: Random, srcs: [20, 1], width: 4),
+            Store(array: "s", pattern: Strided(stride_bytes: 12), srcs: [12], space: Shared, width: 2),
+            Store(array: "a", pattern: Coalesced, srcs: [13], space: Local, width: 16),
+        ]),
+        Loop(times: 2, body: [Load(array: "big", pattern: Strided(stride_bytes: 3000000000), dst: 30), Alu(srcs: [30])]),
+    ])])"#;
+
+/// `text` with every grid cut to `ctas` CTAs.
+fn small(text: &str, ctas: u32) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        match line.find("ctas:") {
+            Some(at) => {
+                let rest = &line[at + 5..];
+                let digits = rest.trim_start().chars().take_while(char::is_ascii_digit).count();
+                let skip = rest.len() - rest.trim_start().len() + digits;
+                out.push_str(&format!("{}ctas: {ctas}{}\n", &line[..at], &rest[skip..]));
+            }
+            None => out.push_str(&format!("{line}\n")),
+        }
+    }
+    out
+}
+
+fn report(w: Workload) -> serde_json::Value {
+    let (_, r) = simulate(&Config::builtin(), Arc::new(w), &RunOptions::default()).unwrap();
+    let mut v = serde_json::to_value(r).unwrap();
+    v["sim"]["wall_seconds"] = 0.into();
+    v["sim"]["cycles_per_second"] = 0.into();
+    v
+}
+
+/// Exports `w` into `root/<its name>` (so the re-imported workload has the same name) and
+/// loads it back.
+fn round_trip(w: &Workload, root: &Path, modes: AddressModes) -> (Workload, PathBuf) {
+    let dir = root.join(&w.name);
+    let opts = ExportOptions { force: true, modes };
+    export::export(w, export::prepare(&dir, &opts).unwrap(), &opts).unwrap();
+    let list = dir.join("kernelslist.g");
+    (Workload::load(&list, Config::builtin().sim.seed).unwrap(), dir)
+}
+
+fn synthetic(text: &str, name: &str) -> Workload {
+    Workload::from_text(text, &Origin::File(name.into()), Config::builtin().sim.seed).unwrap()
+}
+
+#[test]
+fn every_sample_workload_reads_back_as_the_same_run() {
+    let root = tempfile::tempdir().unwrap();
+    let mut inputs = vec![("built-in".to_string(), BUILTIN_WORKLOAD.to_string())];
+    let mut files: Vec<PathBuf> = std::fs::read_dir("sample-configs/workloads")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "{files:?}");
+    for f in files {
+        inputs.push((f.display().to_string(), std::fs::read_to_string(&f).unwrap()));
+    }
+    inputs.push(("all_ops".into(), ALL_OPS.into()));
+    for (name, text) in inputs {
+        let w = synthetic(&small(&text, 4), &name);
+        let (back, dir) = round_trip(&w, root.path(), AddressModes::Compressed);
+        let expected = report(w.clone());
+        assert_eq!(expected["status"], "done", "{name}");
+        assert!(expected["warp_instructions"].as_u64().unwrap() > 100, "{name}");
+        assert_eq!(report(back), expected, "{name} exported to {}", dir.display());
+    }
+}
+
+#[test]
+fn listed_addresses_and_a_re_exported_real_trace_read_back_the_same() {
+    let root = tempfile::tempdir().unwrap();
+    let w = synthetic(ALL_OPS, "all_ops");
+    let (back, dir) = round_trip(&w, root.path(), AddressModes::Listed);
+    let text = std::fs::read_to_string(dir.join("kernel-1.traceg")).unwrap();
+    let modes: Vec<&str> = text.lines().filter_map(|l| addresses(l).map(|a| a[0])).collect();
+    assert!(modes.len() > 50 && modes.iter().all(|m| *m == "0"), "{modes:?}");
+    assert_eq!(report(back), report(w));
+
+    // Rodinia BFS as traced on a GPU: exported and read back, the same run.
+    let real = Workload::load(Path::new("tests/fixtures/traces/rodinia-bfs/kernelslist.g"), 1).unwrap();
+    let (back, _) = round_trip(&real, root.path(), AddressModes::Compressed);
+    assert_eq!(back.kernels.len(), 8);
+    assert_eq!(report(back), report(real));
+}
+
+#[test]
+fn the_files_follow_the_tracer_layout() {
+    let root = tempfile::tempdir().unwrap();
+    let w = synthetic(ALL_OPS, "all_ops");
+    let (_, dir) = round_trip(&w, root.path(), AddressModes::Compressed);
+    assert_eq!(std::fs::read_to_string(dir.join("kernelslist.g")).unwrap(), "kernel-1.traceg\n");
+    let text = std::fs::read_to_string(dir.join("kernel-1.traceg")).unwrap();
+    let head: Vec<&str> = text.lines().take(10).collect();
+    assert_eq!(
+        head,
+        [
+            "-kernel name = k",
+            "-kernel id = 1",
+            "-grid dim = (3,1,1)",
+            "-block dim = (72,1,1)",
+            "-shmem = 0",
+            "-nregs = 32",
+            "-binary version = 70",
+            "-cuda stream id = 0",
+            "-accelsim tracer version = 4",
+            "-enable lineinfo = 0",
+        ]
+    );
+    // 72 threads: warps 0, 1 and 2 (8 lanes) per block, every block in order.
+    let blocks: Vec<&str> = text.lines().filter(|l| l.starts_with("thread block")).collect();
+    assert_eq!(blocks, ["thread block = 0,0,0", "thread block = 1,0,0", "thread block = 2,0,0"]);
+    assert_eq!(text.matches("warp = ").count(), 9);
+    // Warp 0 of block 0: the byte load is coalesced (base + stride 4), the 2-byte load one
+    // 4096-byte stride, the 3 GB stride does not fit a C int (base + deltas), the last warp has
+    // 8 lanes, and every warp ends with EXIT.
+    assert!(text.contains("0000 ffffffff 1 R1 LDG.E.U8 0 1 1 0x10000000 4 \n"), "{}", &text[..2000]);
+    assert!(text.contains("0010 ffffffff 1 R2 LDG.E.U16 0 2 1 0x10000000 4096 \n"));
+    // (The 64 GiB array wraps around once within the warp: one negative delta.)
+    let far = text.lines().find(|l| l.contains(" R30 LDG.E 0 4 ")).unwrap();
+    let fields = addresses(far).unwrap();
+    assert_eq!(fields[0], "2", "{far}");
+    assert_eq!(fields.len(), 2 + 31, "{far}");
+    assert_eq!(fields[2..].iter().filter(|d| **d == "3000000000").count(), 30, "{far}");
+    assert!(text.contains("0000 000000ff 1 R1 LDG.E.U8 0 1 1 0x10000100 4 \n"));
+    assert_eq!(text.matches(" EXIT 0 0 \n").count(), 9);
+    let mut insts = text.lines().filter_map(|l| l.strip_prefix("insts = "));
+    assert!(insts.all(|n| n.parse::<u32>().unwrap() > 10));
+}
+
+/// The address fields of an instruction line (mode first), `None` for a non-memory one.
+fn addresses(line: &str) -> Option<Vec<&str>> {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    // PC, mask, destination count and registers, opcode, source count and registers, width.
+    let n_dsts: usize = t.get(2)?.parse().ok()?;
+    let n_srcs: usize = t.get(4 + n_dsts)?.parse().ok()?;
+    let width = 5 + n_dsts + n_srcs;
+    (t.get(width)? != &"0").then(|| t[width + 1..].to_vec())
+}
+
+fn cli(args: &[&str]) -> (i32, String) {
+    let out = Command::new(BIN).args(args).output().expect("binary runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn the_command_refuses_to_overwrite_and_leaves_nothing_half_written() {
+    let root = tempfile::tempdir().unwrap();
+    let out = root.path().join("tiny");
+    let out_s = out.to_str().unwrap();
+    let (code, err) = cli(&["trace", "export", "-w", "tests/fixtures/tiny.ron", out_s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("tiny: 2 kernels"), "{err}");
+    assert_eq!(entries(&out), ["kernel-1.traceg", "kernel-2.traceg", "kernelslist.g"]);
+
+    // An existing non-empty directory is refused, untouched, unless --force / --overwrite.
+    let first = std::fs::read_to_string(out.join("kernel-1.traceg")).unwrap();
+    let (code, err) = cli(&["trace", "export", "-w", "tests/fixtures/small.ron", out_s]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!("error: {out_s}: exists and is not empty; pass --force (or --overwrite) to replace it\n")
+    );
+    assert_eq!(std::fs::read_to_string(out.join("kernel-1.traceg")).unwrap(), first);
+    let (code, err) = cli(&[
+        "trace",
+        "export",
+        "--overwrite",
+        "--set",
+        "sim.seed=9",
+        "-w",
+        "tests/fixtures/tiny.ron",
+        out_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_ne!(std::fs::read_to_string(out.join("kernel-1.traceg")).unwrap(), first, "another seed");
+    assert_eq!(entries(root.path()), ["tiny"], "no temporary or replaced directory is left");
+
+    // An unknown workload: exit 2 naming it, and no directory made.
+    let (code, err) = cli(&["trace", "export", "-w", "no-such.ron", root.path().join("x").to_str().unwrap()]);
+    assert_eq!(
+        (code, err.as_str()),
+        (2, "error: no-such.ron: cannot read: No such file or directory (os error 2)\n")
+    );
+    // A path whose parent does not exist, and a file in the way.
+    let bad = root.path().join("missing/out");
+    let (code, err) = cli(&["trace", "export", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: cannot be written: the directory `{}` does not exist (create it first)\n",
+            bad.display(),
+            root.path().join("missing").display()
+        )
+    );
+    std::fs::write(root.path().join("file"), "x").unwrap();
+    let (code, err) = cli(&["trace", "export", "--force", root.path().join("file").to_str().unwrap()]);
+    assert_eq!((code, err.contains("file: exists and is not a directory")), (2, true), "{err}");
+    assert_eq!(entries(root.path()), ["file", "tiny"]);
+    // An empty existing directory is fine.
+    std::fs::create_dir(root.path().join("empty")).unwrap();
+    let (code, err) = cli(&[
+        "trace",
+        "export",
+        "-w",
+        "tests/fixtures/tiny.ron",
+        root.path().join("empty").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(entries(&root.path().join("empty")).len(), 3);
+}
