@@ -11,6 +11,7 @@ use warpscope::batch::export::{self, ExportOptions};
 use warpscope::batch::run::{RunOptions, simulate};
 use warpscope::config::{Config, Origin};
 use warpscope::workload::accelsim::write::AddressModes;
+use warpscope::workload::instr::{Instr, Op};
 use warpscope::workload::{BUILTIN_WORKLOAD, Workload};
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
@@ -117,6 +118,49 @@ fn listed_addresses_and_a_re_exported_real_trace_read_back_the_same() {
     assert_eq!(report(back), report(real));
 }
 
+/// Every warp's instructions, active lanes' addresses and opcode names, in order.
+fn streams(w: &Workload) -> Vec<(Instr, Vec<u64>, Option<String>)> {
+    let mut out = Vec::new();
+    for k in &w.kernels {
+        for cta in 0..k.ctas() {
+            for mut p in k.cta_programs(cta).unwrap() {
+                loop {
+                    let mut a = [0u64; 32];
+                    let i = p.fetch(k, &mut a);
+                    let lanes = if i.op.is_memory() {
+                        (0..32).filter(|l| i.mask >> l & 1 == 1).map(|l| a[l]).collect()
+                    } else {
+                        vec![]
+                    };
+                    out.push((i, lanes, p.opcode().map(str::to_string)));
+                    if i.op == Op::Exit {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn real_traces_re_export_with_their_own_opcodes() {
+    // Tracer versions 3 or older (leading ids), 4 and 5 (immediates): every instruction,
+    // address and SASS opcode reads back the same.
+    let root = tempfile::tempdir().unwrap();
+    for name in ["rodinia-bfs", "matrixmul-v4", "vectoradd-v5"] {
+        let real =
+            Workload::load(&Path::new("tests/fixtures/traces").join(name).join("kernelslist.g"), 1).unwrap();
+        let (back, dir) = round_trip(&real, root.path(), AddressModes::Compressed);
+        let (a, b) = (streams(&real), streams(&back));
+        assert!(a.len() > 4000, "{name}: {}", a.len());
+        assert!(a.iter().all(|(_, _, op)| op.is_some()), "{name}: every instruction has its opcode");
+        assert!(a == b, "{name}: {} differs", dir.display());
+        let text = std::fs::read_to_string(dir.join("kernel-1.traceg")).unwrap();
+        assert!(!text.contains(" IADD3 ") || name != "matrixmul-v4", "matrixmul has no IADD3 of its own");
+    }
+}
+
 #[test]
 fn the_files_follow_the_tracer_layout() {
     let root = tempfile::tempdir().unwrap();
@@ -169,6 +213,34 @@ fn addresses(line: &str) -> Option<Vec<&str>> {
     let n_srcs: usize = t.get(4 + n_dsts)?.parse().ok()?;
     let width = 5 + n_dsts + n_srcs;
     (t.get(width)? != &"0").then(|| t[width + 1..].to_vec())
+}
+
+#[test]
+fn a_failure_midway_leaves_neither_the_directory_nor_a_temporary_one() {
+    // A trace whose last kernel file disappears after loading: kernels 1..7 are written,
+    // then reading kernel 8's first CTA fails.
+    let root = tempfile::tempdir().unwrap();
+    let src = root.path().join("bfs");
+    std::fs::create_dir(&src).unwrap();
+    for e in std::fs::read_dir("tests/fixtures/traces/rodinia-bfs").unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), src.join(e.file_name())).unwrap();
+    }
+    let w = Workload::load(&src.join("kernelslist.g"), 1).unwrap();
+    std::fs::remove_file(src.join("kernel-8.traceg")).unwrap();
+    let out = root.path().join("out");
+    let opts = ExportOptions::default();
+    let err = export::export(&w, export::prepare(&out, &opts).unwrap(), &opts).unwrap_err();
+    assert!(format!("{err:#}").contains("(the trace changed after it was loaded)"), "{err:#}");
+    assert_eq!(entries(root.path()), ["bfs"]);
+
+    // The same over an existing directory with --force: the old contents stay.
+    std::fs::create_dir(&out).unwrap();
+    std::fs::write(out.join("keep"), "old").unwrap();
+    let opts = ExportOptions { force: true, ..opts };
+    export::export(&w, export::prepare(&out, &opts).unwrap(), &opts).unwrap_err();
+    assert_eq!(entries(root.path()), ["bfs", "out"]);
+    assert_eq!(entries(&out), ["keep"]);
 }
 
 fn cli(args: &[&str]) -> (i32, String) {

@@ -167,6 +167,12 @@ fn register(tok: &str) -> Option<u8> {
     dec::<u8>(tok.strip_prefix('R')?)
 }
 
+/// Whether `tok` reads as an opcode: an upper-case letter, then letters, digits, `.`, `_`.
+pub fn is_opcode(tok: &str) -> bool {
+    tok.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && tok.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
+}
+
 /// Parses one instruction line.
 pub fn parse(line: &str, f: LineFormat) -> Result<RawInstr<'_>, LineError> {
     let mut t = Tokens::new(line);
@@ -205,9 +211,7 @@ pub fn parse(line: &str, f: LineFormat) -> Result<RawInstr<'_>, LineError> {
     }
 
     let (opcode, opcode_col) = t.expect("the opcode")?;
-    if !opcode.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
-        || !opcode.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_')
-    {
+    if !is_opcode(opcode) {
         return Err(bad(opcode_col, "an opcode (e.g. LDG.E.64, IMAD.WIDE, EXIT)", opcode));
     }
 

@@ -14,9 +14,11 @@
 //! otherwise base + one delta per further active lane. [`AddressModes::Listed`] writes
 //! every address instead (mode 0, the tracer with compression off).
 //!
-//! What is approximated: warpscope instructions carry an operation class, not a SASS
-//! opcode, so each gets a representative one the importer and Accel-Sim classify the same
-//! way — `LDG.E`/`LDL`/`LDS` loads and `STG.E`/`STL`/`STS` stores with the width suffix
+//! Opcodes: an instruction whose program names it with an opcode that reads back as the
+//! same operation and registers (a trace's own SASS opcode, see [`super::opcode`]) keeps
+//! it. What is approximated: other warpscope instructions carry an operation class, not a
+//! SASS opcode, so each gets a representative one the importer and Accel-Sim classify the
+//! same way — `LDG.E`/`LDL`/`LDS` loads and `STG.E`/`STL`/`STS` stores with the width suffix
 //! (`.U8`, `.U16`, none for 4 bytes, `.64`, `.128`), `BAR.SYNC`, `EXIT`, and `IADD3` for
 //! every ALU operation (`IMAD.WIDE` when it writes a register pair), keeping the PC, active
 //! mask, destination and source registers, so scoreboard dependencies survive; the
@@ -30,6 +32,8 @@
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space, reg_range};
 use super::super::synth::lanes;
 use super::super::{Kernel, WarpProgram};
+use super::line::is_opcode;
+use super::opcode::classify;
 use std::io::{self, Write};
 
 /// `-accelsim tracer version` written: the line layout of versions 3 and 4 (no leading
@@ -134,7 +138,7 @@ pub fn write_kernel(
             let mut p = program;
             for i in 0..count {
                 let instr = p.fetch(kernel, &mut addrs);
-                write_instr(out, &instr, &addrs, modes).map_err(|e| match e {
+                write_instr(out, &instr, p.opcode(), i + 1 == count, &addrs, modes).map_err(|e| match e {
                     WriteError::Instr(m) => WriteError::Instr(format!("{warp}, instruction {i}: {m}")),
                     io => io,
                 })?;
@@ -161,14 +165,20 @@ fn count(mut p: WarpProgram, kernel: &Kernel) -> Option<u32> {
     }
 }
 
-/// Writes one instruction line.
+/// Writes one instruction line; `name` is the opcode its program gives it, if any, `last`
+/// marks the warp's last instruction.
 pub fn write_instr(
     out: &mut impl Write,
     i: &Instr,
+    name: Option<&str>,
+    last: bool,
     addrs: &LaneAddrs,
     modes: AddressModes,
 ) -> Result<(), WriteError> {
-    let (opcode, writes) = sass_opcode(i)?;
+    let (opcode, writes) = match name.filter(|n| reads_back_as(n, i, last)) {
+        Some(n) => (n, i.dst != NO_REG),
+        None => sass_opcode(i)?,
+    };
     write!(out, "{:04x} {:08x} ", i.pc, i.mask)?;
     if writes && i.dst != NO_REG {
         write!(out, "1 R{} ", i.dst)?;
@@ -228,6 +238,26 @@ fn write_addresses(
         prev = a;
     }
     Ok(())
+}
+
+/// Whether the importer reads `name` on a line written for `i` (one destination register,
+/// no generic address windows in the header; `last` in its warp) as the same operation
+/// writing the same registers.
+fn reads_back_as(name: &str, i: &Instr, last: bool) -> bool {
+    let width = match i.op {
+        Op::Load { width, .. } | Op::Store { width, .. } => u32::from(width),
+        _ => 0,
+    };
+    is_opcode(name)
+        && classify(name, width, i.dst != NO_REG).is_ok_and(|info| {
+            // An `EXIT` before the last instruction only retires lanes: an issue slot.
+            let op = match info.op(Space::Global) {
+                Op::Exit if !last => Op::Alu,
+                op => op,
+            };
+            op == i.op
+                && (i.dst == NO_REG || reg_range(i.dst, i.dst_regs).eq(reg_range(i.dst, info.dst_regs)))
+        })
 }
 
 /// The representative SASS opcode of an instruction and whether its destination is written;
@@ -293,7 +323,7 @@ mod tests {
 
     fn line(i: &Instr, addrs: &LaneAddrs, modes: AddressModes) -> String {
         let mut out = Vec::new();
-        write_instr(&mut out, i, addrs, modes).unwrap();
+        write_instr(&mut out, i, None, false, addrs, modes).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -388,6 +418,45 @@ mod tests {
     }
 
     #[test]
+    fn a_programs_own_opcode_is_kept_only_when_it_reads_back_the_same() {
+        let a: LaneAddrs = [0x1000; 32];
+        let named = |i: &Instr, name: &str, last: bool| {
+            let mut out = Vec::new();
+            write_instr(&mut out, i, Some(name), last, &a, AddressModes::Compressed).unwrap();
+            String::from_utf8(out)
+                .unwrap()
+                .split(' ')
+                .nth(if i.dst == NO_REG { 3 } else { 4 })
+                .unwrap()
+                .to_string()
+        };
+        let alu = Instr { pc: 0x30, op: Op::Alu, dst: 6, dst_regs: 1, srcs: [6, 3, NO_REG, NO_REG], mask: 1 };
+        assert_eq!(named(&alu, "FFMA", false), "FFMA");
+        assert_eq!(named(&Instr { dst_regs: 2, ..alu }, "IMAD.WIDE.U32", false), "IMAD.WIDE.U32");
+        // One register where the opcode says two, and the reverse.
+        assert_eq!(named(&alu, "DFMA", false), "IADD3");
+        assert_eq!(named(&Instr { dst_regs: 2, ..alu }, "FFMA", false), "IMAD.WIDE");
+        // An EXIT before the warp's end retires lanes (an issue slot); at its end, ends it.
+        assert_eq!(named(&Instr { dst: NO_REG, ..alu }, "EXIT", false), "EXIT");
+        assert_eq!(named(&Instr { dst: NO_REG, ..alu }, "EXIT", true), "IADD3");
+        assert_eq!(named(&Instr::exit(0x40), "EXIT", true), "EXIT");
+        // A name that is no opcode, or one the importer reads as another operation.
+        assert_eq!(named(&alu, "load A[i]", false), "IADD3");
+        assert_eq!(named(&alu, "LDG.E", false), "IADD3");
+        let ld = load(u32::MAX, 8);
+        assert_eq!(named(&ld, "LDG.E.64.SYS", false), "LDG.E.64.SYS");
+        assert_eq!(named(&ld, "LDG.E.128", false), "LDG.E.64");
+        // A generic access to shared memory: the exported header has no windows, so it
+        // would read back as global.
+        let shared = Instr { op: Op::Load { space: Space::Shared, width: 4 }, dst_regs: 1, ..ld };
+        assert_eq!(named(&shared, "LD.E", false), "LDS");
+        assert_eq!(
+            named(&Instr { op: Op::Load { space: Space::Global, width: 4 }, ..shared }, "LD.E", false),
+            "LD.E"
+        );
+    }
+
+    #[test]
     fn every_operation_gets_an_opcode_that_reads_back_the_same() {
         let a: LaneAddrs = [0x1000; 32];
         let alu = Instr { pc: 0x30, op: Op::Alu, dst: 6, dst_regs: 1, srcs: [6, 3, NO_REG, NO_REG], mask: 1 };
@@ -407,7 +476,7 @@ mod tests {
 
         let err = |i: &Instr| {
             let mut out = Vec::new();
-            write_instr(&mut out, i, &a, AddressModes::Compressed).unwrap_err().to_string()
+            write_instr(&mut out, i, None, false, &a, AddressModes::Compressed).unwrap_err().to_string()
         };
         assert_eq!(
             err(&Instr { dst_regs: 1, ..ldl }),
