@@ -725,8 +725,8 @@ fn export_cmd(a: ExportArgs) -> Result<i32> {
     let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
     let workload = Workload::load_or_builtin(a.workload.as_deref(), config.sim.seed)?;
     let w = export::export(&workload, dir, &opts)?;
-    eprintln!(
-        "{}: {} kernel{}, {} CTAs, {} warps, {} warp instructions written to {}",
+    out(&format!(
+        "{}: {} kernel{}, {} CTAs, {} warps, {} warp instructions written to {}\n",
         workload.name,
         workload.kernels.len(),
         if workload.kernels.len() == 1 { "" } else { "s" },
@@ -734,6 +734,6 @@ fn export_cmd(a: ExportArgs) -> Result<i32> {
         w.warps,
         w.instructions,
         a.dir.join("kernelslist.g").display()
-    );
+    ))?;
     Ok(0)
 }

@@ -243,9 +243,17 @@ fn a_failure_midway_leaves_neither_the_directory_nor_a_temporary_one() {
     assert_eq!(entries(&out), ["keep"]);
 }
 
+/// Exit code and standard error; standard output must be empty unless it succeeded.
 fn cli(args: &[&str]) -> (i32, String) {
+    let (code, stdout, stderr) = cli_out(args);
+    assert!(code == 0 || stdout.is_empty(), "{stdout}");
+    (code, stderr)
+}
+
+fn cli_out(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN).args(args).output().expect("binary runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into())
+    let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
 
 fn entries(dir: &Path) -> Vec<String> {
@@ -260,9 +268,21 @@ fn the_command_refuses_to_overwrite_and_leaves_nothing_half_written() {
     let root = tempfile::tempdir().unwrap();
     let out = root.path().join("tiny");
     let out_s = out.to_str().unwrap();
-    let (code, err) = cli(&["trace", "export", "-w", "tests/fixtures/tiny.ron", out_s]);
+    let (code, summary, err) = cli_out(&["trace", "export", "-w", "tests/fixtures/tiny.ron", out_s]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("tiny: 2 kernels"), "{err}");
+    // 16 CTAs of 4 warps, 8 of 8; every warp instruction the simulator counts in a run.
+    let (_, run, _) = cli_out(&["run", "-q", "-w", "tests/fixtures/tiny.ron", "--json", "-"]);
+    let run: serde_json::Value = serde_json::from_str(&run).unwrap();
+    let instructions = run["warp_instructions"].as_u64().unwrap();
+    assert!(
+        summary
+            .starts_with(&format!("tiny: 2 kernels, 24 CTAs, 128 warps, {instructions} warp instructions")),
+        "{summary}"
+    );
+    assert!(
+        summary.ends_with(&format!(" written to {}\n", out.join("kernelslist.g").display())),
+        "{summary}"
+    );
     assert_eq!(entries(&out), ["kernel-1.traceg", "kernel-2.traceg", "kernelslist.g"]);
 
     // An existing non-empty directory is refused, untouched, unless --force / --overwrite.
