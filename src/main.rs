@@ -91,15 +91,10 @@ struct ExportArgs {
     /// The directory to write (created; must not exist or be empty, unless --force).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
-    /// Workload (RON or trace); the built-in BFS-like kernel when omitted.
-    #[arg(short, long, value_name = "WORKLOAD")]
-    workload: Option<PathBuf>,
-    /// Machine config (RON): only `sim.seed` matters (it seeds synthetic addresses).
-    #[arg(short, long, value_name = "CONFIG")]
-    config: Option<PathBuf>,
-    /// Override a config key, e.g. --set sim.seed=7 (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    sets: Vec<String>,
+    /// The workload to write, loaded as `run` loads it (of the config, only `sim.seed`
+    /// matters: it seeds synthetic addresses).
+    #[command(flatten)]
+    machine: Machine,
     /// Replace DIR if it exists and is not empty.
     #[arg(long, visible_alias = "overwrite")]
     force: bool,
@@ -722,8 +717,7 @@ fn export_cmd(a: ExportArgs) -> Result<i32> {
     let modes = if a.list_addresses { AddressModes::Listed } else { AddressModes::Compressed };
     let opts = export::ExportOptions { force: a.force, modes };
     let dir = export::prepare(&a.dir, &opts)?;
-    let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
-    let workload = Workload::load_or_builtin(a.workload.as_deref(), config.sim.seed)?;
+    let (_, workload) = load(&a.machine)?;
     let w = export::export(&workload, dir, &opts)?;
     out(&format!(
         "{}: {} kernel{}, {} CTAs, {} warps, {} warp instructions written to {}\n",

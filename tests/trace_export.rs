@@ -330,6 +330,12 @@ fn the_command_refuses_to_overwrite_and_leaves_nothing_half_written() {
     let (code, err) = cli(&["trace", "export", "--force", root.path().join("file").to_str().unwrap()]);
     assert_eq!((code, err.contains("file: exists and is not a directory")), (2, true), "{err}");
     assert_eq!(entries(root.path()), ["file", "tiny"]);
+    // No directory name, no directory at all.
+    let (code, err) = cli(&["trace", "export", "."]);
+    assert_eq!((code, err.as_str()), (2, "error: .: expected a directory path ending in a name\n"));
+    let (code, err) = cli(&["trace", "export"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("required arguments were not provided") && err.contains("<DIR>"), "{err}");
     // An empty existing directory is fine.
     std::fs::create_dir(root.path().join("empty")).unwrap();
     let (code, err) = cli(&[
