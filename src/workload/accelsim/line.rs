@@ -1,4 +1,4 @@
-//! One instruction line of a `.traceg` file (`../shared/TRACE_FORMAT.md`), parsed without
+//! One instruction line of a `.traceg` file (`docs/trace-format.md`), parsed without
 //! allocating:
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Accel-Sim SASS traces as workloads (`../shared/TRACE_FORMAT.md`): a `kernelslist.g`
+//! Accel-Sim SASS traces as workloads (`docs/trace-format.md`): a `kernelslist.g`
 //! (kernels run in order; `Memcpy*` lines are not simulated) or a single `kernel-N.traceg`.
 //!
 //! Loading validates each kernel file completely in one streaming pass with constant memory

@@ -1,4 +1,4 @@
-//! Writing any kernel as an Accel-Sim `.traceg` (`../shared/TRACE_FORMAT.md`): the inverse
+//! Writing any kernel as an Accel-Sim `.traceg` (`docs/trace-format.md`): the inverse
 //! of [`super::line`] and [`super::body`], in the layout of the NVBit tracer's
 //! `tracer_tool.cu` after `post-traces-processing` (tracer version [`TRACER_VERSION`]).
 //!
