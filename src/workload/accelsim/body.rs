@@ -107,6 +107,8 @@ pub struct Header {
     pub block: [u32; 3],
     /// `-accelsim tracer version` (`None`: an old trace without the line).
     pub version: Option<u32>,
+    /// `-binary version` (`70` for sm_70): whose opcode table the trace's opcodes are from.
+    pub binary_version: Option<u32>,
     pub lineinfo: bool,
     pub windows: Windows,
 }
@@ -156,6 +158,7 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
         grid: [0; 3],
         block: [0; 3],
         version: None,
+        binary_version: None,
         lineinfo: false,
         windows: Windows::default(),
     };
@@ -224,6 +227,9 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
                 }
                 h.version = Some(v);
             }
+            "binary version" => {
+                h.binary_version = Some(value.parse().map_err(|_| err("a version number (70 for sm_70)"))?)
+            }
             "enable lineinfo" => {
                 h.lineinfo = match value {
                     "0" => false,
@@ -233,8 +239,8 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
             }
             "shmem base_addr" => h.windows.shmem_base = hex(value).ok_or_else(|| err("a hex address"))?,
             "local mem base_addr" => h.windows.local_base = hex(value).ok_or_else(|| err("a hex address"))?,
-            // Other keys (shmem, nregs, binary version, stream, nvbit version, ...) do not
-            // change the simulation.
+            // Other keys (shmem, nregs, stream, nvbit version, ...) do not change the
+            // simulation.
             _ => {}
         }
     };

@@ -620,6 +620,7 @@ mod tests {
             grid: [1, 1, 1],
             block: [32, 1, 1],
             version: Some(version),
+            binary_version: Some(80),
             lineinfo: false,
             windows: opcode::Windows { shmem_base: 0x7fc8_6700_0000, local_base: 0x7fc8_6500_0000 },
         }
@@ -779,6 +780,18 @@ insts = 1
         assert_eq!(
             e,
             "k.traceg:18:33: expected an address mode (0 list, 1 base+stride, 2 base+deltas), found `7`"
+        );
+        let e = err(&SMALL.replace("-kernel id = 1\n", "-kernel id = 1\n-binary version = sm_70\n"));
+        assert_eq!(
+            e,
+            "k.traceg:3:19: expected a version number (70 for sm_70) for `-binary version`, found `sm_70`"
+        );
+        assert_eq!(
+            kernel(&SMALL.replace("-kernel id = 1\n", "-binary version = 86\n"))
+                .unwrap()
+                .header
+                .binary_version,
+            Some(86)
         );
         let e = err(&SMALL.replace("insts = 3", "insts = 4"));
         assert_eq!(

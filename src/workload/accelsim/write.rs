@@ -40,7 +40,8 @@ use std::io::{self, Write};
 /// thread-block columns, no trailing immediate).
 pub const TRACER_VERSION: u32 = 4;
 /// `-binary version` written: sm_70 (Volta), whose opcode table Accel-Sim then uses and
-/// which has every opcode written here.
+/// which has every representative opcode written here. A trace kernel keeps its own (its
+/// opcodes are from that architecture's table, which has the representative ones too).
 pub const BINARY_VERSION: u32 = 70;
 
 /// How memory addresses are written.
@@ -115,14 +116,19 @@ pub fn write_kernel(
     writeln!(out, "-block dim = ({},1,1)", kernel.threads_per_cta())?;
     writeln!(out, "-shmem = 0")?;
     writeln!(out, "-nregs = 32")?;
-    writeln!(out, "-binary version = {BINARY_VERSION}")?;
+    let binary = match kernel {
+        Kernel::Trace(k) => k.header.binary_version,
+        _ => None,
+    };
+    writeln!(out, "-binary version = {}", binary.unwrap_or(BINARY_VERSION))?;
     writeln!(out, "-cuda stream id = 0")?;
     writeln!(out, "-accelsim tracer version = {TRACER_VERSION}")?;
     writeln!(out, "-enable lineinfo = 0")?;
     writeln!(out)?;
+    // Readers end the header at this line and ignore its text.
     writeln!(
         out,
-        "#traces format = PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]"
+        "#traces format = PC mask dest_count [dests] opcode src_count [srcs] mem_width [address_mode addresses]"
     )?;
     writeln!(out)?;
     let mut written = Written::default();
@@ -131,15 +137,15 @@ pub fn write_kernel(
         let programs = kernel.cta_programs(cta).map_err(WriteError::Instr)?;
         write!(out, "\n#BEGIN_TB\n\nthread block = {cta},0,0\n\n")?;
         for (w, program) in programs.into_iter().enumerate() {
-            let warp = format!("kernel {id} ({name}), CTA {cta}, warp {w}");
+            let warp = || format!("kernel {id} ({name}), CTA {cta}, warp {w}");
             let count = count(program.clone(), kernel)
-                .ok_or_else(|| WriteError::Instr(format!("{warp}: more than 2^32 - 1 instructions")))?;
+                .ok_or_else(|| WriteError::Instr(format!("{}: more than 2^32 - 1 instructions", warp())))?;
             writeln!(out, "warp = {w}\ninsts = {count}")?;
             let mut p = program;
             for i in 0..count {
                 let instr = p.fetch(kernel, &mut addrs);
                 write_instr(out, &instr, p.opcode(), i + 1 == count, &addrs, modes).map_err(|e| match e {
-                    WriteError::Instr(m) => WriteError::Instr(format!("{warp}, instruction {i}: {m}")),
+                    WriteError::Instr(m) => WriteError::Instr(format!("{}, instruction {i}: {m}", warp())),
                     io => io,
                 })?;
             }
