@@ -180,10 +180,12 @@ struct Machine {
     /// Machine config (RON); the built-in gtx480-sc14 when omitted.
     #[arg(short, long, value_name = "CONFIG")]
     config: Option<PathBuf>,
-    /// Workload (RON); the built-in BFS-like kernel when omitted.
+    /// Workload: a RON file, an Accel-Sim trace, or a benchmark name (atax, ...; sized with
+    /// --set workload.KNOB=N); the built-in BFS-like kernel when omitted.
     #[arg(short, long, value_name = "WORKLOAD")]
     workload: Option<PathBuf>,
-    /// Override a config key, e.g. --set dram.scheduler=fcfs (repeatable).
+    /// Override a config key, e.g. --set dram.scheduler=fcfs, or a benchmark's size, e.g.
+    /// --set workload.nx=512 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     sets: Vec<String>,
 }
@@ -422,8 +424,11 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
 }
 
 fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
-    let config = Config::load_or_builtin(m.config.as_deref(), &m.sets)?;
-    let workload = Workload::load_or_builtin(m.workload.as_deref(), config.sim.seed)?;
+    // `workload.KNOB=N` sizes a benchmark workload; every other key is the machine's.
+    let (sizes, sets): (Vec<String>, Vec<String>) =
+        m.sets.iter().cloned().partition(|s| s.trim_start().starts_with("workload."));
+    let config = Config::load_or_builtin(m.config.as_deref(), &sets)?;
+    let workload = Workload::resolve(m.workload.as_deref(), &sizes, config.sim.seed)?;
     Ok((config, Arc::new(workload)))
 }
 

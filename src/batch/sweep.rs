@@ -43,7 +43,7 @@ pub struct GridSpec {
     #[serde(default)]
     pub config: Option<String>,
     /// Workloads (RON, `kernelslist.g`, `.traceg`) relative to the grid file; `builtin` is the
-    /// built-in workload.
+    /// built-in workload; a benchmark name (`atax`) is that benchmark at its default sizes.
     pub workloads: Vec<String>,
     /// Assignments applied to every point.
     #[serde(default)]
@@ -130,7 +130,9 @@ impl Sweep {
         let base = Config::load_or_builtin(spec.config.as_ref().map(|c| dir.join(c)).as_deref(), &[])?;
         let mut workloads = Vec::new();
         for w in &spec.workloads {
-            let p = (w != "builtin").then(|| dir.join(w));
+            // A benchmark name stands for itself; anything else is a file beside the grid.
+            let p = (w != "builtin")
+                .then(|| if crate::workload::bench::find(w).is_some() { w.into() } else { dir.join(w) });
             workloads.push((w.clone(), Arc::new(Workload::load_or_builtin(p.as_deref(), base.sim.seed)?)));
         }
         let mut assignments: Vec<Vec<String>> = Vec::new();

@@ -6,12 +6,14 @@
 //! files as they launch.
 
 pub mod accelsim;
+pub mod bench;
 pub mod hash;
 pub mod instr;
 pub mod synth;
 
 use crate::config::{ConfigError, Origin, parse_ron};
 use accelsim::{TraceCursor, TraceFileKind, TraceKernel, TraceSource};
+use bench::nest::{NestCursor, NestKernel};
 use instr::{Instr, LaneAddrs};
 use std::path::Path;
 use synth::{SynthCursor, SynthKernel, SynthWorkloadSpec};
@@ -33,6 +35,8 @@ pub struct Workload {
 pub enum Kernel {
     Synth(SynthKernel),
     Trace(TraceKernel),
+    /// A benchmark kernel ([`bench`]).
+    Nest(NestKernel),
 }
 
 /// A warp's instruction source.
@@ -40,6 +44,7 @@ pub enum Kernel {
 pub enum WarpProgram {
     Synth(SynthCursor),
     Trace(TraceCursor),
+    Nest(NestCursor),
 }
 
 impl Kernel {
@@ -47,6 +52,7 @@ impl Kernel {
         match self {
             Kernel::Synth(k) => &k.name,
             Kernel::Trace(k) => &k.header.name,
+            Kernel::Nest(k) => &k.name,
         }
     }
 
@@ -54,6 +60,7 @@ impl Kernel {
         match self {
             Kernel::Synth(k) => k.ctas,
             Kernel::Trace(k) => k.ctas(),
+            Kernel::Nest(k) => k.ctas(),
         }
     }
 
@@ -61,6 +68,7 @@ impl Kernel {
         match self {
             Kernel::Synth(k) => k.threads_per_cta,
             Kernel::Trace(k) => k.header.threads_per_cta(),
+            Kernel::Nest(k) => k.threads_per_cta(),
         }
     }
 
@@ -80,6 +88,9 @@ impl Kernel {
                 let trace = k.load_cta(cta)?;
                 TraceKernel::cursors(&trace).map(WarpProgram::Trace).collect()
             }
+            Kernel::Nest(k) => {
+                (0..self.warps_per_cta()).map(|w| WarpProgram::Nest(k.cursor(cta, w))).collect()
+            }
         })
     }
 
@@ -88,6 +99,7 @@ impl Kernel {
         match self {
             Kernel::Synth(k) => WarpProgram::Synth(k.cursor(0, 0)),
             Kernel::Trace(_) => WarpProgram::Trace(TraceCursor::idle()),
+            Kernel::Nest(k) => WarpProgram::Nest(k.cursor(0, 0)),
         }
     }
 }
@@ -99,35 +111,74 @@ impl WarpProgram {
         match (self, kernel) {
             (WarpProgram::Synth(c), Kernel::Synth(k)) => c.fetch(k, addrs),
             (WarpProgram::Trace(c), _) => c.fetch(addrs),
-            // A warp slot left over from a kernel of the other kind.
-            (WarpProgram::Synth(_), Kernel::Trace(_)) => Instr::exit(0),
+            (WarpProgram::Nest(c), Kernel::Nest(k)) => c.fetch(k, addrs),
+            // A warp slot left over from a kernel of another kind.
+            (WarpProgram::Synth(_) | WarpProgram::Nest(_), _) => Instr::exit(0),
         }
     }
 
-    /// The SASS opcode of the instruction fetched last, for trace programs.
+    /// The SASS opcode of the instruction fetched last, for trace programs, or its name in
+    /// the source kernel, for benchmark programs.
     pub fn opcode(&self) -> Option<&str> {
         match self {
             WarpProgram::Trace(c) => c.opcode(),
+            WarpProgram::Nest(c) => Some(c.name()),
             WarpProgram::Synth(_) => None,
         }
     }
 }
 
 impl Workload {
-    /// Loads a workload file: a synthetic workload (RON), an Accel-Sim `kernelslist.g`, or
-    /// one `kernel-N.traceg`.
+    /// Loads a workload file: a synthetic workload or a benchmark file (RON), an Accel-Sim
+    /// `kernelslist.g`, or one `kernel-N.traceg`.
     pub fn load(path: &Path, sim_seed: u64) -> Result<Workload, ConfigError> {
+        Workload::load_sized(path, &[], sim_seed)
+    }
+
+    /// Like [`Workload::load`], with `workload.KNOB=N` size overrides for a benchmark file.
+    fn load_sized(path: &Path, sizes: &[String], sim_seed: u64) -> Result<Workload, ConfigError> {
+        let origin = Origin::File(path.display().to_string());
         if let Some(kind) = accelsim::kind_of(path) {
+            no_sizes(&origin, sizes)?;
             return Workload::load_trace(path, kind);
         }
-        let origin = Origin::File(path.display().to_string());
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
             origin: origin.clone(),
             position: None,
             key: String::new(),
             message: format!("cannot read: {e}"),
         })?;
+        if bench::is_bench_file(&text) {
+            return bench::from_text(&text, &origin, sizes);
+        }
+        no_sizes(&origin, sizes)?;
         Workload::from_text(&text, &origin, sim_seed)
+    }
+
+    /// Resolves `-w`: a workload file, a benchmark name (`atax`), or the built-in workload when
+    /// `None`. `sizes` are `workload.KNOB=N` overrides, valid for benchmarks only.
+    pub fn resolve(arg: Option<&Path>, sizes: &[String], sim_seed: u64) -> Result<Workload, ConfigError> {
+        let Some(path) = arg else {
+            no_sizes(&Origin::File(BUILTIN_WORKLOAD_NAME.into()), sizes)?;
+            return Workload::load_or_builtin(None, sim_seed);
+        };
+        // A bare word (no directory, no extension) that is not a file names a benchmark.
+        let name = path.to_str().unwrap_or_default();
+        if path.exists() || name.contains(['/', '\\', '.']) {
+            return Workload::load_sized(path, sizes, sim_seed);
+        }
+        match bench::find(name) {
+            Some(b) => bench::by_name(b, sizes),
+            None => Err(ConfigError {
+                origin: Origin::File(path.display().to_string()),
+                position: None,
+                key: String::new(),
+                message: format!(
+                    "no such workload file, and not a benchmark name; benchmarks: {}",
+                    bench::names()
+                ),
+            }),
+        }
     }
 
     /// Loads and validates an Accel-Sim trace.
@@ -173,5 +224,24 @@ impl Workload {
                 Workload::from_text(BUILTIN_WORKLOAD, &Origin::File(BUILTIN_WORKLOAD_NAME.into()), sim_seed)
             }
         }
+    }
+}
+
+/// Refuses `workload.*` size overrides for a workload without size knobs.
+fn no_sizes(origin: &Origin, sizes: &[String]) -> Result<(), ConfigError> {
+    match sizes.first() {
+        None => Ok(()),
+        Some(arg) => Err(ConfigError {
+            origin: Origin::Override(arg.clone()),
+            position: None,
+            key: arg.split('=').next().unwrap_or_default().to_string(),
+            message: format!(
+                "sizes apply to benchmark workloads ({}); {} has none",
+                bench::names(),
+                match origin {
+                    Origin::File(f) | Origin::Override(f) => f,
+                }
+            ),
+        }),
     }
 }

@@ -457,8 +457,8 @@ pub fn lanes(mask: u32) -> impl Iterator<Item = u32> {
 }
 
 /// First address of the auto-assigned array space.
-const ARRAY_SPACE: u64 = 0x1000_0000;
-const ARRAY_ALIGN: u64 = 1 << 20;
+pub(crate) const ARRAY_SPACE: u64 = 0x1000_0000;
+pub(crate) const ARRAY_ALIGN: u64 = 1 << 20;
 
 /// Checks a workload spec and compiles its kernels. Errors point at `text` positions.
 pub fn compile(

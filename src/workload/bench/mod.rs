@@ -1,0 +1,171 @@
+//! Benchmark kernels: the seeds' real benchmarks run functionally, so every warp produces the
+//! per-lane addresses and active masks the CUDA kernel would (issue 12).
+//!
+//! A benchmark is selected by name (`-w atax`) or by a small RON file
+//! (`(benchmark: "atax", sizes: {"nx": 8192})`); its size knobs default to the sizes of
+//! seed 004 Table 3.2 and are overridden with `--set workload.KNOB=N`. Each benchmark lives in
+//! its own file, whose doc comment names the source kernel and what is approximated.
+
+pub mod atax;
+pub mod nest;
+
+use super::synth::{ARRAY_ALIGN, ARRAY_SPACE, ArrayInfo};
+use super::{Kernel, Workload};
+use crate::config::{ConfigError, Origin, error_at_path};
+use nest::NestKernel;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A size knob of a benchmark.
+#[derive(Clone, Copy, Debug)]
+pub struct Knob {
+    pub name: &'static str,
+    pub default: u32,
+    pub about: &'static str,
+}
+
+/// Largest value of any size knob: a 65536² float matrix (16 GiB) is the most a kernel
+/// addresses, and `gridDim.y` stays below CUDA's 65535.
+pub const MAX_SIZE: u32 = 65536;
+
+/// A benchmark: its name, knobs and how its kernels are built from the sizes.
+pub struct Bench {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub knobs: &'static [Knob],
+    build: fn(&Sizes) -> Vec<NestKernel>,
+}
+
+/// The benchmarks, by name.
+pub const BENCHMARKS: &[Bench] = &[atax::BENCH];
+
+/// Knob values of one run.
+#[derive(Clone, Debug, Default)]
+pub struct Sizes(BTreeMap<&'static str, u32>);
+
+impl Sizes {
+    /// The value of knob `name` (every knob has one: defaults are filled in).
+    pub fn get(&self, name: &str) -> u32 {
+        *self.0.get(name).unwrap_or_else(|| panic!("knob {name} is declared by its benchmark"))
+    }
+}
+
+/// Lays arrays out from [`ARRAY_SPACE`] on, each aligned to [`ARRAY_ALIGN`], as `cudaMalloc`
+/// would.
+#[derive(Default)]
+pub struct Memory {
+    arrays: Vec<ArrayInfo>,
+    next: u64,
+}
+
+impl Memory {
+    /// Allocates `elems` 4-byte floats; returns the array's index.
+    pub fn floats(&mut self, name: &str, elems: u64) -> usize {
+        let base = if self.arrays.is_empty() { ARRAY_SPACE } else { self.next };
+        self.next = (base + elems * 4).div_ceil(ARRAY_ALIGN) * ARRAY_ALIGN;
+        self.arrays.push(ArrayInfo { name: name.into(), base, elem_bytes: 4, elems });
+        self.arrays.len() - 1
+    }
+
+    pub fn arrays(&self) -> &[ArrayInfo] {
+        &self.arrays
+    }
+}
+
+/// CTAs covering `n` threads with `per` threads each.
+pub fn ctas_for(n: u32, per: u32) -> u32 {
+    n.div_ceil(per)
+}
+
+/// The benchmark called `name`.
+pub fn find(name: &str) -> Option<&'static Bench> {
+    BENCHMARKS.iter().find(|b| b.name == name)
+}
+
+/// The benchmarks' names, for "valid names" messages.
+pub fn names() -> String {
+    BENCHMARKS.iter().map(|b| b.name).collect::<Vec<_>>().join(", ")
+}
+
+/// A benchmark file: `(benchmark: "atax", sizes: {"nx": 4096})`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BenchFile {
+    benchmark: String,
+    #[serde(default)]
+    sizes: BTreeMap<String, u64>,
+}
+
+/// Whether workload text is a benchmark file (it has a `benchmark` key).
+pub fn is_bench_file(text: &str) -> bool {
+    crate::config::locate::locate(text, &[crate::config::locate::Segment::Field("benchmark".into())])
+        .is_some()
+}
+
+/// Loads a benchmark file and applies `sets` (`workload.KNOB=N`) on top of its sizes.
+pub fn from_text(text: &str, origin: &Origin, sets: &[String]) -> Result<Workload, ConfigError> {
+    let f: BenchFile = crate::config::parse_ron(text, origin)?;
+    let Some(bench) = find(&f.benchmark) else {
+        return Err(error_at_path(
+            text,
+            origin,
+            "benchmark",
+            &format!("\"{}\" is not a benchmark; valid: {}", f.benchmark, names()),
+        ));
+    };
+    let mut sizes = defaults(bench);
+    for (k, &v) in &f.sizes {
+        set_knob(bench, &mut sizes, k, v)
+            .map_err(|m| error_at_path(text, origin, &format!("sizes.{k}"), &m))?;
+    }
+    build(bench, sizes, sets)
+}
+
+/// The benchmark `name` at its default sizes with `sets` applied.
+pub fn by_name(bench: &'static Bench, sets: &[String]) -> Result<Workload, ConfigError> {
+    build(bench, defaults(bench), sets)
+}
+
+fn defaults(bench: &Bench) -> Sizes {
+    Sizes(bench.knobs.iter().map(|k| (k.name, k.default)).collect())
+}
+
+/// Checks one knob value; the message says what is valid.
+fn set_knob(bench: &Bench, sizes: &mut Sizes, key: &str, value: u64) -> Result<(), String> {
+    let Some(knob) = bench.knobs.iter().find(|k| k.name == key) else {
+        let valid: Vec<&str> = bench.knobs.iter().map(|k| k.name).collect();
+        return Err(format!("`{key}` is not a size of {}; valid: {}", bench.name, valid.join(", ")));
+    };
+    if value == 0 || value > u64::from(MAX_SIZE) {
+        return Err(format!("= {value}: {} ({}) must be between 1 and {MAX_SIZE}", knob.name, knob.about));
+    }
+    sizes.0.insert(knob.name, value as u32);
+    Ok(())
+}
+
+fn build(bench: &'static Bench, mut sizes: Sizes, sets: &[String]) -> Result<Workload, ConfigError> {
+    for arg in sets {
+        let err = |key: &str, message: String| ConfigError {
+            origin: Origin::Override(arg.clone()),
+            position: None,
+            key: key.into(),
+            message,
+        };
+        let (key, value) = arg.split_once('=').ok_or_else(|| err("", "expected workload.KNOB=N".into()))?;
+        let key = key.trim();
+        let knob = key.strip_prefix("workload.").unwrap_or(key);
+        let value: u64 = value
+            .trim()
+            .parse()
+            .map_err(|_| err(key, format!("`{}` is not a whole number", value.trim())))?;
+        set_knob(bench, &mut sizes, knob, value).map_err(|m| err(key, m))?;
+    }
+    let kernels = (bench.build)(&sizes);
+    let shown: Vec<String> =
+        bench.knobs.iter().map(|k| format!("{}={}", k.name, sizes.get(k.name))).collect();
+    Ok(Workload {
+        name: format!("{} ({})", bench.name, shown.join(", ")),
+        description: bench.about.into(),
+        kernels: kernels.into_iter().map(Kernel::Nest).collect(),
+    })
+}

@@ -1,0 +1,72 @@
+//! Benchmark workloads from the command line: selection by name or file, size knobs, errors.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn warp_instructions(json: &str) -> u64 {
+    let v: serde_json::Value = serde_json::from_str(json).expect("json report");
+    v["warp_instructions"].as_u64().expect("warp_instructions")
+}
+
+#[test]
+fn atax_by_name_runs_the_hand_counted_instructions() {
+    let (code, out, err) =
+        run(&["run", "-w", "atax", "--set", "workload.nx=64", "--set", "workload.ny=64", "--json", "-"]);
+    assert_eq!(code, 0, "{err}");
+    // Per kernel: one CTA of 8 warps. The 2 warps holding threads 0..63 run 2 index slots, 64
+    // iterations of (3 loads, FFMA, store, branch) and EXIT; the other 6 run 2 slots and EXIT.
+    let per_kernel = 2 * (2 + 64 * 6 + 1) + 6 * (2 + 1);
+    assert_eq!(warp_instructions(&out), 2 * per_kernel);
+}
+
+#[test]
+fn a_benchmark_file_sets_sizes_and_the_command_line_overrides_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("atax-small.ron");
+    std::fs::write(&file, "(benchmark: \"atax\", sizes: {\"nx\": 32, \"ny\": 64})").unwrap();
+    let f = file.to_str().unwrap();
+    let (code, out, err) = run(&["run", "-w", f, "--json", "-"]);
+    assert_eq!(code, 0, "{err}");
+    // nx = 32: kernel 1 has 1 active warp of 64 iterations; ny = 64: kernel 2 has 2 of 32.
+    let k1 = (2 + 64 * 6 + 1) + 7 * 3;
+    let k2 = 2 * (2 + 32 * 6 + 1) + 6 * 3;
+    assert_eq!(warp_instructions(&out), k1 + k2);
+    let (code, out, _) = run(&["run", "-w", f, "--set", "workload.ny=32", "--json", "-"]);
+    assert_eq!(code, 0);
+    assert_eq!(warp_instructions(&out), 2 * ((2 + 32 * 6 + 1) + 7 * 3));
+}
+
+#[test]
+fn bad_benchmark_input_exits_2_saying_what_is_valid() {
+    let (code, _, err) = run(&["run", "-w", "atx"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim(), "error: atx: no such workload file, and not a benchmark name; benchmarks: atax");
+    let (code, _, err) = run(&["run", "-w", "atax", "--set", "workload.nx=0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--set workload.nx=0") && err.contains("must be between 1 and 65536"), "{err}");
+    let (code, _, err) = run(&["run", "-w", "atax", "--set", "workload.nz=4"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`nz` is not a size of atax; valid: nx, ny"), "{err}");
+    let (code, _, err) = run(&["run", "-w", "atax", "--set", "workload.nx=big"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`big` is not a whole number"), "{err}");
+    let (code, _, err) = run(&["run", "--set", "workload.nx=4"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sizes apply to benchmark workloads"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("b.ron");
+    std::fs::write(&file, "(\n  benchmark: \"gemm2\",\n)").unwrap();
+    let (code, _, err) = run(&["run", "-w", file.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("b.ron:2:3: benchmark: \"gemm2\" is not a benchmark; valid: atax"), "{err}");
+}
