@@ -10,14 +10,14 @@
 //! Sizes: NX × NY = 8K × 8K (seed 004 Table 3.2). Approximations: those of [`super::nest`].
 
 use super::nest::{Affine, NestKernel, Step};
-use super::{Bench, Knob, Memory, Sizes, ctas_for};
+use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};
 
 pub const BENCH: Bench = Bench {
     name: "atax",
     about: "PolyBench/GPU ATAX: y = A^T (A x), two kernels (row walk, then column walk)",
     knobs: &[
-        Knob { name: "nx", default: 8192, about: "rows of A" },
-        Knob { name: "ny", default: 8192, about: "columns of A" },
+        Knob { min: 1, max: MAX_SIZE, name: "nx", default: 8192, about: "rows of A" },
+        Knob { min: 1, max: MAX_SIZE, name: "ny", default: 8192, about: "columns of A" },
     ],
     build,
 };

@@ -7,7 +7,16 @@
 //! its own file, whose doc comment names the source kernel and what is approximated.
 
 pub mod atax;
+pub mod bicg;
+pub mod conv3d;
+pub mod gemm;
+pub mod gesummv;
+pub mod mm2;
+pub mod mm3;
+pub mod mvt;
 pub mod nest;
+pub mod syr2k;
+pub mod syrk;
 
 use super::synth::{ARRAY_ALIGN, ARRAY_SPACE, ArrayInfo};
 use super::{Kernel, Workload};
@@ -19,12 +28,15 @@ use std::collections::BTreeMap;
 /// A size knob of a benchmark.
 #[derive(Clone, Copy, Debug)]
 pub struct Knob {
+    /// The smallest and largest values the kernel accepts.
+    pub min: u32,
+    pub max: u32,
     pub name: &'static str,
     pub default: u32,
     pub about: &'static str,
 }
 
-/// Largest value of any size knob: a 65536² float matrix (16 GiB) is the most a kernel
+/// Largest value of a matrix dimension: a 65536² float matrix (16 GiB) is the most a kernel
 /// addresses, and `gridDim.y` stays below CUDA's 65535.
 pub const MAX_SIZE: u32 = 65536;
 
@@ -37,7 +49,18 @@ pub struct Bench {
 }
 
 /// The benchmarks, by name.
-pub const BENCHMARKS: &[Bench] = &[atax::BENCH];
+pub const BENCHMARKS: &[Bench] = &[
+    atax::BENCH,
+    bicg::BENCH,
+    mvt::BENCH,
+    gesummv::BENCH,
+    syrk::BENCH,
+    syr2k::BENCH,
+    gemm::BENCH,
+    mm2::BENCH,
+    mm3::BENCH,
+    conv3d::BENCH,
+];
 
 /// Knob values of one run.
 #[derive(Clone, Debug, Default)]
@@ -136,8 +159,11 @@ fn set_knob(bench: &Bench, sizes: &mut Sizes, key: &str, value: u64) -> Result<(
         let valid: Vec<&str> = bench.knobs.iter().map(|k| k.name).collect();
         return Err(format!("`{key}` is not a size of {}; valid: {}", bench.name, valid.join(", ")));
     };
-    if value == 0 || value > u64::from(MAX_SIZE) {
-        return Err(format!("= {value}: {} ({}) must be between 1 and {MAX_SIZE}", knob.name, knob.about));
+    if value < u64::from(knob.min) || value > u64::from(knob.max) {
+        return Err(format!(
+            "= {value}: {} ({}) must be between {} and {}",
+            knob.name, knob.about, knob.min, knob.max
+        ));
     }
     sizes.0.insert(knob.name, value as u32);
     Ok(())

@@ -133,7 +133,7 @@ impl NestKernel {
         arrays: &[ArrayInfo],
         steps: &[Step],
     ) -> NestKernel {
-        assert!(block[0] % 32 == 0 && block[1] >= 1, "{name}: blockDim.x must be a multiple of 32");
+        assert!(block[0].is_multiple_of(32) && block[1] >= 1, "{name}: blockDim.x must be a multiple of 32");
         let mut code: Vec<Code> = Vec::with_capacity(steps.len());
         let mut open: Vec<usize> = Vec::new();
         let mut loaded: Vec<u8> = Vec::new();
@@ -318,6 +318,51 @@ pub mod testing {
             }
         }
         out
+    }
+
+    /// The memory streams a plain per-thread loop nest gives: `thread(gx, gy)` lists the
+    /// accesses (store?, address) of the thread with those global indices, in program order, and
+    /// `inside(gx, gy)` is the kernel's `if`. Warps are the kernel's CTAs (x fastest) cut into
+    /// 32 threads (x fastest); a warp's accesses are its inside threads' zipped (4-byte floats).
+    pub fn reference(
+        k: &NestKernel,
+        inside: impl Fn(u64, u64) -> bool,
+        thread: impl Fn(u64, u64) -> Vec<(bool, u64)>,
+    ) -> Vec<Vec<Access>> {
+        let (bx, by) = (u64::from(k.block[0]), u64::from(k.block[1]));
+        let mut out = Vec::new();
+        for cy in 0..u64::from(k.grid[1]) {
+            for cx in 0..u64::from(k.grid[0]) {
+                for w in 0..bx * by / 32 {
+                    let threads: Vec<(u32, Vec<(bool, u64)>)> = (0..32u64)
+                        .map(|l| (w * 32 + l, l))
+                        .map(|(t, l)| (cx * bx + t % bx, cy * by + t / bx, l))
+                        .filter(|&(gx, gy, _)| inside(gx, gy))
+                        .map(|(gx, gy, l)| (l as u32, thread(gx, gy)))
+                        .collect();
+                    let mask = threads.iter().fold(0u32, |m, (l, _)| m | 1 << l);
+                    let n = threads.first().map_or(0, |t| t.1.len());
+                    out.push(
+                        (0..n)
+                            .map(|i| {
+                                let addrs = threads.iter().map(|t| t.1[i].1).collect();
+                                (threads[0].1[i].0, 4, mask, addrs)
+                            })
+                            .collect(),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Asserts that `k`'s warps produce `want`, warp by warp.
+    pub fn assert_streams(k: &NestKernel, want: &[Vec<Access>]) {
+        let got = streams(k);
+        assert_eq!(got.len(), want.len(), "{}: warps", k.name);
+        for (w, (g, r)) in got.iter().zip(want).enumerate() {
+            assert_eq!(g, r, "{} warp {w}", k.name);
+        }
     }
 
     /// The base address of the array named `name`.
