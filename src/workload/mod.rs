@@ -13,6 +13,7 @@ pub mod synth;
 
 use crate::config::{ConfigError, Origin, parse_ron};
 use accelsim::{TraceCursor, TraceFileKind, TraceKernel, TraceSource};
+use bench::bfs::{BfsCursor, BfsKernel};
 use bench::nest::{NestCursor, NestKernel};
 use instr::{Instr, LaneAddrs};
 use std::path::Path;
@@ -37,6 +38,8 @@ pub enum Kernel {
     Trace(TraceKernel),
     /// A benchmark kernel ([`bench`]).
     Nest(NestKernel),
+    /// A launch of Rodinia BFS ([`bench::bfs`]).
+    Bfs(BfsKernel),
 }
 
 /// A warp's instruction source.
@@ -45,6 +48,7 @@ pub enum WarpProgram {
     Synth(SynthCursor),
     Trace(TraceCursor),
     Nest(NestCursor),
+    Bfs(BfsCursor),
 }
 
 impl Kernel {
@@ -53,6 +57,7 @@ impl Kernel {
             Kernel::Synth(k) => &k.name,
             Kernel::Trace(k) => &k.header.name,
             Kernel::Nest(k) => &k.name,
+            Kernel::Bfs(k) => &k.name,
         }
     }
 
@@ -61,6 +66,7 @@ impl Kernel {
             Kernel::Synth(k) => k.ctas,
             Kernel::Trace(k) => k.ctas(),
             Kernel::Nest(k) => k.ctas(),
+            Kernel::Bfs(k) => k.ctas(),
         }
     }
 
@@ -69,6 +75,7 @@ impl Kernel {
             Kernel::Synth(k) => k.threads_per_cta,
             Kernel::Trace(k) => k.header.threads_per_cta(),
             Kernel::Nest(k) => k.threads_per_cta(),
+            Kernel::Bfs(k) => k.threads_per_cta(),
         }
     }
 
@@ -91,6 +98,7 @@ impl Kernel {
             Kernel::Nest(k) => {
                 (0..self.warps_per_cta()).map(|w| WarpProgram::Nest(k.cursor(cta, w))).collect()
             }
+            Kernel::Bfs(k) => (0..self.warps_per_cta()).map(|w| WarpProgram::Bfs(k.cursor(cta, w))).collect(),
         })
     }
 
@@ -100,6 +108,7 @@ impl Kernel {
             Kernel::Synth(k) => WarpProgram::Synth(k.cursor(0, 0)),
             Kernel::Trace(_) => WarpProgram::Trace(TraceCursor::idle()),
             Kernel::Nest(k) => WarpProgram::Nest(k.cursor(0, 0)),
+            Kernel::Bfs(k) => WarpProgram::Bfs(k.cursor(0, 0)),
         }
     }
 }
@@ -112,8 +121,9 @@ impl WarpProgram {
             (WarpProgram::Synth(c), Kernel::Synth(k)) => c.fetch(k, addrs),
             (WarpProgram::Trace(c), _) => c.fetch(addrs),
             (WarpProgram::Nest(c), Kernel::Nest(k)) => c.fetch(k, addrs),
+            (WarpProgram::Bfs(c), Kernel::Bfs(k)) => c.fetch(k, addrs),
             // A warp slot left over from a kernel of another kind.
-            (WarpProgram::Synth(_) | WarpProgram::Nest(_), _) => Instr::exit(0),
+            (WarpProgram::Synth(_) | WarpProgram::Nest(_) | WarpProgram::Bfs(_), _) => Instr::exit(0),
         }
     }
 
@@ -123,6 +133,7 @@ impl WarpProgram {
         match self {
             WarpProgram::Trace(c) => c.opcode(),
             WarpProgram::Nest(c) => Some(c.name()),
+            WarpProgram::Bfs(c) => Some(c.name()),
             WarpProgram::Synth(_) => None,
         }
     }
@@ -239,7 +250,7 @@ fn no_sizes(origin: &Origin, sizes: &[String]) -> Result<(), ConfigError> {
                 "sizes apply to benchmark workloads ({}); {} has none",
                 bench::names(),
                 match origin {
-                    Origin::File(f) | Origin::Override(f) => f,
+                    Origin::File(f) | Origin::Override(f) | Origin::Argument(f) => f,
                 }
             ),
         }),

@@ -19,7 +19,7 @@ pub const BENCH: Bench = Bench {
         Knob { min: 1, max: MAX_SIZE, name: "nx", default: 8192, about: "rows of A" },
         Knob { min: 1, max: MAX_SIZE, name: "ny", default: 8192, about: "columns of A" },
     ],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 const BLOCK: u32 = 256;

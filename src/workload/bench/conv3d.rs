@@ -18,7 +18,7 @@ pub const BENCH: Bench = Bench {
     name: "3dconv",
     about: "PolyBench/GPU 3DCONV: 15-tap 3-D stencil, one launch per plane (memory-coherent)",
     knobs: &[Knob { min: 3, max: 4096, name: "n", default: 256, about: "NI = NJ = NK" }],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 /// The taps' (di, dj, dk) in the order the source adds them.

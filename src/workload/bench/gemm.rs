@@ -16,7 +16,7 @@ pub const BENCH: Bench = Bench {
     name: "gemm",
     about: "PolyBench/GPU GEMM: C = alpha A B + beta C (2-D grid, memory-coherent)",
     knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 512, about: "NI = NJ = NK" }],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 /// How a product kernel starts its output element.

@@ -14,7 +14,7 @@ pub const BENCH: Bench = Bench {
     name: "gesummv",
     about: "PolyBench/GPU GESUMMV: y = alpha A x + beta B x (two row walks per thread)",
     knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 4096, about: "rows and columns of A and B" }],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 const BLOCK: u32 = 256;

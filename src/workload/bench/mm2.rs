@@ -16,7 +16,7 @@ pub const BENCH: Bench = Bench {
     name: "2mm",
     about: "PolyBench/GPU 2MM: C = A B, E = C D (two memory-coherent products)",
     knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 2048, about: "NI = NJ = NK = NL" }],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 fn build(s: &Sizes) -> Vec<NestKernel> {

@@ -7,10 +7,12 @@
 //! its own file, whose doc comment names the source kernel and what is approximated.
 
 pub mod atax;
+pub mod bfs;
 pub mod bicg;
 pub mod conv3d;
 pub mod gemm;
 pub mod gesummv;
+pub mod graph;
 pub mod mm2;
 pub mod mm3;
 pub mod mvt;
@@ -45,7 +47,7 @@ pub struct Bench {
     pub name: &'static str,
     pub about: &'static str,
     pub knobs: &'static [Knob],
-    build: fn(&Sizes) -> Vec<NestKernel>,
+    build: fn(&Sizes) -> Vec<Kernel>,
 }
 
 /// The benchmarks, by name.
@@ -60,6 +62,7 @@ pub const BENCHMARKS: &[Bench] = &[
     mm2::BENCH,
     mm3::BENCH,
     conv3d::BENCH,
+    bfs::BENCH,
 ];
 
 /// Knob values of one run.
@@ -84,15 +87,25 @@ pub struct Memory {
 impl Memory {
     /// Allocates `elems` 4-byte floats; returns the array's index.
     pub fn floats(&mut self, name: &str, elems: u64) -> usize {
+        self.alloc(name, elems, 4)
+    }
+
+    /// Allocates `elems` elements of `elem_bytes` bytes each; returns the array's index.
+    pub fn alloc(&mut self, name: &str, elems: u64, elem_bytes: u64) -> usize {
         let base = if self.arrays.is_empty() { ARRAY_SPACE } else { self.next };
-        self.next = (base + elems * 4).div_ceil(ARRAY_ALIGN) * ARRAY_ALIGN;
-        self.arrays.push(ArrayInfo { name: name.into(), base, elem_bytes: 4, elems });
+        self.next = (base + elems * elem_bytes).div_ceil(ARRAY_ALIGN) * ARRAY_ALIGN;
+        self.arrays.push(ArrayInfo { name: name.into(), base, elem_bytes, elems });
         self.arrays.len() - 1
     }
 
     pub fn arrays(&self) -> &[ArrayInfo] {
         &self.arrays
     }
+}
+
+/// The kernels of a benchmark made of loop nests, as workload kernels.
+pub fn nests(kernels: Vec<NestKernel>) -> Vec<Kernel> {
+    kernels.into_iter().map(Kernel::Nest).collect()
 }
 
 /// CTAs covering `n` threads with `per` threads each.
@@ -192,6 +205,6 @@ fn build(bench: &'static Bench, mut sizes: Sizes, sets: &[String]) -> Result<Wor
     Ok(Workload {
         name: format!("{} ({})", bench.name, shown.join(", ")),
         description: bench.about.into(),
-        kernels: kernels.into_iter().map(Kernel::Nest).collect(),
+        kernels,
     })
 }

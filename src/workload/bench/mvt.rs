@@ -14,7 +14,7 @@ pub const BENCH: Bench = Bench {
     name: "mvt",
     about: "PolyBench/GPU MVT: x1 += A y1 (row walk), x2 += A^T y2 (column walk)",
     knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 8192, about: "rows and columns of A" }],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 const BLOCK: u32 = 256;

@@ -289,20 +289,25 @@ pub mod testing {
     //! Runs kernels' warps to their exit and collects their memory streams, for the kernels'
     //! tests to compare with loop nests of their own.
     use super::*;
+    use crate::workload::Kernel;
 
     /// One memory instruction: store?, element width, active mask, the active lanes' addresses.
     pub type Access = (bool, u8, u32, Vec<u64>);
 
     /// The memory stream of every warp of `k`, CTA by CTA, warp by warp.
     pub fn streams(k: &NestKernel) -> Vec<Vec<Access>> {
+        kernel_streams(&Kernel::Nest(k.clone()))
+    }
+
+    /// The memory stream of every warp of any benchmark kernel, CTA by CTA, warp by warp.
+    pub fn kernel_streams(k: &Kernel) -> Vec<Vec<Access>> {
         let mut out = Vec::new();
         for cta in 0..k.ctas() {
-            for w in 0..k.threads_per_cta().div_ceil(32) {
-                let mut c = k.cursor(cta, w);
+            for mut program in k.cta_programs(cta).expect("benchmark kernels read no files") {
                 let mut addrs = [0u64; 32];
                 let mut s = Vec::new();
                 loop {
-                    let i = c.fetch(k, &mut addrs);
+                    let i = program.fetch(k, &mut addrs);
                     match i.op {
                         Op::Exit => break,
                         Op::Load { width, .. } | Op::Store { width, .. } => s.push((

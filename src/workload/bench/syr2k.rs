@@ -24,7 +24,7 @@ pub const BENCH: Bench = Bench {
         },
         Knob { min: 1, max: MAX_SIZE, name: "m", default: 256, about: "columns of A and B" },
     ],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 fn build(s: &Sizes) -> Vec<NestKernel> {

@@ -18,7 +18,7 @@ pub const BENCH: Bench = Bench {
         Knob { min: 1, max: MAX_SIZE, name: "n", default: 512, about: "rows and columns of C, rows of A" },
         Knob { min: 1, max: MAX_SIZE, name: "m", default: 512, about: "columns of A" },
     ],
-    build,
+    build: |s| super::nests(build(s)),
 };
 
 /// `DIM_THREAD_BLOCK_X` × `DIM_THREAD_BLOCK_Y`.
