@@ -15,6 +15,7 @@ use crate::config::{ConfigError, Origin, parse_ron};
 use accelsim::{TraceCursor, TraceFileKind, TraceKernel, TraceSource};
 use bench::bfs::{BfsCursor, BfsKernel};
 use bench::nest::{NestCursor, NestKernel};
+use bench::spmv::{SpmvCursor, SpmvKernel};
 use instr::{Instr, LaneAddrs};
 use std::path::Path;
 use synth::{SynthCursor, SynthKernel, SynthWorkloadSpec};
@@ -40,6 +41,8 @@ pub enum Kernel {
     Nest(NestKernel),
     /// A launch of Rodinia BFS ([`bench::bfs`]).
     Bfs(BfsKernel),
+    /// A launch of SHOC SpMV ([`bench::spmv`]).
+    Spmv(SpmvKernel),
 }
 
 /// A warp's instruction source.
@@ -49,6 +52,7 @@ pub enum WarpProgram {
     Trace(TraceCursor),
     Nest(NestCursor),
     Bfs(BfsCursor),
+    Spmv(SpmvCursor),
 }
 
 impl Kernel {
@@ -58,6 +62,7 @@ impl Kernel {
             Kernel::Trace(k) => &k.header.name,
             Kernel::Nest(k) => &k.name,
             Kernel::Bfs(k) => &k.name,
+            Kernel::Spmv(k) => &k.name,
         }
     }
 
@@ -67,6 +72,7 @@ impl Kernel {
             Kernel::Trace(k) => k.ctas(),
             Kernel::Nest(k) => k.ctas(),
             Kernel::Bfs(k) => k.ctas(),
+            Kernel::Spmv(k) => k.ctas(),
         }
     }
 
@@ -76,6 +82,7 @@ impl Kernel {
             Kernel::Trace(k) => k.header.threads_per_cta(),
             Kernel::Nest(k) => k.threads_per_cta(),
             Kernel::Bfs(k) => k.threads_per_cta(),
+            Kernel::Spmv(k) => k.threads_per_cta(),
         }
     }
 
@@ -99,6 +106,9 @@ impl Kernel {
                 (0..self.warps_per_cta()).map(|w| WarpProgram::Nest(k.cursor(cta, w))).collect()
             }
             Kernel::Bfs(k) => (0..self.warps_per_cta()).map(|w| WarpProgram::Bfs(k.cursor(cta, w))).collect(),
+            Kernel::Spmv(k) => {
+                (0..self.warps_per_cta()).map(|w| WarpProgram::Spmv(k.cursor(cta, w))).collect()
+            }
         })
     }
 
@@ -109,6 +119,7 @@ impl Kernel {
             Kernel::Trace(_) => WarpProgram::Trace(TraceCursor::idle()),
             Kernel::Nest(k) => WarpProgram::Nest(k.cursor(0, 0)),
             Kernel::Bfs(k) => WarpProgram::Bfs(k.cursor(0, 0)),
+            Kernel::Spmv(k) => WarpProgram::Spmv(k.cursor(0, 0)),
         }
     }
 }
@@ -122,8 +133,12 @@ impl WarpProgram {
             (WarpProgram::Trace(c), _) => c.fetch(addrs),
             (WarpProgram::Nest(c), Kernel::Nest(k)) => c.fetch(k, addrs),
             (WarpProgram::Bfs(c), Kernel::Bfs(k)) => c.fetch(k, addrs),
+            (WarpProgram::Spmv(c), Kernel::Spmv(k)) => c.fetch(k, addrs),
             // A warp slot left over from a kernel of another kind.
-            (WarpProgram::Synth(_) | WarpProgram::Nest(_) | WarpProgram::Bfs(_), _) => Instr::exit(0),
+            (
+                WarpProgram::Synth(_) | WarpProgram::Nest(_) | WarpProgram::Bfs(_) | WarpProgram::Spmv(_),
+                _,
+            ) => Instr::exit(0),
         }
     }
 
@@ -134,6 +149,7 @@ impl WarpProgram {
             WarpProgram::Trace(c) => c.opcode(),
             WarpProgram::Nest(c) => Some(c.name()),
             WarpProgram::Bfs(c) => Some(c.name()),
+            WarpProgram::Spmv(c) => Some(c.name()),
             WarpProgram::Synth(_) => None,
         }
     }

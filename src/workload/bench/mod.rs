@@ -17,6 +17,7 @@ pub mod mm2;
 pub mod mm3;
 pub mod mvt;
 pub mod nest;
+pub mod spmv;
 pub mod syr2k;
 pub mod syrk;
 
@@ -63,6 +64,7 @@ pub const BENCHMARKS: &[Bench] = &[
     mm3::BENCH,
     conv3d::BENCH,
     bfs::BENCH,
+    spmv::BENCH,
 ];
 
 /// Knob values of one run.

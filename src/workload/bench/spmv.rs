@@ -1,0 +1,490 @@
+//! SHOC SpMV: sparse matrix × dense vector in CSR form, one thread per row (scalar kernel)
+//! and one warp per row (vector kernel).
+//!
+//! Follows SHOC `src/cuda/level1/spmv/Spmv.cu`, `spmv_csr_scalar_kernel` and
+//! `spmv_csr_vector_kernel`, `BLOCK_SIZE` = 128 threads per CTA, single precision, both
+//! launched on the same matrix as `csrTest` does:
+//! - scalar, thread `myRow < dim`: load `rowDelimiters[myRow]` and `[myRow+1]`, then for each
+//!   `j` of the row `col = cols[j]; t += val[j] * vec[col]` (lanes leave the loop as their row
+//!   runs out), then `out[myRow] = t`;
+//! - vector, warp `myRow = blockIdx.x*4 + threadIdx.x/32 < dim`: the warp's lanes walk the row
+//!   32 apart (`j = warpStart + id; j < warpEnd; j += 32`), store their sums to shared
+//!   `partialSums[t]`, reduce them in five halving steps (`if (id < 16) partialSums[t] +=
+//!   partialSums[t+16]` ... `id < 1`), and lane 0 writes `out[myRow]`.
+//!
+//! Input: SHOC's random matrix (`initRandomMatrix`): `rows` × `rows`, every entry non-zero
+//! with probability 1 % (`nItems = numRows²/100`), columns ascending within a row. Default
+//! 16384 rows, SHOC's largest size class (`probSizes[3]`). Approximations: our hash draws the
+//! entries, by geometric gaps between a row's non-zeros (the same distribution as SHOC's
+//! per-entry `drand48() <= prob`), so the count is binomial around `nItems` instead of topped
+//! up to exactly `nItems` at the matrix's end; the dense vector is read through the texture
+//! path in SHOC (`tex1Dfetch`) and is a global load here; one ALU slot per arithmetic
+//! statement and loop branch; in the reduction, each step is a shared load of `partialSums[t]`
+//! and of `partialSums[t+s]`, an add and a shared store.
+
+use super::super::hash::{hash, unit};
+use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use super::super::synth::{ArrayInfo, lanes};
+use super::{Bench, Kernel, Knob, Memory, Sizes};
+use std::sync::Arc;
+
+pub const BENCH: Bench = Bench {
+    name: "spmv",
+    about: "SHOC SpMV CSR: scalar (thread per row) and vector (warp per row) kernels, 1 % dense random matrix",
+    knobs: &[
+        Knob { min: 1, max: 65536, name: "rows", default: 16384, about: "rows and columns of the matrix" },
+        Knob { min: 0, max: u32::MAX, name: "seed", default: 7, about: "seed of the matrix generator" },
+    ],
+    build: |s| build(s).into_iter().map(Kernel::Spmv).collect(),
+};
+
+/// `BLOCK_SIZE` of Spmv.h.
+const BLOCK: u32 = 128;
+/// Share of non-zero entries: SHOC's `nItems = numRows * numRows / 100`.
+const DENSITY: f64 = 0.01;
+
+/// A sparse matrix in CSR form: row `r`'s entries are `cols[delims[r] .. delims[r + 1]]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Csr {
+    pub delims: Vec<u32>,
+    pub cols: Vec<u32>,
+}
+
+impl Csr {
+    /// SHOC's kind of random matrix: `rows` × `rows`, each entry non-zero with probability
+    /// [`DENSITY`], drawn row by row as geometric gaps between non-zeros.
+    pub fn generate(rows: u32, seed: u64) -> Csr {
+        let log_miss = (1.0 - DENSITY).ln();
+        let mut delims = Vec::with_capacity(rows as usize + 1);
+        let mut cols = Vec::new();
+        for r in 0..u64::from(rows) {
+            delims.push(cols.len() as u32);
+            let mut col = -1i64;
+            for k in 0.. {
+                let gap = ((1.0 - unit(hash(seed, &[r, k]))).ln() / log_miss) as i64;
+                col += 1 + gap;
+                if col >= i64::from(rows) {
+                    break;
+                }
+                cols.push(col as u32);
+            }
+        }
+        delims.push(cols.len() as u32);
+        Csr { delims, cols }
+    }
+
+    pub fn rows(&self) -> u32 {
+        self.delims.len() as u32 - 1
+    }
+
+    /// Row `r`'s first entry and entry count.
+    #[inline]
+    pub fn row(&self, r: u32) -> (u32, u32) {
+        let s = self.delims[r as usize];
+        (s, self.delims[r as usize + 1] - s)
+    }
+}
+
+/// The input both kernels share: the matrix and the arrays.
+#[derive(Debug, PartialEq)]
+pub struct SpmvInput {
+    pub matrix: Csr,
+    pub arrays: Vec<ArrayInfo>,
+}
+
+/// Which kernel a launch runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `spmv_csr_scalar_kernel`: a thread per row.
+    Scalar,
+    /// `spmv_csr_vector_kernel`: a warp per row.
+    Vector,
+}
+
+/// One launch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpmvKernel {
+    pub name: String,
+    pub form: Form,
+    pub input: Arc<SpmvInput>,
+}
+
+const VAL: usize = 0;
+const COLS: usize = 1;
+const VEC: usize = 2;
+const OUT: usize = 3;
+const DELIMS: usize = 4;
+
+/// The two launches of `csrTest` on one generated matrix.
+pub fn build(s: &Sizes) -> Vec<SpmvKernel> {
+    let matrix = Csr::generate(s.get("rows"), u64::from(s.get("seed")));
+    let (rows, nnz) = (u64::from(matrix.rows()), matrix.cols.len() as u64);
+    let mut m = Memory::default();
+    // In csrTest's cudaMalloc order.
+    for (name, elems) in
+        [("d_val", nnz), ("d_cols", nnz), ("d_vec", rows), ("d_out", rows), ("d_rowDelimiters", rows + 1)]
+    {
+        m.alloc(name, elems, 4);
+    }
+    let input = Arc::new(SpmvInput { matrix, arrays: m.arrays().to_vec() });
+    [(Form::Scalar, "spmv_csr_scalar_kernel"), (Form::Vector, "spmv_csr_vector_kernel")]
+        .map(|(form, name)| SpmvKernel { name: name.into(), form, input: Arc::clone(&input) })
+        .into()
+}
+
+/// Where a warp is in its kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    Index,
+    Bound,
+    LoadStart,
+    LoadEnd,
+    LoopHead,
+    LoadCol,
+    LoadVal,
+    LoadVec,
+    Fma,
+    Branch,
+    // Scalar: after the loop.
+    StoreOut,
+    // Vector: after the loop.
+    StoreSum,
+    ReduceMine,
+    ReduceOther,
+    ReduceAdd,
+    ReduceStore,
+    FinalLoad,
+    FinalStore,
+    Exit,
+}
+
+/// The reduction's halving steps: `if (id < s) partialSums[t] += partialSums[t + s]`.
+const STEPS: [u32; 5] = [16, 8, 4, 2, 1];
+
+/// A warp's position in an SpMV kernel: all of its state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpmvCursor {
+    at: At,
+    /// Scalar: the row of lane 0 (lane `l` owns row `row + l`); vector: the warp's row.
+    row: u32,
+    /// `threadIdx.x` of lane 0, for `partialSums[t]`.
+    t0: u32,
+    /// Lanes inside `myRow < dim`, and those still in the row loop.
+    inside: u32,
+    active: u32,
+    mask: u32,
+    /// Row loop trip, reduction step.
+    trip: u32,
+    step: u8,
+    name: &'static str,
+}
+
+impl SpmvKernel {
+    pub fn ctas(&self) -> u32 {
+        let rows = self.input.matrix.rows();
+        match self.form {
+            Form::Scalar => rows.div_ceil(BLOCK),
+            Form::Vector => rows.div_ceil(BLOCK / 32),
+        }
+    }
+
+    pub fn threads_per_cta(&self) -> u32 {
+        BLOCK
+    }
+
+    pub fn cursor(&self, cta: u32, warp: u32) -> SpmvCursor {
+        let row = match self.form {
+            Form::Scalar => cta * BLOCK + warp * 32,
+            Form::Vector => cta * (BLOCK / 32) + warp,
+        };
+        SpmvCursor {
+            at: At::Index,
+            row,
+            t0: warp * 32,
+            inside: 0,
+            active: 0,
+            mask: u32::MAX,
+            trip: 0,
+            step: 0,
+            name: "",
+        }
+    }
+
+    fn addr(&self, array: usize, elem: u64) -> u64 {
+        let a = &self.input.arrays[array];
+        a.base + elem * a.elem_bytes
+    }
+}
+
+impl SpmvCursor {
+    /// Lane `l`'s row.
+    fn row_of(&self, form: Form, l: u32) -> u32 {
+        match form {
+            Form::Scalar => self.row + l,
+            Form::Vector => self.row,
+        }
+    }
+
+    /// The matrix entry lane `l` handles on the current trip, if its row has one left.
+    fn entry(&self, k: &SpmvKernel, l: u32) -> Option<u32> {
+        let (start, len) = k.input.matrix.row(self.row_of(k.form, l));
+        let offset = match k.form {
+            Form::Scalar => self.trip,
+            Form::Vector => l + 32 * self.trip,
+        };
+        (offset < len).then_some(start + offset)
+    }
+
+    /// Produces the next instruction, writing per-lane addresses for memory instructions.
+    pub fn fetch(&mut self, k: &SpmvKernel, addrs: &mut LaneAddrs) -> Instr {
+        let matrix = &k.input.matrix;
+        loop {
+            let pc = (self.at as u32 * 8 + u32::from(self.step)) * 16;
+            let mask = self.mask;
+            let alu = |dst: u8, srcs: [u8; 2]| Instr {
+                pc,
+                op: Op::Alu,
+                dst,
+                dst_regs: 1,
+                srcs: [srcs[0], srcs[1], NO_REG, NO_REG],
+                mask,
+            };
+            let mut access = |space: Space, load: bool, dst: u8, src: u8, at: &dyn Fn(u32) -> u64| {
+                for l in lanes(mask) {
+                    addrs[l as usize] = at(l);
+                }
+                let op = if load { Op::Load { space, width: 4 } } else { Op::Store { space, width: 4 } };
+                let dst = if load { dst } else { NO_REG };
+                Instr { pc, op, dst, dst_regs: 1, srcs: [src, NO_REG, NO_REG, NO_REG], mask }
+            };
+            let t0 = self.t0;
+            let shared = |offset: u32| move |l: u32| 4 * u64::from(t0 + l + offset);
+            let (name, instr) = match self.at {
+                At::Index => {
+                    self.at = At::Bound;
+                    ("IMAD myRow = blockIdx.x*blockDim.x + threadIdx.x", alu(0, [NO_REG, NO_REG]))
+                }
+                At::Bound => {
+                    self.inside = lanes(u32::MAX)
+                        .filter(|&l| self.row_of(k.form, l) < matrix.rows())
+                        .fold(0, |m, l| m | 1 << l);
+                    self.at = if self.inside == 0 { At::Exit } else { At::LoadStart };
+                    self.mask = self.inside;
+                    ("ISETP myRow < dim", alu(0, [0, NO_REG]))
+                }
+                At::LoadStart => {
+                    self.at = At::LoadEnd;
+                    let row = |l| u64::from(self.row_of(k.form, l));
+                    (
+                        "LDG rowDelimiters[myRow]",
+                        access(Space::Global, true, 1, 0, &|l| k.addr(DELIMS, row(l))),
+                    )
+                }
+                At::LoadEnd => {
+                    self.at = At::LoopHead;
+                    self.trip = 0;
+                    let row = |l| u64::from(self.row_of(k.form, l)) + 1;
+                    (
+                        "LDG rowDelimiters[myRow+1]",
+                        access(Space::Global, true, 2, 0, &|l| k.addr(DELIMS, row(l))),
+                    )
+                }
+                At::LoopHead => {
+                    self.active =
+                        lanes(self.inside).filter(|&l| self.entry(k, l).is_some()).fold(0, |m, l| m | 1 << l);
+                    self.mask = self.active;
+                    self.at = match (self.active, k.form) {
+                        (0, Form::Scalar) => At::StoreOut,
+                        (0, Form::Vector) => At::StoreSum,
+                        _ => At::LoadCol,
+                    };
+                    if self.active == 0 {
+                        self.mask = self.inside;
+                    }
+                    continue;
+                }
+                At::LoadCol => {
+                    self.at = At::LoadVal;
+                    let j = |l| u64::from(self.entry(k, l).expect("active lane"));
+                    ("LDG col = cols[j]", access(Space::Global, true, 3, 1, &|l| k.addr(COLS, j(l))))
+                }
+                At::LoadVal => {
+                    self.at = At::LoadVec;
+                    let j = |l| u64::from(self.entry(k, l).expect("active lane"));
+                    ("LDG val[j]", access(Space::Global, true, 4, 1, &|l| k.addr(VAL, j(l))))
+                }
+                At::LoadVec => {
+                    self.at = At::Fma;
+                    let col = |l| u64::from(matrix.cols[self.entry(k, l).expect("active lane") as usize]);
+                    ("LDG vec[col] (tex1Dfetch)", access(Space::Global, true, 5, 3, &|l| k.addr(VEC, col(l))))
+                }
+                At::Fma => {
+                    self.at = At::Branch;
+                    ("FFMA sum += val[j]*vec[col]", alu(6, [4, 5]))
+                }
+                At::Branch => {
+                    self.trip += 1;
+                    self.at = At::LoopHead;
+                    ("BRA j < end", alu(1, [1, 2]))
+                }
+                At::StoreOut => {
+                    self.at = At::Exit;
+                    let row = |l| u64::from(self.row_of(k.form, l));
+                    ("STG out[myRow] = t", access(Space::Global, false, NO_REG, 6, &|l| k.addr(OUT, row(l))))
+                }
+                At::StoreSum => {
+                    self.at = At::ReduceMine;
+                    self.step = 0;
+                    ("STS partialSums[t] = mySum", access(Space::Shared, false, NO_REG, 6, &shared(0)))
+                }
+                At::ReduceMine => {
+                    self.mask = self.inside & ((1u32 << STEPS[self.step as usize]) - 1);
+                    let mask = self.mask;
+                    self.at = At::ReduceOther;
+                    let i = access(Space::Shared, true, 7, NO_REG, &shared(0));
+                    ("LDS partialSums[t]", Instr { mask, ..i })
+                }
+                At::ReduceOther => {
+                    self.at = At::ReduceAdd;
+                    (
+                        "LDS partialSums[t+s]",
+                        access(Space::Shared, true, 8, NO_REG, &shared(STEPS[self.step as usize])),
+                    )
+                }
+                At::ReduceAdd => {
+                    self.at = At::ReduceStore;
+                    ("FADD partialSums[t] + partialSums[t+s]", alu(7, [7, 8]))
+                }
+                At::ReduceStore => {
+                    self.step += 1;
+                    self.at = if (self.step as usize) < STEPS.len() { At::ReduceMine } else { At::FinalLoad };
+                    ("STS partialSums[t]", access(Space::Shared, false, NO_REG, 7, &shared(0)))
+                }
+                At::FinalLoad => {
+                    self.mask = self.inside & 1;
+                    let mask = self.mask;
+                    self.at = At::FinalStore;
+                    let i = access(Space::Shared, true, 7, NO_REG, &shared(0));
+                    ("LDS partialSums[t] (id == 0)", Instr { mask, ..i })
+                }
+                At::FinalStore => {
+                    self.at = At::Exit;
+                    let row = |l| u64::from(self.row_of(k.form, l));
+                    ("STG out[myRow]", access(Space::Global, false, NO_REG, 7, &|l| k.addr(OUT, row(l))))
+                }
+                At::Exit => ("EXIT", Instr::exit(pc)),
+            };
+            self.name = name;
+            return instr;
+        }
+    }
+
+    /// The name of the instruction fetched last.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::nest::testing::{Access, kernel_streams};
+    use super::*;
+
+    #[test]
+    fn the_matrix_is_one_percent_dense_with_ascending_columns() {
+        let m = Csr::generate(2000, 4);
+        let density = m.cols.len() as f64 / (2000.0 * 2000.0);
+        assert!((0.0095..0.0105).contains(&density), "{density}");
+        for r in 0..m.rows() {
+            let (s, n) = m.row(r);
+            let row = &m.cols[s as usize..(s + n) as usize];
+            assert!(row.windows(2).all(|w| w[0] < w[1]) && row.iter().all(|&c| c < 2000), "row {r}");
+        }
+        assert_ne!(m, Csr::generate(2000, 5), "the seed matters");
+    }
+
+    /// SHOC's two kernels written out per warp from the matrix: (store?, width, mask,
+    /// addresses); shared-memory accesses are byte offsets `4 * threadIdx.x`.
+    fn reference(m: &Csr, vector: bool, base: impl Fn(&str) -> u64) -> Vec<Vec<Access>> {
+        let [val, cols, vec, out, delims] =
+            ["d_val", "d_cols", "d_vec", "d_out", "d_rowDelimiters"].map(&base);
+        let rows = m.rows() as u64;
+        let ctas = if vector { rows.div_ceil(4) } else { rows.div_ceil(128) };
+        let mut warps = Vec::new();
+        for cta in 0..ctas {
+            for w in 0..4u64 {
+                let mut s: Vec<Access> = Vec::new();
+                // (lane, row) of the lanes with myRow < dim.
+                let lanes: Vec<(u64, u64)> = (0..32)
+                    .map(|l| (l, if vector { cta * 4 + w } else { cta * 128 + w * 32 + l }))
+                    .filter(|&(_, r)| r < rows)
+                    .collect();
+                let push =
+                    |s: &mut Vec<Access>, store: bool, lanes: &[(u64, u64)], at: &dyn Fn(u64, u64) -> u64| {
+                        let mask = lanes.iter().fold(0u32, |m, &(l, _)| m | 1 << l);
+                        s.push((store, 4, mask, lanes.iter().map(|&(l, r)| at(l, r)).collect()));
+                    };
+                if !lanes.is_empty() {
+                    push(&mut s, false, &lanes, &|_, r| delims + 4 * r);
+                    push(&mut s, false, &lanes, &|_, r| delims + 4 * (r + 1));
+                    let start = |r: u64| u64::from(m.delims[r as usize]);
+                    let end = |r: u64| u64::from(m.delims[r as usize + 1]);
+                    // The element of lane l on trip `trip`.
+                    let j = |l: u64, r: u64, trip: u64| {
+                        if vector { start(r) + l + 32 * trip } else { start(r) + trip }
+                    };
+                    for trip in 0.. {
+                        let on: Vec<(u64, u64)> =
+                            lanes.iter().copied().filter(|&(l, r)| j(l, r, trip) < end(r)).collect();
+                        if on.is_empty() {
+                            break;
+                        }
+                        push(&mut s, false, &on, &|l, r| cols + 4 * j(l, r, trip));
+                        push(&mut s, false, &on, &|l, r| val + 4 * j(l, r, trip));
+                        push(&mut s, false, &on, &|l, r| vec + 4 * u64::from(m.cols[j(l, r, trip) as usize]));
+                    }
+                    if vector {
+                        let t = |l: u64| 4 * (w * 32 + l);
+                        push(&mut s, true, &lanes, &|l, _| t(l));
+                        for step in [16, 8, 4, 2, 1] {
+                            let low: Vec<(u64, u64)> =
+                                lanes.iter().copied().filter(|&(l, _)| l < step).collect();
+                            push(&mut s, false, &low, &|l, _| t(l));
+                            push(&mut s, false, &low, &|l, _| t(l + step));
+                            push(&mut s, true, &low, &|l, _| t(l));
+                        }
+                        push(&mut s, false, &lanes[..1], &|l, _| t(l));
+                        push(&mut s, true, &lanes[..1], &|_, r| out + 4 * r);
+                    } else {
+                        push(&mut s, true, &lanes, &|_, r| out + 4 * r);
+                    }
+                }
+                warps.push(s);
+            }
+        }
+        warps
+    }
+
+    #[test]
+    fn both_kernels_match_shocs_loops() {
+        // 203 rows: partial CTAs of both kernels and empty rows; 4000 rows (about 40 entries a
+        // row): the vector kernel's lanes take a second trip along a row.
+        for (rows, seed) in [(203, 1), (4000, 2)] {
+            let ks = build(&Sizes([("rows", rows), ("seed", seed)].into_iter().collect()));
+            let input = &ks[0].input;
+            let base = |name: &str| input.arrays.iter().find(|a| a.name == name).expect("array").base;
+            for (k, vector) in ks.iter().zip([false, true]) {
+                let want = reference(&input.matrix, vector, base);
+                let got = kernel_streams(&Kernel::Spmv(k.clone()));
+                assert_eq!(got.len(), want.len(), "{}: warps", k.name);
+                for (w, (g, r)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g, r, "{} ({rows} rows) warp {w}", k.name);
+                }
+            }
+            if rows == 4000 {
+                let longest = (0..rows).map(|r| input.matrix.row(r).1).max().unwrap();
+                assert!(longest > 32, "the vector kernel's lanes take a second trip: {longest}");
+            }
+        }
+    }
+}
