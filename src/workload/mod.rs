@@ -16,6 +16,7 @@ use accelsim::{TraceCursor, TraceFileKind, TraceKernel, TraceSource};
 use bench::bfs::{BfsCursor, BfsKernel};
 use bench::nest::{NestCursor, NestKernel};
 use bench::spmv::{SpmvCursor, SpmvKernel};
+use bench::sssp::{SsspCursor, SsspKernel};
 use instr::{Instr, LaneAddrs};
 use std::path::Path;
 use synth::{SynthCursor, SynthKernel, SynthWorkloadSpec};
@@ -43,6 +44,8 @@ pub enum Kernel {
     Bfs(BfsKernel),
     /// A launch of SHOC SpMV ([`bench::spmv`]).
     Spmv(SpmvKernel),
+    /// A launch of LonestarGPU SSSP ([`bench::sssp`]).
+    Sssp(SsspKernel),
 }
 
 /// A warp's instruction source.
@@ -53,6 +56,7 @@ pub enum WarpProgram {
     Nest(NestCursor),
     Bfs(BfsCursor),
     Spmv(SpmvCursor),
+    Sssp(SsspCursor),
 }
 
 impl Kernel {
@@ -63,6 +67,7 @@ impl Kernel {
             Kernel::Nest(k) => &k.name,
             Kernel::Bfs(k) => &k.name,
             Kernel::Spmv(k) => &k.name,
+            Kernel::Sssp(k) => &k.name,
         }
     }
 
@@ -73,6 +78,7 @@ impl Kernel {
             Kernel::Nest(k) => k.ctas(),
             Kernel::Bfs(k) => k.ctas(),
             Kernel::Spmv(k) => k.ctas(),
+            Kernel::Sssp(k) => k.ctas(),
         }
     }
 
@@ -83,6 +89,7 @@ impl Kernel {
             Kernel::Nest(k) => k.threads_per_cta(),
             Kernel::Bfs(k) => k.threads_per_cta(),
             Kernel::Spmv(k) => k.threads_per_cta(),
+            Kernel::Sssp(k) => k.threads_per_cta(),
         }
     }
 
@@ -109,6 +116,9 @@ impl Kernel {
             Kernel::Spmv(k) => {
                 (0..self.warps_per_cta()).map(|w| WarpProgram::Spmv(k.cursor(cta, w))).collect()
             }
+            Kernel::Sssp(k) => {
+                (0..self.warps_per_cta()).map(|w| WarpProgram::Sssp(k.cursor(cta, w))).collect()
+            }
         })
     }
 
@@ -120,6 +130,7 @@ impl Kernel {
             Kernel::Nest(k) => WarpProgram::Nest(k.cursor(0, 0)),
             Kernel::Bfs(k) => WarpProgram::Bfs(k.cursor(0, 0)),
             Kernel::Spmv(k) => WarpProgram::Spmv(k.cursor(0, 0)),
+            Kernel::Sssp(k) => WarpProgram::Sssp(k.cursor(0, 0)),
         }
     }
 }
@@ -134,9 +145,14 @@ impl WarpProgram {
             (WarpProgram::Nest(c), Kernel::Nest(k)) => c.fetch(k, addrs),
             (WarpProgram::Bfs(c), Kernel::Bfs(k)) => c.fetch(k, addrs),
             (WarpProgram::Spmv(c), Kernel::Spmv(k)) => c.fetch(k, addrs),
+            (WarpProgram::Sssp(c), Kernel::Sssp(k)) => c.fetch(k, addrs),
             // A warp slot left over from a kernel of another kind.
             (
-                WarpProgram::Synth(_) | WarpProgram::Nest(_) | WarpProgram::Bfs(_) | WarpProgram::Spmv(_),
+                WarpProgram::Synth(_)
+                | WarpProgram::Nest(_)
+                | WarpProgram::Bfs(_)
+                | WarpProgram::Spmv(_)
+                | WarpProgram::Sssp(_),
                 _,
             ) => Instr::exit(0),
         }
@@ -150,6 +166,7 @@ impl WarpProgram {
             WarpProgram::Nest(c) => Some(c.name()),
             WarpProgram::Bfs(c) => Some(c.name()),
             WarpProgram::Spmv(c) => Some(c.name()),
+            WarpProgram::Sssp(c) => Some(c.name()),
             WarpProgram::Synth(_) => None,
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! As Rodinia's `bfs/inputGen/graphgen.cpp`: every node links to a uniform 2–4
 //! (`MIN_EDGES`..`MAX_INIT_EDGES`) nodes drawn uniformly at random (loops and repeated links
-//! allowed), and each link is stored at both ends, so 1M nodes carry about 6M directed edges
+//! allowed) with a weight of 1–10, and each link is stored at both ends, so 1M nodes carry about 6M directed edges
 //! (Rodinia's `graph1MW_6.txt`). Our own hash replaces the C library's `rand()`. The graph is
 //! generated once per workload and shared by every kernel of it.
 
@@ -14,20 +14,25 @@ use super::super::hash::{hash, mix};
 pub struct Graph {
     pub starts: Vec<u32>,
     pub edges: Vec<u32>,
+    /// Each edge's weight, 1–10 (graphgen's `MIN_WEIGHT`..`MAX_WEIGHT`; the same at both ends).
+    pub weights: Vec<u8>,
 }
 
 impl Graph {
     /// The graph of `nodes` nodes for `seed`.
     pub fn generate(nodes: u32, seed: u64) -> Graph {
         let n = u64::from(nodes);
-        let links: Vec<(u32, u32)> = (0..n)
+        let links: Vec<(u32, u32, u8)> = (0..n)
             .flat_map(|a| {
                 let k = 2 + hash(seed, &[0xb5, a]) % 3;
-                (0..k).map(move |i| (a as u32, (mix(hash(seed, &[0xed, a, i])) % n) as u32))
+                (0..k).map(move |i| {
+                    let b = (mix(hash(seed, &[0xed, a, i])) % n) as u32;
+                    (a as u32, b, 1 + (hash(seed, &[0x3e, a, i]) % 10) as u8)
+                })
             })
             .collect();
         let mut degree = vec![0u32; nodes as usize + 1];
-        for &(a, b) in &links {
+        for &(a, b, _) in &links {
             degree[a as usize] += 1;
             degree[b as usize] += 1;
         }
@@ -40,13 +45,15 @@ impl Graph {
         starts.push(sum);
         let mut fill: Vec<u32> = starts[..nodes as usize].to_vec();
         let mut edges = vec![0u32; sum as usize];
-        for &(a, b) in &links {
-            edges[fill[a as usize] as usize] = b;
-            fill[a as usize] += 1;
-            edges[fill[b as usize] as usize] = a;
-            fill[b as usize] += 1;
+        let mut weights = vec![0u8; sum as usize];
+        for &(a, b, w) in &links {
+            for (from, to) in [(a, b), (b, a)] {
+                let e = fill[from as usize] as usize;
+                (edges[e], weights[e]) = (to, w);
+                fill[from as usize] += 1;
+            }
         }
-        Graph { starts, edges }
+        Graph { starts, edges, weights }
     }
 
     pub fn nodes(&self) -> u32 {

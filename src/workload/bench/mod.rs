@@ -18,6 +18,7 @@ pub mod mm3;
 pub mod mvt;
 pub mod nest;
 pub mod spmv;
+pub mod sssp;
 pub mod syr2k;
 pub mod syrk;
 
@@ -65,6 +66,7 @@ pub const BENCHMARKS: &[Bench] = &[
     conv3d::BENCH,
     bfs::BENCH,
     spmv::BENCH,
+    sssp::BENCH,
 ];
 
 /// Knob values of one run.
