@@ -13,6 +13,7 @@ pub mod conv3d;
 pub mod gemm;
 pub mod gesummv;
 pub mod graph;
+pub mod kmeans;
 pub mod mm2;
 pub mod mm3;
 pub mod mvt;
@@ -67,6 +68,7 @@ pub const BENCHMARKS: &[Bench] = &[
     bfs::BENCH,
     spmv::BENCH,
     sssp::BENCH,
+    kmeans::BENCH,
 ];
 
 /// Knob values of one run.
