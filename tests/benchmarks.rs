@@ -73,3 +73,16 @@ fn bad_benchmark_input_exits_2_saying_what_is_valid() {
     assert_eq!(code, 2);
     assert!(err.contains("b.ron:2:3: benchmark: \"gemm2\" is not a benchmark; valid: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans"), "{err}");
 }
+
+#[test]
+fn a_sweep_grid_names_benchmarks_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("g.ron");
+    std::fs::write(&grid, "(workloads: [\"gemm\", \"spmv\"], metrics: [\"cycles\"], max_cycles: 2000)")
+        .unwrap();
+    let csv = dir.path().join("out.csv");
+    let (code, _, err) = run(&["sweep", grid.to_str().unwrap(), "--csv", csv.to_str().unwrap(), "-j", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("gemm") && text.contains("spmv") && text.contains("max-cycles"), "{text}");
+}

@@ -133,7 +133,7 @@ impl Sweep {
             // A benchmark name stands for itself; anything else is a file beside the grid.
             let p = (w != "builtin")
                 .then(|| if crate::workload::bench::find(w).is_some() { w.into() } else { dir.join(w) });
-            workloads.push((w.clone(), Arc::new(Workload::load_or_builtin(p.as_deref(), base.sim.seed)?)));
+            workloads.push((w.clone(), Arc::new(Workload::resolve(p.as_deref(), &[], base.sim.seed)?)));
         }
         let mut assignments: Vec<Vec<String>> = Vec::new();
         if !spec.grid.is_empty() {
