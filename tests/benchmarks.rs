@@ -86,3 +86,20 @@ fn a_sweep_grid_names_benchmarks_by_name() {
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.contains("gemm") && text.contains("spmv") && text.contains("max-cycles"), "{text}");
 }
+
+#[test]
+fn the_debugger_shows_the_source_kernels_instruction_names() {
+    for (bench, size, names) in [
+        ("bfs", "nodes=3000", &["g_graph_", "g_cost", "g_updating_graph_mask", "tid"][..]),
+        ("spmv", "rows=512", &["rowDelimiters[", "cols[j]", "val[j]", "vec[col]", "myRow"]),
+        ("sssp", "nodes=3000", &["noutgoing[", "srcsrc[", "psrc[", "edgessrc", "dist["]),
+        ("kmeans", "points=2000", &["features[", "clusters[", "diff", "point_id"]),
+        ("atax", "nx=256", &["A[i*NY+j]", "tmp", "x[j]", "blockIdx"]),
+    ] {
+        let set = format!("workload.{size}");
+        let (code, out, err) = run(&["batch", "-w", bench, "--set", &set, "-x", "step 300; show warps 0"]);
+        assert_eq!(code, 0, "{bench}: {err}");
+        let table = out.split("show warps 0").nth(1).expect("the view");
+        assert!(names.iter().any(|n| table.contains(n)), "{bench}: {table}");
+    }
+}
