@@ -170,6 +170,10 @@ struct SweepArgs {
     /// Also draw the results (all of them, finished earlier or now) as SVG line charts to PATH.
     #[arg(long, value_name = "PATH", conflicts_with = "merge")]
     svg: Option<PathBuf>,
+    /// Also write the results (all of them) as a markdown table to PATH: a row per point, a
+    /// column per metric, values formatted as `run` shows them.
+    #[arg(long, value_name = "PATH", conflicts_with = "merge")]
+    md: Option<PathBuf>,
     /// Parallel runs (default: all cores).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
@@ -579,7 +583,13 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let csv = a.csv.as_ref().map(|p| p.display().to_string());
     let json = a.json.as_ref().map(|p| p.display().to_string());
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
-    check_outputs(&[("--csv", csv.as_deref()), ("--json", json.as_deref()), ("--svg", svg.as_deref())])?;
+    let md = a.md.as_ref().map(|p| p.display().to_string());
+    check_outputs(&[
+        ("--csv", csv.as_deref()),
+        ("--json", json.as_deref()),
+        ("--svg", svg.as_deref()),
+        ("--md", md.as_deref()),
+    ])?;
     if a.merge {
         let target = match (&a.csv, &a.json) {
             (Some(p), None) | (None, Some(p)) => p,
@@ -625,9 +635,12 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         summary.ran,
         summary.failed
     );
+    let results = a.csv.as_ref().or(a.json.as_ref()).expect("checked above: an output is given");
     if let Some(svg) = &svg {
-        let results = a.csv.as_ref().or(a.json.as_ref()).expect("checked above: an output is given");
         output::write_atomic(svg, &sweep::chart(&s, results)?)?;
+    }
+    if let Some(md) = &md {
+        output::write_atomic(md, &sweep::markdown(&s, results)?)?;
     }
     Ok(if summary.failed > 0 { 1 } else { 0 })
 }

@@ -232,3 +232,32 @@ fn merging_a_missing_or_mismatched_shard_is_an_input_error() {
     assert!(err.contains("s.jsonl: cannot merge JsonLines into Csv"), "{err}");
     assert!(!out.exists());
 }
+
+/// `--md` tabulates every finished point with the CSV's numbers as `run` formats them.
+#[test]
+fn a_markdown_table_of_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let (csv, md) = (dir.path().join("r.csv"), dir.path().join("r.md"));
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--md"), &md]);
+    assert_eq!(code, 0, "{err}");
+    let table = read(&md);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines[0], "| workload | variant | run | `cycles` | `ipc` | `dram.row_hit_rate` |");
+    assert_eq!(lines.len(), 2 + 4);
+    for row in rows_by_point(&read(&csv)) {
+        let f: Vec<&str> = row.split(',').collect();
+        let cycles: u64 = f[6].parse().unwrap();
+        let grouped = warpscope::sim::stats::metrics::group(cycles as i64);
+        let ipc: f64 = f[7].parse().unwrap();
+        let hit: f64 = f[8].parse().unwrap();
+        let want = format!(
+            "| `{}` | dram.scheduler={} l1.ways={} | done, {grouped} cycles | {grouped} | {ipc:.3} | {:.1}% |",
+            f[2],
+            f[3],
+            f[4],
+            hit * 100.0
+        );
+        assert!(lines.contains(&want.as_str()), "{want}\n{table}");
+    }
+}

@@ -574,6 +574,53 @@ pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Opt
     Ok(out)
 }
 
+/// A markdown table of a sweep's results: a row per finished point (workload, its own
+/// assignments, how far it ran), a column per metric formatted as `run` shows it.
+pub fn markdown(sweep: &Sweep, results: &Path) -> Result<String> {
+    let values = metric_values(sweep, results)?;
+    let cycles = sweep.metrics.iter().position(|m| m == "cycles");
+    let variants = sweep.points.iter().any(|p| !p.variant.is_empty());
+    let mut md = String::from("| workload |");
+    if variants {
+        md.push_str(" variant |");
+    }
+    md.push_str(" run |");
+    for m in &sweep.metrics {
+        md.push_str(&format!(" `{m}` |"));
+    }
+    md.push('\n');
+    md.push_str(&"|---".repeat(1 + usize::from(variants) + 1 + sweep.metrics.len()));
+    md.push_str("|\n");
+    for p in &sweep.points {
+        let Some(v) = &values[p.index] else { continue };
+        md.push_str(&format!("| `{}` |", sweep.workloads[p.workload].0));
+        if variants {
+            md.push_str(&format!(" {} |", if p.variant.is_empty() { "—" } else { &p.variant }));
+        }
+        let capped = v.iter().flatten().any(|s| s.capped);
+        let ran = cycles.and_then(|c| v[c]).map(|s| format_value("cycles", &(s.y as u64).into()));
+        md.push_str(&match (capped, ran) {
+            (true, Some(c)) => format!(" first {c} cycles (capped) |"),
+            (true, None) => " capped |".to_string(),
+            (false, Some(c)) => format!(" done, {c} cycles |"),
+            (false, None) => " done |".to_string(),
+        });
+        for (i, m) in sweep.metrics.iter().enumerate() {
+            let cell = v[i].map_or("–".to_string(), |s| {
+                let value = if s.y.fract() == 0.0 && s.y.abs() < 9e15 {
+                    serde_json::Value::from(s.y as i64)
+                } else {
+                    serde_json::Value::from(s.y)
+                };
+                format_value(m, &value)
+            });
+            md.push_str(&format!(" {cell} |"));
+        }
+        md.push('\n');
+    }
+    Ok(md)
+}
+
 /// SVG line charts of a sweep's results: for each metric and each swept key, the metric over
 /// the key's values, one line per workload and setting of the other keys. A sweep without
 /// keys gets bars per workload. Points that hit the cycle limit are drawn as capped.
