@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use warpscope::debug::Session;
-use warpscope::tui::{App, Layout, Theme, draw};
+use warpscope::debug::views;
+use warpscope::tui::pane::lay_out;
+use warpscope::tui::{App, Layout, Theme, draw, fit};
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
 const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
@@ -43,14 +45,96 @@ fn screen(app: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+const SIZES: [(u16, u16); 3] = [(80, 24), (100, 30), (160, 48)];
+const LAYOUTS: [&str; 4] = ["default", "dram", "cache", "warp"];
+
+/// Every shipped layout at the three reference sizes: reviewed snapshots, and in every pane
+/// the table's header and at least five of its rows (or all, when it has fewer) in sight.
 #[test]
-fn every_layout_renders() {
+fn every_layout_renders_at_every_size() {
     let mut app = app_at_occlusion();
     assert!(app.message.starts_with("Breakpoint 1, cycle"), "{}", app.message);
-    for name in ["default", "dram", "cache", "warp"] {
+    for (w, h) in SIZES {
+        for name in LAYOUTS {
+            app.load_layout(name);
+            let s = screen(&mut app, w, h);
+            insta::assert_snapshot!(format!("layout_{name}_{w}x{h}"), s);
+            for (i, e) in app.extents.iter().enumerate() {
+                let rows = e.rows.iter().flatten().count();
+                let seen = e.rows.iter().take(e.height).flatten().count();
+                assert!(
+                    seen >= rows.min(5),
+                    "{name} at {w}x{h}: pane {i} shows {seen} of {rows} rows in {} lines\n{s}",
+                    e.height
+                );
+                if let Some(first) = e.rows.iter().position(Option::is_some) {
+                    assert!(first >= 1 && first < e.height, "{name} {w}x{h} pane {i}: header out of sight");
+                }
+            }
+        }
+    }
+}
+
+/// Runs of letters and digits that contain a digit: the values a screen shows.
+fn values(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .map(String::from)
+        .collect()
+}
+
+/// Everything a view holds, as text.
+fn data(v: &views::View) -> String {
+    let mut out = v.title.clone();
+    for b in &v.blocks {
+        out.push('\n');
+        match b {
+            views::Block::Lines(lines) => {
+                for l in lines {
+                    out.extend(l.iter().map(|s| s.text.clone() + " "));
+                }
+            }
+            views::Block::Table(t) => {
+                out.push_str(&t.header.join(" "));
+                for r in &t.rows {
+                    out.push('\n');
+                    out.extend(r.iter().map(|s| s.text.clone() + " "));
+                }
+            }
+            views::Block::Timeline(t) => {
+                out.push_str(&format!("{} {} {}", t.from, t.to, t.legend));
+                out.extend(t.bars.iter().map(|b| format!(" {} {}", b.label, b.note)));
+            }
+            views::Block::Sparks(s) => out.extend(s.iter().map(|x| format!(" {} {}", x.label, x.now))),
+        }
+    }
+    out
+}
+
+/// No value is ever cut: every view of every layout, laid out at every width from 20 to 200,
+/// shows only values that are in the view's data, and no line is wider than the pane.
+#[test]
+fn no_width_cuts_a_value() {
+    let mut app = app_at_occlusion();
+    app.run_line("break row-miss");
+    let mut views = Vec::new();
+    for name in LAYOUTS {
         app.load_layout(name);
-        let s = screen(&mut app, 160, 48);
-        insta::assert_snapshot!(format!("layout_{name}"), s);
+        views.extend((0..app.layout.panes().len()).map(|i| app.view(i)));
+    }
+    views.push(warpscope::debug::views::breakpoints(&app.session));
+    for v in &views {
+        let known = values(&data(v));
+        for w in 20..=200usize {
+            let laid = lay_out(Theme { color: false }, v, w, Some(0));
+            let title = fit::whole(&v.title, w);
+            for line in std::iter::once(title).chain(laid.lines.iter().map(|l| l.to_string())) {
+                assert!(line.chars().count() <= w, "{w}: {line:?} is too wide");
+                for t in values(&line) {
+                    assert!(known.contains(&t), "width {w}: `{t}` in {line:?} is not in {}", v.title);
+                }
+            }
+        }
     }
 }
 
@@ -71,6 +155,83 @@ fn the_dram_layout_shows_warp_groups_and_merb() {
     assert!(app.message.starts_with("Breakpoint 1, cycle"), "{}", app.message);
     app.load_layout("dram");
     insta::assert_snapshot!("layout_dram_wg_bw", screen(&mut app, 160, 48));
+}
+
+const GATHER32: &str = r#"(
+    name: "gather32",
+    seed: 1,
+    kernels: [(
+        name: "strided",
+        ctas: 1,
+        threads_per_cta: 32,
+        arrays: [(name: "a", elems: 1048576)],
+        program: [Load(array: "a", pattern: Strided(stride_bytes: 1024), dst: 1), Alu(count: 1, srcs: [1])],
+    )],
+)"#;
+
+/// A 32-request load in the inspector at 100×30: paging through the pane shows every request
+/// row, every timeline bar, the axis and the legend; `g` goes back to the top.
+#[test]
+fn the_inspector_scrolls_through_a_32_request_load() {
+    let session = Session::new(small_config(&[]), workload(GATHER32, 1)).unwrap();
+    let mut app =
+        App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
+    app.run_line("run");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(100_000) {
+            app.stopped(msg);
+        }
+    }
+    app.load_layout("warp");
+    let press = |app: &mut App, c: KeyCode| app.key(KeyEvent::new(c, KeyModifiers::NONE));
+    let first = screen(&mut app, 100, 30);
+    assert!(first.contains("32 requests") && first.contains("lanes"), "{first}");
+    let mut seen = first.clone();
+    for _ in 0..20 {
+        press(&mut app, KeyCode::PageDown);
+        seen.push_str(&screen(&mut app, 100, 30));
+    }
+    for i in 0..32 {
+        let row = format!("\n│{i:>2}  ");
+        assert!(seen.contains(&row), "request row {i} never shown");
+        assert!(seen.contains(&format!("│#{i:<2} |")), "timeline bar {i} never shown");
+    }
+    let last = screen(&mut app, 100, 30);
+    assert!(last.contains("legend: h L1 hit"), "{last}");
+    let axis = app.session.gpu.sms[0].warps[0].last_load.issued.to_string();
+    assert!(last.lines().any(|l| l.trim_start_matches('│').trim_start().starts_with(&axis)), "axis: {last}");
+    press(&mut app, KeyCode::Char('g'));
+    assert_eq!(screen(&mut app, 100, 30), first);
+}
+
+/// A click selects the row under the pointer (the warps pane's table at 100×30), and the
+/// wheel scrolls the pane under the pointer without moving the focus.
+#[test]
+fn a_click_selects_the_row_clicked() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = app_at_occlusion();
+    let s = screen(&mut app, 100, 30);
+    let lines: Vec<&str> = s.lines().collect();
+    let a = app.areas[0];
+    let header = (a.y..a.y + a.height).find(|&y| lines[y as usize].contains("warp  cta")).expect("header");
+    let click = |app: &mut App, kind, row| {
+        app.mouse(MouseEvent { kind, column: a.x + 3, row, modifiers: KeyModifiers::NONE })
+    };
+    click(&mut app, MouseEventKind::Down(MouseButton::Left), header + 3);
+    assert_eq!(app.panes[0].selected, 2, "the third row is under the pointer");
+    let s = screen(&mut app, 100, 30);
+    let picked = s.lines().nth(header as usize + 3).unwrap();
+    let key = app.view(0).keys()[2];
+    let views::RowKey::Warp { warp, .. } = key else { panic!("{key:?}") };
+    assert!(
+        picked.contains(&format!("│{warp:>4}  ")) || picked.contains(&format!("│  {warp:>2}  ")),
+        "{picked}"
+    );
+    app.focus = 1;
+    let before = app.panes[0].scroll;
+    click(&mut app, MouseEventKind::ScrollDown, header + 1);
+    assert_eq!(app.focus, 1);
+    assert!(app.panes[0].scroll > before || app.extents[0].rows.len() <= app.extents[0].height);
 }
 
 #[test]
@@ -242,8 +403,12 @@ fn a_user_session_in_a_real_terminal() {
     // Open another warp's inspector from the warps pane.
     p.send("jj\r");
     p.wait_for("inspecting warp");
-    // Step back one cycle.
+    // Step back one cycle (`b` starts a breakpoint, as in gdb).
     p.send("b");
+    p.wait_for(":break ");
+    p.send("\x1b");
+    p.wait_for("p back · b break");
+    p.send("p");
     p.wait_for(&format!("· cycle {} ·", cycle - 1));
     p.send("q");
     assert_eq!(p.wait_exit(), 0);

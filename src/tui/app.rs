@@ -16,6 +16,11 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PaneState {
     pub selected: usize,
+    /// The first line shown.
+    pub scroll: usize,
+    /// Whether the window follows the selected row (a key moved it) or stays where the
+    /// wheel or a scroll key put it.
+    pub follow: bool,
     /// Bank whose queue the banks pane lists.
     pub detail: Option<u8>,
     /// Set shown by an LRU pane.
@@ -58,8 +63,16 @@ pub struct App {
     pub theme: Theme,
     /// Where each pane was drawn last (for mouse clicks).
     pub areas: Vec<Rect>,
-    /// Which row of each pane's table is at the top (set by drawing).
-    pub offsets: Vec<usize>,
+    /// What each pane drew last (for clicks and scrolling).
+    pub extents: Vec<Extent>,
+}
+
+/// What a pane drew: the table row on each of its lines, its height and first screen row.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extent {
+    pub rows: Vec<Option<usize>>,
+    pub height: usize,
+    pub top: u16,
 }
 
 impl App {
@@ -82,7 +95,7 @@ impl App {
             quit: false,
             theme,
             areas: Vec::new(),
-            offsets: vec![0; n],
+            extents: vec![Extent::default(); n],
         };
         app.apply_layout_params();
         app
@@ -98,7 +111,7 @@ impl App {
                 ..PaneState::default()
             })
             .collect();
-        self.offsets = vec![0; self.panes.len()];
+        self.extents = vec![Extent::default(); self.panes.len()];
         self.focus = self.focus.min(self.panes.len().saturating_sub(1));
     }
 
@@ -254,18 +267,19 @@ impl App {
             Action::ReverseContinue => self.run_line("reverse-continue"),
             Action::Run => self.run_line("run"),
             Action::CommandLine => self.input = Some(Input::default()),
+            Action::BreakPrompt => self.input = Some(Input { text: "break ".into(), ..Input::default() }),
             Action::Help => {
                 self.popup =
                     Some(Popup { title: "help".into(), lines: super::render::help_lines(), scroll: 0 })
             }
             Action::FocusNext => self.focus = (self.focus + 1) % n,
             Action::FocusPrev => self.focus = (self.focus + n - 1) % n,
-            Action::Up => self.move_selection(-1),
-            Action::Down => self.move_selection(1),
-            Action::PageUp => self.move_selection(-20),
-            Action::PageDown => self.move_selection(20),
-            Action::Top => self.move_selection(i64::MIN / 2),
-            Action::Bottom => self.move_selection(i64::MAX / 2),
+            Action::Up => self.move_by(-1),
+            Action::Down => self.move_by(1),
+            Action::PageUp => self.move_by(-self.page()),
+            Action::PageDown => self.move_by(self.page()),
+            Action::Top => self.move_by(i64::MIN / 2),
+            Action::Bottom => self.move_by(i64::MAX / 2),
             Action::Drill => self.drill(),
             Action::Prev => self.shift(-1),
             Action::Next => self.shift(1),
@@ -280,11 +294,31 @@ impl App {
         }
     }
 
-    fn move_selection(&mut self, delta: i64) {
+    /// A page of the focused pane: its height less one line of context.
+    fn page(&self) -> i64 {
+        self.extents.get(self.focus).map_or(20, |e| e.height.saturating_sub(1).max(1) as i64)
+    }
+
+    /// Moves the focused pane's selection by `delta` rows, or, in a pane without rows to
+    /// select, scrolls it by `delta` lines.
+    fn move_by(&mut self, delta: i64) {
         let rows = self.view(self.focus).keys().len();
+        if rows == 0 {
+            self.scroll(self.focus, delta);
+            return;
+        }
         let st = &mut self.panes[self.focus];
-        let max = rows.saturating_sub(1) as i64;
-        st.selected = (st.selected as i64 + delta).clamp(0, max.max(0)) as usize;
+        st.selected = (st.selected as i64 + delta).clamp(0, rows as i64 - 1) as usize;
+        st.follow = true;
+    }
+
+    /// Scrolls pane `i` by `delta` lines, within what it drew last.
+    fn scroll(&mut self, i: usize, delta: i64) {
+        let e = &self.extents[i];
+        let max = e.rows.len().saturating_sub(e.height) as i64;
+        let st = &mut self.panes[i];
+        st.scroll = (st.scroll as i64 + delta).clamp(0, max) as usize;
+        st.follow = false;
     }
 
     /// Enter on the selected row.
@@ -353,7 +387,8 @@ impl App {
             }
             _ => {}
         }
-        self.panes[self.focus].selected = 0;
+        let st = &mut self.panes[self.focus];
+        (st.selected, st.scroll) = (0, 0);
     }
 
     /// Command-line editing.
@@ -406,42 +441,25 @@ impl App {
         }
     }
 
-    /// Mouse (with `--mouse`): click focuses a pane and selects a row; the wheel scrolls.
+    /// Mouse (with `--mouse`): a click focuses a pane and selects the row under the pointer;
+    /// the wheel scrolls the pane under the pointer.
     pub fn mouse(&mut self, m: MouseEvent) {
-        let hit = self.areas.iter().position(|a| a.contains((m.column, m.row).into()));
+        let Some(i) = self.areas.iter().position(|a| a.contains((m.column, m.row).into())) else { return };
         match m.kind {
             MouseEventKind::Down(_) => {
-                if let Some(i) = hit {
-                    self.focus = i;
-                    let a = self.areas[i];
-                    // Rows start under the border, a header line and the table header.
-                    let row = m.row.saturating_sub(a.y + 1) as usize;
-                    let keys = self.view(i).keys().len();
-                    if keys > 0 {
-                        let first_row = self.first_table_row(i);
-                        if row >= first_row {
-                            self.panes[i].selected = (row - first_row + self.offsets[i]).min(keys - 1);
-                        }
-                    }
+                self.focus = i;
+                let e = &self.extents[i];
+                let line = (m.row.saturating_sub(e.top) as usize) + self.panes[i].scroll;
+                if (e.top..e.top + e.height as u16).contains(&m.row)
+                    && let Some(Some(row)) = e.rows.get(line)
+                {
+                    self.panes[i].selected = *row;
+                    self.panes[i].follow = true;
                 }
             }
-            MouseEventKind::ScrollDown => self.move_selection(3),
-            MouseEventKind::ScrollUp => self.move_selection(-3),
+            MouseEventKind::ScrollDown => self.scroll(i, 3),
+            MouseEventKind::ScrollUp => self.scroll(i, -3),
             _ => {}
         }
-    }
-
-    fn first_table_row(&self, i: usize) -> usize {
-        let v = self.view(i);
-        let mut rows = 0;
-        for b in &v.blocks {
-            match b {
-                views::Block::Table(_) => return rows + 1,
-                views::Block::Lines(l) => rows += l.len(),
-                views::Block::Sparks(s) => rows += s.len(),
-                views::Block::Timeline(t) => rows += t.bars.len() + 2,
-            }
-        }
-        rows
     }
 }

@@ -7,8 +7,10 @@
 
 mod app;
 pub mod bench;
+pub mod fit;
 mod keymap;
 pub mod layout;
+pub mod pane;
 mod render;
 mod theme;
 

@@ -3,19 +3,19 @@
 //! says so instead of drawing.
 
 use super::app::App;
+use super::app::Extent;
+use super::fit;
 use super::keymap::BINDINGS;
 use super::layout::{Direction, Node};
-use super::theme::Theme;
+use super::pane::lay_out;
 use crate::debug::command::COMMANDS;
-use crate::debug::views::{
-    Block as VBlock, Span as VSpan, Spark, Table as VTable, Timeline, View, bar_columns,
-};
+use crate::debug::views::View;
 use crate::sim::Status;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as RLayout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row, Sparkline, Table, TableState, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 20;
@@ -38,7 +38,9 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         Constraint::Length(1),
     ])
     .areas(area);
-    f.render_widget(Paragraph::new(status_line(app)).style(app.theme.status()), status);
+    let status_text =
+        format!(" {} ", fit::leading(&status_items(app), " · ", area.width.saturating_sub(2) as usize));
+    f.render_widget(Paragraph::new(status_text).style(app.theme.status()), status);
     app.areas.clear();
     let root = app.layout.root.clone();
     let mut idx = 0;
@@ -58,7 +60,7 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         }
         None if app.session.is_running() => Line::from("running — Esc or Ctrl-C stops"),
         None => Line::from(Span::styled(
-            "s step · c continue · b back · : command · Tab pane · Enter drill in · ? help · q quit",
+            fit::leading(&HINTS.map(String::from), " · ", area.width as usize),
             Style::default().add_modifier(Modifier::DIM),
         )),
     };
@@ -86,7 +88,22 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     }
 }
 
-fn status_line(app: &App) -> String {
+/// The key hints under the panes, most useful first (`?` lists every key).
+const HINTS: [&str; 10] = [
+    "? help",
+    "s step",
+    "c continue",
+    "p back",
+    "b break",
+    ": command",
+    "Tab pane",
+    "j/k scroll",
+    "Enter drill in",
+    "q quit",
+];
+
+/// The status line's items, most important first.
+fn status_items(app: &App) -> Vec<String> {
     let g = &app.session.gpu;
     let state = match &g.status {
         Status::Done => "FINISHED".to_string(),
@@ -95,19 +112,15 @@ fn status_line(app: &App) -> String {
         Status::Running => "stopped".to_string(),
     };
     let k = g.launcher.kernel.min(g.workload.kernels.len().saturating_sub(1));
-    format!(
-        " warpscope · {} × {} · cycle {} · kernel {}/{} ({}) · {} · layout {} · warp {}.{} ",
-        g.config.name,
-        g.workload.name,
-        g.cycle,
-        k + 1,
-        g.workload.kernels.len(),
-        g.kernel().name(),
+    vec![
+        "warpscope".into(),
+        format!("{} × {}", g.config.name, g.workload.name),
+        format!("cycle {}", g.cycle),
         state,
-        app.layout.name,
-        app.warp.0,
-        app.warp.1
-    )
+        format!("kernel {}/{} ({})", k + 1, g.workload.kernels.len(), g.kernel().name()),
+        format!("layout {}", app.layout.name),
+        format!("warp {}.{}", app.warp.0, app.warp.1),
+    ]
 }
 
 fn draw_node(f: &mut Frame, app: &mut App, node: &Node, area: Rect, idx: &mut usize) {
@@ -117,10 +130,7 @@ fn draw_node(f: &mut Frame, app: &mut App, node: &Node, area: Rect, idx: &mut us
             *idx += 1;
             app.areas.push(area);
             let view = app.view(i);
-            let focused = i == app.focus;
-            let selected = app.panes[i].selected;
-            let offset = draw_view(f, app.theme, &view, area, focused, selected);
-            app.offsets[i] = offset;
+            draw_pane(f, app, i, &view, area);
         }
         Node::Split { dir, parts } => {
             let constraints: Vec<Constraint> = parts.iter().map(|p| p.size.constraint()).collect();
@@ -135,177 +145,55 @@ fn draw_node(f: &mut Frame, app: &mut App, node: &Node, area: Rect, idx: &mut us
     }
 }
 
-fn spans(theme: Theme, s: &[VSpan]) -> Line<'static> {
-    Line::from(s.iter().map(|x| Span::styled(x.text.clone(), theme.tone(x.tone))).collect::<Vec<_>>())
-}
-
-/// Draws a view in a bordered pane; returns the table's scroll offset.
-pub fn draw_view(f: &mut Frame, theme: Theme, v: &View, area: Rect, focused: bool, selected: usize) -> usize {
+/// Draws pane `i` showing `v`: a window onto the view's lines that follows the selected row
+/// after a key moved it, and otherwise stays where the user scrolled it. The bottom border
+/// says which lines are shown and which columns are hidden for want of width.
+fn draw_pane(f: &mut Frame, app: &mut App, i: usize, v: &View, area: Rect) {
+    let focused = i == app.focus;
+    let theme = app.theme;
     let border = if focused { theme.focused_border() } else { Style::default() };
-    let block = Block::bordered().borders(Borders::ALL).border_style(border).title(format!(" {} ", v.title));
+    let title_w = (area.width as usize).saturating_sub(4);
+    let block = Block::bordered()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(format!(" {} ", fit::whole(&v.title, title_w)));
     let inner = block.inner(area);
-    f.render_widget(block, area);
-    let mut y = inner.y;
-    let bottom = inner.y + inner.height;
-    let mut offset = 0;
-    for b in &v.blocks {
-        if y >= bottom {
-            break;
-        }
-        let room = bottom - y;
-        let r = |h: u16| Rect { x: inner.x, y, width: inner.width, height: h.min(room) };
-        match b {
-            VBlock::Lines(lines) => {
-                // Long lines wrap; count the rows they take.
-                let w = inner.width.max(1) as usize;
-                let h: u16 = lines
-                    .iter()
-                    .map(|l| {
-                        l.iter().map(|s| s.text.chars().count()).sum::<usize>().div_ceil(w).max(1) as u16
-                    })
-                    .sum();
-                let text: Vec<Line> = lines.iter().map(|l| spans(theme, l)).collect();
-                f.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), r(h));
-                y += h.min(room);
-            }
-            VBlock::Table(t) => {
-                // The table takes what is left, minus what the blocks after it need.
-                let after: u16 = v
-                    .blocks
-                    .iter()
-                    .skip_while(|x| !std::ptr::eq(*x, b))
-                    .skip(1)
-                    .map(|x| match x {
-                        VBlock::Lines(l) => l.len() as u16,
-                        VBlock::Timeline(t) => t.bars.len() as u16 + 2,
-                        VBlock::Sparks(s) => s.len() as u16,
-                        VBlock::Table(t) => t.rows.len() as u16 + 1,
-                    })
-                    .sum();
-                let want = t.rows.len() as u16 + 1;
-                let h = want.min(room.saturating_sub(after.min(room / 2)).max(2.min(room)));
-                offset = draw_table(f, theme, t, r(h), if focused { Some(selected) } else { None });
-                y += h.min(room);
-            }
-            VBlock::Timeline(t) => {
-                let h = t.bars.len() as u16 + 2;
-                draw_timeline(f, theme, t, r(h));
-                y += h.min(room);
-            }
-            VBlock::Sparks(sparks) => {
-                for s in sparks {
-                    if y >= bottom {
-                        break;
-                    }
-                    draw_spark(f, s, Rect { x: inner.x, y, width: inner.width, height: 1 });
-                    y += 1;
-                }
-            }
+    let st = &mut app.panes[i];
+    let laid = lay_out(theme, v, inner.width as usize, focused.then_some(st.selected));
+    let h = inner.height as usize;
+    let max = laid.lines.len().saturating_sub(h);
+    if st.follow
+        && let Some(l) = laid.line_of(st.selected)
+    {
+        if l < st.scroll {
+            // Keep the table's header in sight when the first rows are selected.
+            st.scroll = if laid.line_of(0).is_some_and(|z| l == z) { l.saturating_sub(1) } else { l };
+        } else if l >= st.scroll + h {
+            st.scroll = l + 1 - h;
         }
     }
-    offset
-}
-
-fn draw_table(f: &mut Frame, theme: Theme, t: &VTable, area: Rect, selected: Option<usize>) -> usize {
-    let cols = t.header.len();
-    let mut widths = vec![0u16; cols];
-    for (i, h) in t.header.iter().enumerate() {
-        widths[i] = h.chars().count() as u16;
+    st.scroll = st.scroll.min(max);
+    let mut notes = Vec::new();
+    if laid.lines.len() > h {
+        notes.push(format!(
+            "{}-{}/{}",
+            st.scroll + 1,
+            (st.scroll + h).min(laid.lines.len()),
+            laid.lines.len()
+        ));
     }
-    for r in &t.rows {
-        for (i, c) in r.iter().enumerate().take(cols) {
-            widths[i] = widths[i].max(c.text.chars().count() as u16);
-        }
+    if !laid.hidden.is_empty() {
+        notes.push(format!("hidden: {}", laid.hidden.join(", ")));
     }
-    // Too wide for the pane: narrow the trailing columns first (the leading ones identify
-    // the row), down to their header's width or 4.
-    let spacing = 2u16;
-    let mut excess =
-        (widths.iter().sum::<u16>() + spacing * cols.saturating_sub(1) as u16).saturating_sub(area.width);
-    for i in (0..cols).rev() {
-        if excess == 0 {
-            break;
-        }
-        let floor = (t.header[i].chars().count() as u16).clamp(3, 6);
-        let cut = widths[i].saturating_sub(floor).min(excess);
-        widths[i] -= cut;
-        excess -= cut;
-    }
-    let cell = |i: usize, text: &str, style: Style| {
-        let line = Line::from(Span::styled(fit(text, widths[i] as usize), style));
-        if t.right.contains(&i) { line.right_aligned() } else { line }
-    };
-    let header_style = Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
-    let header =
-        Row::new(t.header.iter().enumerate().map(|(i, h)| cell(i, h, header_style)).collect::<Vec<_>>());
-    let rows: Vec<Row> = t
-        .rows
-        .iter()
-        .map(|r| {
-            Row::new(
-                r.iter().enumerate().map(|(i, c)| cell(i, &c.text, theme.tone(c.tone))).collect::<Vec<_>>(),
-            )
-        })
-        .collect();
-    let constraints: Vec<Constraint> = widths.iter().map(|w| Constraint::Length(*w)).collect();
-    let table = Table::new(rows, constraints)
-        .header(header)
-        .column_spacing(spacing)
-        .row_highlight_style(theme.selected());
-    let mut state =
-        TableState::default().with_selected(selected.map(|s| s.min(t.rows.len().saturating_sub(1))));
-    f.render_stateful_widget(table, area, &mut state);
-    state.offset()
-}
-
-/// `text` cut to `width` characters with an ellipsis, so that a narrowed column keeps its
-/// beginning even when right-aligned.
-fn fit(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_string()
+    let block = if notes.is_empty() {
+        block
     } else {
-        text.chars().take(width.saturating_sub(1)).chain(std::iter::once('…')).collect()
-    }
-}
-
-fn draw_timeline(f: &mut Frame, theme: Theme, t: &Timeline, area: Rect) {
-    let label_w = t.bars.iter().map(|b| b.label.chars().count()).max().unwrap_or(0) as u16;
-    let note_w = t.bars.iter().map(|b| b.note.chars().count()).max().unwrap_or(0) as u16;
-    let width = area.width.saturating_sub(label_w + note_w + 4).max(10) as usize;
-    let mut lines = Vec::new();
-    for b in &t.bars {
-        let mut s = vec![Span::raw(format!("{:<w$} |", b.label, w = label_w as usize))];
-        for (c, tone) in bar_columns(t, &b.segments, width) {
-            s.push(Span::styled(c.to_string(), theme.tone(tone)));
-        }
-        s.push(Span::raw(format!("| {}", b.note)));
-        lines.push(Line::from(s));
-    }
-    let to = t.to.to_string();
-    lines.push(Line::from(format!(
-        "{:<w$}  {}{:>r$}",
-        "",
-        t.from,
-        to,
-        w = label_w as usize,
-        r = width.saturating_sub(t.from.to_string().len())
-    )));
-    lines.push(Line::from(Span::styled(t.legend.clone(), Style::default().add_modifier(Modifier::DIM))));
-    f.render_widget(Paragraph::new(lines), area);
-}
-
-fn draw_spark(f: &mut Frame, s: &Spark, area: Rect) {
-    let label_w = 18u16.min(area.width / 3);
-    let now_w = 10u16;
-    let [l, mid, r] =
-        RLayout::horizontal([Constraint::Length(label_w), Constraint::Fill(1), Constraint::Length(now_w)])
-            .areas(area);
-    f.render_widget(Paragraph::new(s.label.clone()), l);
-    let w = mid.width as usize;
-    let data: Vec<u64> =
-        s.values[s.values.len().saturating_sub(w)..].iter().map(|v| (v * 100.0).max(0.0) as u64).collect();
-    f.render_widget(Sparkline::default().data(&data), mid);
-    f.render_widget(Paragraph::new(format!(" {}", s.now)), r);
+        block.title_bottom(format!(" {} ", fit::whole(&notes.join(" · "), title_w)))
+    };
+    f.render_widget(block, area);
+    let shown: Vec<Line> = laid.lines.iter().skip(st.scroll).take(h).cloned().collect();
+    f.render_widget(Paragraph::new(shown), inner);
+    app.extents[i] = Extent { rows: laid.rows, height: h, top: inner.y };
 }
 
 /// The help screen: every key (from the key table) and command (from the command table).

@@ -5,7 +5,12 @@ use super::{Block, Table, Tone, View, plain, span};
 use crate::sim::event::EventKind;
 
 pub fn events(s: &Session, max: usize) -> View {
-    let mut t = Table { header: vec!["cycle".into(), "event".into()], right: vec![0], ..Table::default() };
+    let mut t = Table {
+        header: vec!["cycle".into(), "event".into()],
+        right: vec![0],
+        flex: Some(1),
+        ..Table::default()
+    };
     for (cycle, e) in s.log.entries.iter().rev().take(max) {
         let tone = match e.kind() {
             EventKind::MemoryOcclusion | EventKind::MshrFull => Tone::Bad,

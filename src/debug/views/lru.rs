@@ -33,9 +33,11 @@ pub fn lru(g: &Gpu, core: usize, set: usize) -> View {
     if locality.is_some() {
         header.insert(4, "region");
     }
+    let flex = Some(header.len() - 1);
     let mut t = Table {
         header: header.into_iter().map(String::from).collect(),
         right: vec![0, 1],
+        flex,
         ..Table::default()
     };
     for (pos, l) in chain.iter().enumerate() {

@@ -26,6 +26,7 @@ pub fn merb(g: &Gpu, channel: usize) -> Option<View> {
             .map(String::from)
             .to_vec(),
         right: vec![0, 1, 2, 3, 4, 5],
+        flex: Some(6),
         ..Table::default()
     };
     for (b, list) in lists.iter().enumerate() {

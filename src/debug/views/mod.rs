@@ -73,6 +73,11 @@ pub struct Table {
     /// Right-align these columns.
     pub right: Vec<usize>,
     pub keys: Vec<RowKey>,
+    /// A prose column that may narrow (its cells then cut between words) before it is hidden.
+    pub flex: Option<usize>,
+    /// The order in which a pane too narrow for the table hides whole columns, least
+    /// important first; empty means the rightmost first (the first column is never hidden).
+    pub drop: Vec<usize>,
 }
 
 /// A piece of a timeline bar: cycles [from, to) drawn with `fill`.
@@ -253,6 +258,7 @@ pub fn breakpoints(s: &Session) -> View {
     let mut t = Table {
         header: ["Num", "Type", "Enb", "Hits", "What"].map(String::from).to_vec(),
         right: vec![0, 3],
+        flex: Some(4),
         ..Table::default()
     };
     for b in &s.breakpoints.list {

@@ -7,7 +7,12 @@ use crate::sim::stats::report::Report;
 
 pub fn stats(s: &Session) -> View {
     let report = Report::new(&s.gpu, 0.0);
-    let mut t = Table { header: vec!["metric".into(), "value".into()], right: vec![1], ..Table::default() };
+    let mut t = Table {
+        header: vec!["metric".into(), "value".into()],
+        right: vec![1],
+        flex: Some(0),
+        ..Table::default()
+    };
     for k in SUMMARY.iter().filter(|k| !k.starts_with("sim.")) {
         if let Some(v) = value(&report, k) {
             t.rows.push(vec![plain(*k), plain(format(k, &v))]);
