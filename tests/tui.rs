@@ -453,3 +453,23 @@ fn an_accel_sim_trace_runs_to_the_end_in_the_terminal_ui() {
     p.send("q");
     assert_eq!(p.wait_exit(), 0);
 }
+
+/// After a stop on a warp's event, the warps pane's cursor is on that warp (the README's
+/// first session goes `Tab, j, Enter` from there).
+#[test]
+fn the_warps_cursor_starts_on_the_stopped_warp() {
+    let session = Session::new(small_config(&[]), workload(TINY, 1)).unwrap();
+    let mut app =
+        App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
+    app.run_line("break occlusion warp=4");
+    app.run_line("continue");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    let (core, warp) = app.warp;
+    assert_eq!(warp, 4, "{}", app.message);
+    let view = app.view(0);
+    assert_eq!(view.keys()[app.panes[0].selected], views::RowKey::Warp { core, warp });
+}

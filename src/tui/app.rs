@@ -172,6 +172,23 @@ impl App {
         if let Some(ch) = field("channel") {
             self.channel = ch;
         }
+        if field("warp").is_some() {
+            self.select_warp(self.warp.0, self.warp.1);
+        }
+    }
+
+    /// Puts the cursor of every warps pane showing warp `core.warp` on its row, so the
+    /// walkthrough's `Tab, j, Enter` starts from the warp that stopped.
+    fn select_warp(&mut self, core: u16, warp: u16) {
+        let want = RowKey::Warp { core, warp };
+        for (i, kind) in self.layout.panes().iter().enumerate() {
+            if let PaneKind::Warps { .. } = kind
+                && let Some(row) = self.view(i).keys().iter().position(|k| *k == want)
+            {
+                self.panes[i].selected = row;
+                self.panes[i].follow = true;
+            }
+        }
     }
 
     /// A running command stopped with `msg`.
