@@ -27,11 +27,11 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
             mode,
         ])
         .line(vec![span(
-            "next: command the oldest request needs; in: DRAM cycles until timing allows it; CAS: since ACT",
+            "needs: the command the oldest request needs next (not the scheduler's pick); in: DRAM cycles until timing allows it; CAS: since ACT",
             Tone::Dim,
         )]);
     let mut t = Table {
-        header: ["bank", "grp", "open row", "rd", "wr", "next", "in", "CAS", "oldest (warp|wb row)"]
+        header: ["bank", "grp", "open row", "rd", "wr", "needs", "in", "CAS", "oldest (warp|wb row)"]
             .map(String::from)
             .to_vec(),
         right: vec![0, 1, 2, 3, 4, 6, 7],

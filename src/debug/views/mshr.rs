@@ -41,6 +41,7 @@ pub fn mshr(g: &Gpu, core: usize) -> View {
     let mut t = Table {
         header: ["#", "line", "age", "merged", "waiting warps"].map(String::from).to_vec(),
         right: vec![0, 2, 3],
+        flex: Some(4),
         ..Table::default()
     };
     let now = g.cycle;
@@ -57,7 +58,8 @@ pub fn mshr(g: &Gpu, core: usize) -> View {
                 format!("{}{}", e.merged.len(), if full { " (full)" } else { "" }),
                 if full { Tone::Warn } else { Tone::Normal },
             ),
-            plain(warps.map(|w| w.to_string()).collect::<Vec<_>>().join(" ")),
+            // Warp ids as `show warp` takes them, core.warp, so they read as warps, not counts.
+            plain(warps.map(|w| format!("{core}.{w}")).collect::<Vec<_>>().join(" ")),
         ]);
         t.keys.push(RowKey::Warp { core: core as u16, warp: e.owner });
     }
