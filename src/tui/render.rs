@@ -46,7 +46,7 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     let mut idx = 0;
     draw_node(f, app, &root, body, &mut idx);
     let msg_style = if app.error { app.theme.tone(crate::debug::views::Tone::Bad) } else { Style::default() };
-    f.render_widget(Paragraph::new(app.message.clone()).style(msg_style), message);
+    f.render_widget(Paragraph::new(fit::whole(&app.message, area.width as usize)).style(msg_style), message);
     let cmd = match &app.input {
         Some(i) => {
             let mut spans = vec![Span::raw(":"), Span::raw(i.text.clone())];

@@ -42,6 +42,8 @@ pub fn mshr(g: &Gpu, core: usize) -> View {
         header: ["#", "line", "age", "merged", "waiting warps"].map(String::from).to_vec(),
         right: vec![0, 2, 3],
         flex: Some(4),
+        // The waiting warps go first: an entry's line and age say more about it.
+        drop: vec![4, 3, 2, 1],
         ..Table::default()
     };
     let now = g.cycle;
