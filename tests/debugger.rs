@@ -450,3 +450,46 @@ fn warpgroup_and_merb_views_show_the_scheduler_state() {
         "{merb}"
     );
 }
+
+/// Under GMC the banks view shows each bank's command queue, entry by entry as the scheduler
+/// holds it (row and requester, in issue order); under FR-FCFS, which has none, no such column.
+#[test]
+fn the_banks_view_shows_gmc_command_queues() {
+    use warpscope::sim::dram::sched::DramScheduler;
+    use warpscope::sim::request::AccessKind;
+    let mut s = session_on(&["dram.scheduler=gmc"]);
+    let mut seen_entries = 0;
+    for cycle in (100..=3000).step_by(100) {
+        run(&mut s, &format!("goto {cycle}"));
+        for ch in 0..s.gpu.dram.len() {
+            let text = run(&mut s, &format!("show banks {ch}"));
+            assert!(text.contains("cmd queue (row warp|wb)"), "{text}");
+            let mc = &s.gpu.dram[ch];
+            let cq = mc.scheduler.command_queues().expect("GMC has command queues");
+            let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("bank")).skip(1).collect();
+            for (b, queue) in cq.banks.iter().enumerate() {
+                let want: Vec<String> = queue
+                    .iter()
+                    .map(|e| {
+                        let r = &mc.queues.get(e.slot).req;
+                        let who = match r.kind {
+                            AccessKind::Writeback => "wb".to_string(),
+                            _ => format!("{}.{}", r.origin.core, r.origin.warp),
+                        };
+                        format!("{} {who}", e.row)
+                    })
+                    .collect();
+                seen_entries += want.len();
+                let cell = if want.is_empty() { "-".to_string() } else { want.join(", ") };
+                assert!(rows[b].trim_end().ends_with(&cell), "bank {b}: want `{cell}` in `{}`", rows[b]);
+            }
+        }
+        if seen_entries > 0 {
+            break;
+        }
+    }
+    assert!(seen_entries > 0, "some command queue held a request");
+    let mut s = session();
+    run(&mut s, "goto 800");
+    assert!(!run(&mut s, "show banks 0").contains("cmd queue"));
+}

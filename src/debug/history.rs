@@ -21,6 +21,10 @@ pub struct EventLog {
     pub entries: VecDeque<(u64, Event)>,
     pub capacity: usize,
     pub mask: u64,
+    /// The log holds every logged event from this cycle on: events before it were dropped to
+    /// keep `capacity` (0: nothing was dropped). Going back before it and replaying leaves a
+    /// log that starts at the snapshot the replay started from.
+    pub complete_from: u64,
 }
 
 impl EventLog {
@@ -29,6 +33,7 @@ impl EventLog {
             entries: VecDeque::with_capacity(capacity.min(1 << 16)),
             capacity,
             mask: DEFAULT_LOG.iter().fold(0, |m, k| m | k.bit()),
+            complete_from: 0,
         }
     }
 
@@ -37,16 +42,24 @@ impl EventLog {
     }
 
     pub fn push(&mut self, cycle: u64, e: Event) {
-        if self.entries.len() == self.capacity {
-            self.entries.pop_front();
+        if self.entries.len() == self.capacity
+            && let Some((dropped, _)) = self.entries.pop_front()
+        {
+            // Other events of the dropped one's cycle may remain; the log is whole only after it.
+            self.complete_from = self.complete_from.max(dropped + 1);
         }
         self.entries.push_back((cycle, e));
     }
 
-    /// Forgets entries after `cycle`.
+    /// Forgets entries after `cycle` (the machine went back to a snapshot at `cycle` and will
+    /// replay from there, logging again).
     pub fn truncate_after(&mut self, cycle: u64) {
         while self.entries.back().is_some_and(|(c, _)| *c > cycle) {
             self.entries.pop_back();
+        }
+        if self.complete_from > cycle {
+            // Everything up to `cycle` had been dropped: what the replay logs starts after it.
+            self.complete_from = cycle + 1;
         }
     }
 }
@@ -121,5 +134,33 @@ impl Samples {
             mshr.push(100.0 * b.mshr_used as f64 / b.mshr_capacity.max(1) as f64);
         }
         (ipc, bw, mshr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn launch(cta: u32) -> Event {
+        Event::CtaLaunch { core: 0, cta }
+    }
+
+    /// The log says from which cycle on it is whole: after dropping the oldest entries to keep
+    /// its capacity, and after going back past them (the replay logs from the snapshot on).
+    #[test]
+    fn the_log_knows_from_which_cycle_it_is_whole() {
+        let mut log = EventLog::new(3);
+        for c in 1..=3 {
+            log.push(c, launch(c as u32));
+        }
+        assert_eq!(log.complete_from, 0, "nothing dropped yet");
+        log.push(4, launch(4));
+        log.push(5, launch(5));
+        assert_eq!(log.complete_from, 3, "cycles 1 and 2 dropped");
+        log.truncate_after(4);
+        assert_eq!((log.entries.len(), log.complete_from), (2, 3), "going back to 4 keeps 3..=4");
+        log.truncate_after(1);
+        assert!(log.entries.is_empty());
+        assert_eq!(log.complete_from, 2, "replaying from a snapshot at 1 logs from 2 on");
     }
 }

@@ -1,9 +1,12 @@
 //! One channel's banks: open row, queued reads/writes, the next command of the oldest request
 //! and how many DRAM cycles until its timing allows it, column accesses since ACT; with the
-//! controller's read/write queues against the write-drain watermarks.
+//! controller's read/write queues against the write-drain watermarks. Under a scheduler with
+//! per-bank command queues (GMC and the warp-aware ones, seed 000 Fig. 1), each bank's queue:
+//! the requests the transaction scheduler has placed there, in issue order.
 
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
+use crate::sim::dram::sched::DramScheduler;
 use crate::sim::request::{AccessKind, MemRequest};
 
 /// Who a DRAM request is for: a warp (`core.warp`), or `wb` for an L2 write-back.
@@ -37,6 +40,10 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
         right: vec![0, 1, 2, 3, 4, 6, 7],
         ..Table::default()
     };
+    let cmdq = mc.scheduler.command_queues();
+    if cmdq.is_some() {
+        t.header.push("cmd queue (row warp|wb)".into());
+    }
     for (b, bank) in mc.device.banks.iter().enumerate() {
         let lists = q.lists(mc.draining);
         let oldest = lists[b].first().or_else(|| q.lists(!mc.draining)[b].first());
@@ -68,6 +75,12 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
             plain(bank.cas_since_act.to_string()),
             span(oldest_text, if idle { Tone::Dim } else { Tone::Normal }),
         ]);
+        if let Some(cq) = cmdq {
+            let queued: Vec<String> =
+                cq.banks[b].iter().map(|e| format!("{} {}", e.row, requester(&q.get(e.slot).req))).collect();
+            let cell = if queued.is_empty() { span("-", Tone::Dim) } else { plain(queued.join(", ")) };
+            t.rows.last_mut().expect("pushed above").push(cell);
+        }
         t.keys.push(RowKey::Bank { channel: channel as u16, bank: b as u8 });
     }
     v = v.block(Block::Table(t));

@@ -21,6 +21,12 @@ pub fn events(s: &Session, max: usize) -> View {
         t.rows.push(vec![plain(cycle.to_string()), span(e.describe(), tone)]);
         t.keys.push(super::RowKey::None);
     }
-    let v = View::new(format!("Events (newest first, {} logged)", s.log.entries.len()));
+    let mut v = View::new(format!("Events (newest first, {} logged)", s.log.entries.len()));
+    if s.log.complete_from > 0 {
+        v = v.text(format!(
+            "events before cycle {} not kept (the log keeps the newest {})",
+            s.log.complete_from, s.log.capacity
+        ));
+    }
     if t.rows.is_empty() { v.text("no events logged yet") } else { v.block(Block::Table(t)) }
 }
