@@ -543,41 +543,68 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
     Ok(Merged { points: records.len(), missing: (0..top).filter(|p| !held.contains(p)).collect() })
 }
 
-/// The numeric value of each metric for each finished point of a results file (CSV columns, or
-/// a JSON line's report), by point index, each marked capped when its run stopped at the cycle
-/// limit (status `max-cycles`).
-pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<Sample>>>>> {
+/// A finished point's metrics as its results file holds them (numbers keep their integer or
+/// float type), and whether its run stopped at the cycle limit (status `max-cycles`).
+pub struct Cells {
+    pub values: Vec<Option<serde_json::Value>>,
+    pub capped: bool,
+}
+
+/// Each finished point's metrics (CSV columns, or a JSON line's report), by point index.
+pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>> {
     let (header, records, _) = read_results(results)?;
-    let mut out = vec![None; sweep.points.len()];
+    let mut out: Vec<Option<Cells>> = (0..sweep.points.len()).map(|_| None).collect();
     for r in records {
         let Some(p) = sweep.points.get(r.point).filter(|p| p.key == r.key) else {
             bail!("{}: point {} `{}` is not a point of this grid", results.display(), r.point, r.key);
         };
-        let (status, values): (String, Vec<Option<f64>>) = match &header {
+        let (status, values): (String, Vec<Option<serde_json::Value>>) = match &header {
             Some(h) => {
                 let f = csv_fields(&r.line);
                 let col = |m: &str| h.iter().position(|c| c == m).and_then(|i| f.get(i));
-                let values = sweep.metrics.iter().map(|m| col(m).and_then(|v| v.parse().ok())).collect();
-                (col("status").cloned().unwrap_or_default(), values)
+                let number = |m: &String| {
+                    col(m)
+                        .and_then(|v| serde_json::from_str(v).ok())
+                        .filter(|v: &serde_json::Value| v.is_number())
+                };
+                (col("status").cloned().unwrap_or_default(), sweep.metrics.iter().map(number).collect())
             }
             None => {
                 let v: serde_json::Value = serde_json::from_str(&r.line)?;
                 let at = |m: &String| {
-                    v["report"].pointer(&format!("/{}", m.replace('.', "/"))).and_then(|x| x.as_f64())
+                    v["report"]
+                        .pointer(&format!("/{}", m.replace('.', "/")))
+                        .filter(|x| x.is_number())
+                        .cloned()
                 };
                 (v["status"].as_str().unwrap_or_default().to_string(), sweep.metrics.iter().map(at).collect())
             }
         };
-        let capped = status == "max-cycles";
-        out[p.index] = Some(values.into_iter().map(|v| v.map(|y| Sample { y, capped })).collect());
+        out[p.index] = Some(Cells { values, capped: status == "max-cycles" });
     }
     Ok(out)
+}
+
+/// The numeric value of each metric for each finished point, marked capped when its run
+/// stopped at the cycle limit.
+pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<Sample>>>>> {
+    Ok(metric_cells(sweep, results)?
+        .into_iter()
+        .map(|c| {
+            c.map(|c| {
+                c.values
+                    .iter()
+                    .map(|v| v.as_ref().and_then(|v| v.as_f64()).map(|y| Sample { y, capped: c.capped }))
+                    .collect()
+            })
+        })
+        .collect())
 }
 
 /// A markdown table of a sweep's results: a row per finished point (workload, its own
 /// assignments, how far it ran), a column per metric formatted as `run` shows it.
 pub fn markdown(sweep: &Sweep, results: &Path) -> Result<String> {
-    let values = metric_values(sweep, results)?;
+    let cells = metric_cells(sweep, results)?;
     let cycles = sweep.metrics.iter().position(|m| m == "cycles");
     let variants = sweep.points.iter().any(|p| !p.variant.is_empty());
     let mut md = String::from("| workload |");
@@ -592,28 +619,20 @@ pub fn markdown(sweep: &Sweep, results: &Path) -> Result<String> {
     md.push_str(&"|---".repeat(1 + usize::from(variants) + 1 + sweep.metrics.len()));
     md.push_str("|\n");
     for p in &sweep.points {
-        let Some(v) = &values[p.index] else { continue };
+        let Some(c) = &cells[p.index] else { continue };
         md.push_str(&format!("| `{}` |", sweep.workloads[p.workload].0));
         if variants {
             md.push_str(&format!(" {} |", if p.variant.is_empty() { "—" } else { &p.variant }));
         }
-        let capped = v.iter().flatten().any(|s| s.capped);
-        let ran = cycles.and_then(|c| v[c]).map(|s| format_value("cycles", &(s.y as u64).into()));
-        md.push_str(&match (capped, ran) {
-            (true, Some(c)) => format!(" first {c} cycles (capped) |"),
+        let ran = cycles.and_then(|i| c.values[i].as_ref()).map(|v| format_value("cycles", v));
+        md.push_str(&match (c.capped, ran) {
+            (true, Some(n)) => format!(" first {n} cycles (capped) |"),
             (true, None) => " capped |".to_string(),
-            (false, Some(c)) => format!(" done, {c} cycles |"),
+            (false, Some(n)) => format!(" done, {n} cycles |"),
             (false, None) => " done |".to_string(),
         });
         for (i, m) in sweep.metrics.iter().enumerate() {
-            let cell = v[i].map_or("–".to_string(), |s| {
-                let value = if s.y.fract() == 0.0 && s.y.abs() < 9e15 {
-                    serde_json::Value::from(s.y as i64)
-                } else {
-                    serde_json::Value::from(s.y)
-                };
-                format_value(m, &value)
-            });
+            let cell = c.values[i].as_ref().map_or("–".to_string(), |v| format_value(m, v));
             md.push_str(&format!(" {cell} |"));
         }
         md.push('\n');
