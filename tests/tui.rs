@@ -256,6 +256,14 @@ fn help_popup_too_small_and_bad_layout() {
     let mut app = app_at_occlusion();
     app.key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE));
     insta::assert_snapshot!("help", screen(&mut app, 120, 48));
+    // At 80 × 24 the help wraps between words inside the popup and paging reaches its end.
+    let first = screen(&mut app, 80, 24);
+    assert!(first.contains("Keys"), "{first}");
+    for _ in 0..20 {
+        app.key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+    }
+    let last = screen(&mut app, 80, 24);
+    assert!(last.contains("More: :help break, :help watch, :help show"), "{last}");
     app.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert!(app.popup.is_none());
     insta::assert_snapshot!("too_small", screen(&mut app, 60, 15));

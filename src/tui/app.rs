@@ -252,11 +252,10 @@ impl App {
         if let Some(p) = &mut self.popup {
             match e.code {
                 KeyCode::Esc | KeyCode::Char('q') | KeyCode::Enter => self.popup = None,
-                KeyCode::Char('j') | KeyCode::Down => {
-                    p.scroll = (p.scroll + 1).min(p.lines.len().saturating_sub(1))
-                }
+                // The drawing clamps the scroll to the wrapped lines the popup's width gives.
+                KeyCode::Char('j') | KeyCode::Down => p.scroll += 1,
                 KeyCode::Char('k') | KeyCode::Up => p.scroll = p.scroll.saturating_sub(1),
-                KeyCode::PageDown => p.scroll = (p.scroll + 20).min(p.lines.len().saturating_sub(1)),
+                KeyCode::PageDown => p.scroll += 20,
                 KeyCode::PageUp => p.scroll = p.scroll.saturating_sub(20),
                 _ => {}
             }

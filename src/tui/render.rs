@@ -68,24 +68,55 @@ pub fn draw(f: &mut Frame, app: &mut App) {
     if let Some(i) = &app.input {
         f.set_cursor_position((command.x + 1 + i.text.chars().count() as u16, command.y));
     }
-    if let Some(p) = &app.popup {
+    let theme = app.theme;
+    if let Some(p) = &mut app.popup {
         let w = area.width.saturating_sub(8).min(120);
-        let h = area.height.saturating_sub(4).min(p.lines.len() as u16 + 2).max(5);
+        let wrapped = wrap_hanging(&p.lines, w.saturating_sub(2) as usize);
+        let h = area.height.saturating_sub(4).min(wrapped.len() as u16 + 2).max(5);
         let r =
             Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
         f.render_widget(Clear, r);
-        let text: Vec<Line> = p.lines.iter().skip(p.scroll).map(|l| Line::from(l.clone())).collect();
-        let more = if p.lines.len() > (h as usize - 2) { " (j/k scroll)" } else { "" };
+        p.scroll = p.scroll.min(wrapped.len().saturating_sub(h as usize - 2));
+        let text: Vec<Line> = wrapped.iter().skip(p.scroll).map(|l| Line::from(l.clone())).collect();
+        let more = if wrapped.len() > (h as usize - 2) { " (j/k scroll)" } else { "" };
         f.render_widget(
             Paragraph::new(text).block(
                 Block::bordered()
                     .title(format!(" {} ", p.title))
                     .title_bottom(format!(" Esc closes{more} "))
-                    .border_style(app.theme.focused_border()),
+                    .border_style(theme.focused_border()),
             ),
             r,
         );
     }
+}
+
+/// Lines wrapped between words to `width` columns; a continuation is indented to where the
+/// line's last column of text starts (after its last run of two or more spaces), so the help's
+/// descriptions stay in their column instead of being cut at the popup's edge.
+pub fn wrap_hanging(lines: &[String], width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in lines {
+        if line.chars().count() <= width || width < 20 {
+            out.push(line.clone());
+            continue;
+        }
+        let indent = line.rfind("  ").map_or(0, |i| line[..i + 2].chars().count());
+        let indent = if indent > width / 2 { 4 } else { indent };
+        let mut cur = String::new();
+        for piece in line.split_inclusive(' ') {
+            let fits = cur.chars().count() + piece.trim_end().chars().count() <= width;
+            if !fits && cur.len() > indent && !cur.trim().is_empty() {
+                out.push(cur.trim_end().to_string());
+                cur = " ".repeat(indent);
+                cur.push_str(piece.trim_start());
+            } else {
+                cur.push_str(piece);
+            }
+        }
+        out.push(cur.trim_end().to_string());
+    }
+    out
 }
 
 /// The key hints under the panes, most useful first (`?` lists every key).
@@ -212,4 +243,34 @@ pub fn help_lines() -> Vec<String> {
     out.push(String::new());
     out.push("More: :help break, :help watch, :help show".into());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap_hanging;
+
+    #[test]
+    fn long_lines_wrap_between_words_under_their_column() {
+        let lines = vec![
+            "  tbreak, tb    EVENT ...   like break, stops once; going back before it re-arms it".to_string(),
+            "short".to_string(),
+        ];
+        let w = wrap_hanging(&lines, 60);
+        let hang = " ".repeat(28);
+        assert_eq!(
+            w,
+            [
+                "  tbreak, tb    EVENT ...   like break, stops once; going".to_string(),
+                format!("{hang}back before it re-arms it"),
+                "short".to_string(),
+            ]
+        );
+        assert!(w.iter().all(|l| l.chars().count() <= 60));
+        // A column past half the width hangs by four instead.
+        let narrow = wrap_hanging(&lines[..1], 50);
+        assert_eq!(
+            narrow,
+            ["  tbreak, tb    EVENT ...   like break, stops", "    once; going back before it re-arms it"]
+        );
+    }
 }
