@@ -285,8 +285,22 @@ impl App {
             Action::CommandLine => self.input = Some(Input::default()),
             Action::BreakPrompt => self.input = Some(Input { text: "break ".into(), ..Input::default() }),
             Action::Help => {
-                self.popup =
-                    Some(Popup { title: "help".into(), lines: super::render::help_lines(), scroll: 0 })
+                // The focused pane's prose in full first: a pane shows each of its lines in one
+                // row, cut with `…` when narrow; here nothing is cut.
+                let view = self.view(self.focus);
+                let mut lines = vec![format!("This pane: {}", view.title)];
+                for b in &view.blocks {
+                    if let views::Block::Lines(ls) = b {
+                        lines.extend(
+                            ls.iter().map(|l| {
+                                format!("  {}", l.iter().map(|s| s.text.as_str()).collect::<String>())
+                            }),
+                        );
+                    }
+                }
+                lines.push(String::new());
+                lines.extend(super::render::help_lines());
+                self.popup = Some(Popup { title: "help".into(), lines, scroll: 0 })
             }
             Action::FocusNext => self.focus = (self.focus + 1) % n,
             Action::FocusPrev => self.focus = (self.focus + n - 1) % n,

@@ -102,7 +102,11 @@ pub const BINDINGS: &[Binding] = &[
         action: Action::BreakPrompt,
         help: "set a breakpoint: opens the command line at `break ` (as gdb's b)",
     },
-    Binding { keys: &[Char('?')], action: Action::Help, help: "this help" },
+    Binding {
+        keys: &[Char('?')],
+        action: Action::Help,
+        help: "this help, after the focused pane's legend in full",
+    },
     Binding {
         keys: &[Code(KeyCode::Tab), Char('l'), Code(KeyCode::Right)],
         action: Action::FocusNext,
