@@ -59,3 +59,19 @@ fn a_claim_naming_a_variant_the_sweep_lacks_is_refused_before_running() {
     assert!(!dir.join("o").exists(), "nothing ran, nothing was created");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every shipped reproduction spec loads: its sweep's machine, benchmarks and variants exist
+/// and every claim names them (the full runs are documented, not run here).
+#[test]
+fn the_shipped_specs_load() {
+    let mut n = 0;
+    for e in std::fs::read_dir("sample-configs/repro").unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "ron") {
+            let r = warpscope::batch::repro::Repro::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!r.spec.claims.is_empty(), "{}", path.display());
+            n += 1;
+        }
+    }
+    assert!(n >= 1);
+}
