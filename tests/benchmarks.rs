@@ -52,7 +52,7 @@ fn bad_benchmark_input_exits_2_saying_what_is_valid() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "error: atx: no such workload file, and not a benchmark name; benchmarks: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans"
+        "error: atx: no such workload file, and not a benchmark name; benchmarks: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans, hotspot, nw, backprop"
     );
     let (code, _, err) = run(&["run", "-w", "atax", "--set", "workload.nx=0"]);
     assert_eq!(code, 2);
@@ -71,7 +71,7 @@ fn bad_benchmark_input_exits_2_saying_what_is_valid() {
     std::fs::write(&file, "(\n  benchmark: \"gemm2\",\n)").unwrap();
     let (code, _, err) = run(&["run", "-w", file.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("b.ron:2:3: benchmark: \"gemm2\" is not a benchmark; valid: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans"), "{err}");
+    assert!(err.contains("b.ron:2:3: benchmark: \"gemm2\" is not a benchmark; valid: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans, hotspot, nw, backprop"), "{err}");
 }
 
 #[test]
@@ -95,6 +95,17 @@ fn the_debugger_shows_the_source_kernels_instruction_names() {
         ("sssp", "nodes=3000", &["noutgoing[", "srcsrc[", "psrc[", "edgessrc", "dist["]),
         ("kmeans", "points=2000", &["features[", "clusters[", "diff", "point_id"]),
         ("atax", "nx=256", &["A[i*NY+j]", "tmp", "x[j]", "blockIdx"]),
+        (
+            "hotspot",
+            "grid=64",
+            &["temp_src[index]", "power[index]", "temp_on_cuda", "small_block", "BAR.SYNC"],
+        ),
+        ("nw", "n=64", &["ref[ty][tx]", "referrence[", "matrix_cuda[", "temp[", "index_nw", "BAR.SYNC"]),
+        (
+            "backprop",
+            "in=64",
+            &["input_cuda[", "input_hidden_cuda[", "weight_matrix", "index_in", "BAR.SYNC"],
+        ),
     ] {
         let set = format!("workload.{size}");
         let (code, out, err) = run(&["batch", "-w", bench, "--set", &set, "-x", "step 300; show warps 0"]);

@@ -115,6 +115,10 @@ fn benchmarks_read_back_as_the_same_run() {
         ("spmv", &["workload.rows=300"]),
         ("sssp", &["workload.nodes=300"]),
         ("kmeans", &["workload.points=700", "workload.features=3"]),
+        // Shared-memory tiles, barriers, `if`s on thread indices, half-warp CTAs.
+        ("hotspot", &["workload.grid=40", "workload.pyramid=3", "workload.steps=4"]),
+        ("nw", &["workload.n=48"]),
+        ("backprop", &["workload.in=64"]),
     ] {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let w = Workload::resolve(Some(Path::new(name)), &sets, 1).unwrap();

@@ -16,8 +16,8 @@ pub const BENCH: Bench = Bench {
     name: "atax",
     about: "PolyBench/GPU ATAX: y = A^T (A x), two kernels (row walk, then column walk)",
     knobs: &[
-        Knob { min: 1, max: MAX_SIZE, name: "nx", default: 8192, about: "rows of A" },
-        Knob { min: 1, max: MAX_SIZE, name: "ny", default: 8192, about: "columns of A" },
+        Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "nx", default: 8192, about: "rows of A" },
+        Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "ny", default: 8192, about: "columns of A" },
     ],
     build: |s| super::nests(build(s)),
 };

@@ -17,7 +17,7 @@ use super::{Bench, Knob, Memory, Sizes, ctas_for};
 pub const BENCH: Bench = Bench {
     name: "3dconv",
     about: "PolyBench/GPU 3DCONV: 15-tap 3-D stencil, one launch per plane (memory-coherent)",
-    knobs: &[Knob { min: 3, max: 4096, name: "n", default: 256, about: "NI = NJ = NK" }],
+    knobs: &[Knob { multiple: 1, min: 3, max: 4096, name: "n", default: 256, about: "NI = NJ = NK" }],
     build: |s| super::nests(build(s)),
 };
 

@@ -15,7 +15,7 @@ use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};
 pub const BENCH: Bench = Bench {
     name: "gemm",
     about: "PolyBench/GPU GEMM: C = alpha A B + beta C (2-D grid, memory-coherent)",
-    knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 512, about: "NI = NJ = NK" }],
+    knobs: &[Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "n", default: 512, about: "NI = NJ = NK" }],
     build: |s| super::nests(build(s)),
 };
 

@@ -13,7 +13,14 @@ use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};
 pub const BENCH: Bench = Bench {
     name: "gesummv",
     about: "PolyBench/GPU GESUMMV: y = alpha A x + beta B x (two row walks per thread)",
-    knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 4096, about: "rows and columns of A and B" }],
+    knobs: &[Knob {
+        multiple: 1,
+        min: 1,
+        max: MAX_SIZE,
+        name: "n",
+        default: 4096,
+        about: "rows and columns of A and B",
+    }],
     build: |s| super::nests(build(s)),
 };
 

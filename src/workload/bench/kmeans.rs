@@ -20,9 +20,9 @@ pub const BENCH: Bench = Bench {
     name: "kmeans",
     about: "Rodinia KMeans kmeansPoint: distances of every point to every centre (coalesced features, broadcast centres)",
     knobs: &[
-        Knob { min: 1, max: 1 << 24, name: "points", default: 28_000, about: "data points" },
-        Knob { min: 1, max: 1024, name: "features", default: 136, about: "features per point" },
-        Knob { min: 1, max: 1024, name: "clusters", default: 5, about: "cluster centres" },
+        Knob { multiple: 1, min: 1, max: 1 << 24, name: "points", default: 28_000, about: "data points" },
+        Knob { multiple: 1, min: 1, max: 1024, name: "features", default: 136, about: "features per point" },
+        Knob { multiple: 1, min: 1, max: 1024, name: "clusters", default: 5, about: "cluster centres" },
     ],
     build: |s| super::nests(build(s)),
 };

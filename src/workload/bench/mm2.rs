@@ -15,7 +15,14 @@ use super::{Bench, Knob, MAX_SIZE, Memory, Sizes};
 pub const BENCH: Bench = Bench {
     name: "2mm",
     about: "PolyBench/GPU 2MM: C = A B, E = C D (two memory-coherent products)",
-    knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 2048, about: "NI = NJ = NK = NL" }],
+    knobs: &[Knob {
+        multiple: 1,
+        min: 1,
+        max: MAX_SIZE,
+        name: "n",
+        default: 2048,
+        about: "NI = NJ = NK = NL",
+    }],
     build: |s| super::nests(build(s)),
 };
 

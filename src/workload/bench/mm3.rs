@@ -14,7 +14,14 @@ use super::{Bench, Knob, MAX_SIZE, Memory, Sizes};
 pub const BENCH: Bench = Bench {
     name: "3mm",
     about: "PolyBench/GPU 3MM: E = A B, F = C D, G = E F (three memory-coherent products)",
-    knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 512, about: "NI = NJ = NK = NL = NM" }],
+    knobs: &[Knob {
+        multiple: 1,
+        min: 1,
+        max: MAX_SIZE,
+        name: "n",
+        default: 512,
+        about: "NI = NJ = NK = NL = NM",
+    }],
     build: |s| super::nests(build(s)),
 };
 

@@ -7,17 +7,20 @@
 //! its own file, whose doc comment names the source kernel and what is approximated.
 
 pub mod atax;
+pub mod backprop;
 pub mod bfs;
 pub mod bicg;
 pub mod conv3d;
 pub mod gemm;
 pub mod gesummv;
 pub mod graph;
+pub mod hotspot;
 pub mod kmeans;
 pub mod mm2;
 pub mod mm3;
 pub mod mvt;
 pub mod nest;
+pub mod nw;
 pub mod spmv;
 pub mod sssp;
 pub mod syr2k;
@@ -33,7 +36,8 @@ use std::collections::BTreeMap;
 /// A size knob of a benchmark.
 #[derive(Clone, Copy, Debug)]
 pub struct Knob {
-    /// The smallest and largest values the kernel accepts.
+    /// The smallest and largest values the kernel accepts, and what they must be a multiple of.
+    pub multiple: u32,
     pub min: u32,
     pub max: u32,
     pub name: &'static str,
@@ -69,6 +73,9 @@ pub const BENCHMARKS: &[Bench] = &[
     spmv::BENCH,
     sssp::BENCH,
     kmeans::BENCH,
+    hotspot::BENCH,
+    nw::BENCH,
+    backprop::BENCH,
 ];
 
 /// Knob values of one run.
@@ -182,6 +189,12 @@ fn set_knob(bench: &Bench, sizes: &mut Sizes, key: &str, value: u64) -> Result<(
         return Err(format!(
             "= {value}: {} ({}) must be between {} and {}",
             knob.name, knob.about, knob.min, knob.max
+        ));
+    }
+    if !value.is_multiple_of(u64::from(knob.multiple)) {
+        return Err(format!(
+            "= {value}: {} ({}) must be a multiple of {}",
+            knob.name, knob.about, knob.multiple
         ));
     }
     sizes.0.insert(knob.name, value as u32);

@@ -13,7 +13,14 @@ use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};
 pub const BENCH: Bench = Bench {
     name: "mvt",
     about: "PolyBench/GPU MVT: x1 += A y1 (row walk), x2 += A^T y2 (column walk)",
-    knobs: &[Knob { min: 1, max: MAX_SIZE, name: "n", default: 8192, about: "rows and columns of A" }],
+    knobs: &[Knob {
+        multiple: 1,
+        min: 1,
+        max: MAX_SIZE,
+        name: "n",
+        default: 8192,
+        about: "rows and columns of A",
+    }],
     build: |s| super::nests(build(s)),
 };
 

@@ -8,36 +8,62 @@
 //! mask) and computes its lanes' addresses when an instruction is fetched, so nothing grows with
 //! the problem size.
 //!
+//! The Rodinia kernels that stage tiles in shared memory (HotSpot, Needleman-Wunsch,
+//! Backprop) need a little more, and have it: indices in `threadIdx`/`blockIdx` terms (a
+//! 16 × 16 block puts two rows of `ty` in one warp, a 16-thread block leaves half a warp
+//! empty), shared-memory loads and stores, `__syncthreads()`, and `if`s whose conditions are
+//! ranges or residues of such indices and of the loop counters (`if (tx <= m)`,
+//! `if (ty % 2 == 0)`), each narrowing the active mask until its end as the SIMT stack does.
+//!
 //! Approximations, the same for every kernel: each global access written in the CUDA source is
 //! one warp load or store of its element width (no register promotion of `tmp[i] += ...`,
 //! which the compiler cannot do anyway when the arrays may alias); each arithmetic statement
 //! of the loop body is one ALU issue slot; each loop iteration ends with one ALU slot for the
 //! counter update, compare and branch; the index arithmetic before the guard is one slot per
 //! index. Register dependencies follow the data flow: an arithmetic slot waits for the loads
-//! before it and for the accumulator it updates; a store waits for the accumulator.
+//! before it and for the accumulator it updates; a store waits for the accumulator, or for the
+//! load just before it when it copies a loaded value.
 
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
 
-/// An element index `x·gx + y·gy + l0·i0 + l1·i1 + c`, where `gx`, `gy` are the thread's
-/// global indices and `i0`, `i1` the counters of the outer and inner loop.
+/// An element index `x·gx + y·gy + tx·tx + ty·ty + bx·bx + by·by + l0·i0 + l1·i1 + c`, where
+/// `gx`, `gy` are the thread's global indices (`blockIdx*blockDim + threadIdx`), `tx`, `ty` its
+/// `threadIdx`, `bx`, `by` its `blockIdx`, and `i0`, `i1` the counters of the outer and inner
+/// loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Affine {
     pub x: i64,
     pub y: i64,
+    pub tx: i64,
+    pub ty: i64,
+    pub bx: i64,
+    pub by: i64,
     pub l0: i64,
     pub l1: i64,
     pub c: i64,
 }
 
 impl Affine {
-    pub const ZERO: Affine = Affine { x: 0, y: 0, l0: 0, l1: 0, c: 0 };
+    pub const ZERO: Affine = Affine { x: 0, y: 0, tx: 0, ty: 0, bx: 0, by: 0, l0: 0, l1: 0, c: 0 };
 
     pub const fn x(self, k: i64) -> Affine {
         Affine { x: k, ..self }
     }
     pub const fn y(self, k: i64) -> Affine {
         Affine { y: k, ..self }
+    }
+    pub const fn tx(self, k: i64) -> Affine {
+        Affine { tx: k, ..self }
+    }
+    pub const fn ty(self, k: i64) -> Affine {
+        Affine { ty: k, ..self }
+    }
+    pub const fn bx(self, k: i64) -> Affine {
+        Affine { bx: k, ..self }
+    }
+    pub const fn by(self, k: i64) -> Affine {
+        Affine { by: k, ..self }
     }
     pub const fn l0(self, k: i64) -> Affine {
         Affine { l0: k, ..self }
@@ -50,12 +76,90 @@ impl Affine {
     }
 
     #[inline]
-    fn at(&self, gx: u32, gy: u32, iter: [u32; 2]) -> i64 {
-        self.x * i64::from(gx)
-            + self.y * i64::from(gy)
+    fn at(&self, t: &Thread, iter: [u32; 2]) -> i64 {
+        self.x * i64::from(t.gx)
+            + self.y * i64::from(t.gy)
+            + self.tx * i64::from(t.tx)
+            + self.ty * i64::from(t.ty)
+            + self.bx * i64::from(t.bx)
+            + self.by * i64::from(t.by)
             + self.l0 * i64::from(iter[0])
             + self.l1 * i64::from(iter[1])
             + self.c
+    }
+}
+
+/// One thread's indices, for evaluating an [`Affine`].
+#[derive(Clone, Copy, Debug)]
+struct Thread {
+    gx: u32,
+    gy: u32,
+    tx: u32,
+    ty: u32,
+    bx: u32,
+    by: u32,
+}
+
+/// A warp's place in the grid, from which each lane's [`Thread`] follows.
+#[derive(Clone, Copy, Debug)]
+struct Lanes {
+    block: [u32; 2],
+    /// Whether the block's x extent is a multiple of 32: then the warp lies in one row of `ty`
+    /// and its lanes are consecutive `tx`.
+    one_row: bool,
+    t0: u32,
+    bx: u32,
+    by: u32,
+    /// `by · blockDim.y`.
+    y0: u32,
+}
+
+impl Lanes {
+    #[inline]
+    fn thread(&self, lane: u32) -> Thread {
+        let b0 = self.block[0];
+        let (tx, ty) = if self.one_row {
+            (self.t0 % b0 + lane, self.t0 / b0)
+        } else {
+            ((self.t0 + lane) % b0, (self.t0 + lane) / b0)
+        };
+        Thread { gx: self.bx * b0 + tx, gy: self.y0 + ty, tx, ty, bx: self.bx, by: self.by }
+    }
+}
+
+/// A lane's condition: `lo ≤ v ≤ hi` where `v` is `at` (or `at mod modulo` when `modulo > 0`).
+/// The bounds are inclusive, as Rodinia's `IN_RANGE(x, min, max)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cond {
+    pub at: Affine,
+    pub modulo: i64,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl Cond {
+    /// `lo ≤ at ≤ hi`.
+    pub const fn range(at: Affine, lo: i64, hi: i64) -> Cond {
+        Cond { at, modulo: 0, lo, hi }
+    }
+    /// `at ≤ hi`.
+    pub const fn at_most(at: Affine, hi: i64) -> Cond {
+        Cond::range(at, i64::MIN, hi)
+    }
+    /// `at == v`.
+    pub const fn equals(at: Affine, v: i64) -> Cond {
+        Cond::range(at, v, v)
+    }
+    /// `at % m == 0`.
+    pub const fn multiple_of(at: Affine, m: i64) -> Cond {
+        Cond { at, modulo: m, lo: 0, hi: 0 }
+    }
+
+    #[inline]
+    fn holds(&self, t: &Thread, iter: [u32; 2]) -> bool {
+        let v = self.at.at(t, iter);
+        let v = if self.modulo > 0 { v.rem_euclid(self.modulo) } else { v };
+        (self.lo..=self.hi).contains(&v)
     }
 }
 
@@ -68,6 +172,19 @@ pub enum Step {
     Load { array: usize, at: Affine, name: &'static str },
     /// A store to `array[at]`.
     Store { array: usize, at: Affine, name: &'static str },
+    /// A 4-byte load from the CTA's shared memory at element `at` (byte offset `4·at`).
+    SharedLoad { at: Affine, name: &'static str },
+    /// A 4-byte store to the CTA's shared memory at element `at`.
+    SharedStore { at: Affine, name: &'static str },
+    /// `__syncthreads()`.
+    Barrier(&'static str),
+    /// `if (cond) {`: the lanes where `cond` fails wait at the matching [`Step::EndIf`]; a warp
+    /// with none left skips to it.
+    If(Cond),
+    /// `&& cond` of the innermost open `if`: narrows its lanes further.
+    And(Cond),
+    /// `}` of an `if`: the lanes it left out rejoin.
+    EndIf,
     /// `if (gx, gy inside the kernel's guard)`: lanes outside it wait at the exit; a warp with
     /// none inside skips to the exit.
     Guard,
@@ -99,8 +216,8 @@ pub struct NestKernel {
     pub name: String,
     /// CTAs in x and y (`gridDim`); CTA `c` is (`c mod grid[0]`, `c / grid[0]`).
     pub grid: [u32; 2],
-    /// Threads per CTA in x and y (`blockDim`); `block[0]` is a multiple of 32, so a warp is
-    /// 32 consecutive x indices of one y.
+    /// Threads per CTA in x and y (`blockDim`); warps are cut from the CTA's threads numbered
+    /// x fastest, 32 at a time, the last one short when the CTA is not a multiple of 32.
     pub block: [u32; 2],
     /// The guard's bounds: `lo ≤ gx < hi` and likewise for `gy`.
     pub guard: [(u32, u32); 2],
@@ -108,23 +225,30 @@ pub struct NestKernel {
     code: Vec<Code>,
 }
 
+/// How deep `if`s nest.
+const MAX_IFS: usize = 4;
+
 /// A warp's position in a [`NestKernel`]'s program: all of its state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NestCursor {
     pc: u16,
     depth: u8,
+    ifs: u8,
     iter: [u32; 2],
     mask: u32,
-    /// Global x index of lane 0, and the warp's global y index.
-    gx: u32,
-    gy: u32,
+    /// The masks the open `if`s will restore, outermost first.
+    saved: [u32; MAX_IFS],
+    /// `blockIdx` of the warp's CTA, and the CTA-local thread number of lane 0.
+    bx: u32,
+    by: u32,
+    t0: u32,
     /// Name of the instruction fetched last.
     name: &'static str,
 }
 
 impl NestKernel {
-    /// Compiles `steps`: matches loops, assigns registers. Panics on a malformed program
-    /// (these are built in, not user input).
+    /// Compiles `steps`: matches loops and `if`s, assigns registers. Panics on a malformed
+    /// program (these are built in, not user input).
     pub fn new(
         name: &str,
         grid: [u32; 2],
@@ -133,9 +257,12 @@ impl NestKernel {
         arrays: &[ArrayInfo],
         steps: &[Step],
     ) -> NestKernel {
-        assert!(block[0].is_multiple_of(32) && block[1] >= 1, "{name}: blockDim.x must be a multiple of 32");
+        assert!(block[0] >= 1 && block[1] >= 1, "{name}: an empty block");
         let mut code: Vec<Code> = Vec::with_capacity(steps.len());
-        let mut open: Vec<usize> = Vec::new();
+        // Open loops and ifs, innermost last: (step index, is a loop).
+        let mut open: Vec<(usize, bool)> = Vec::new();
+        // `And`s waiting for their `if`'s end.
+        let mut ands: Vec<usize> = Vec::new();
         let mut loaded: Vec<u8> = Vec::new();
         let mut next_load = 0u8;
         for (i, &step) in steps.iter().enumerate() {
@@ -150,32 +277,62 @@ impl NestKernel {
                     loaded.clear();
                     c.dst = ACC;
                 }
-                Step::Load { array, .. } => {
+                Step::Load { array, .. } | Step::Store { array, .. } => {
                     assert!(array < arrays.len(), "{name}: step {i} names array {array}");
+                }
+                _ => {}
+            }
+            match step {
+                Step::Load { .. } | Step::SharedLoad { .. } => {
                     c.dst = FIRST_LOAD_REG + next_load;
                     next_load = (next_load + 1) % LOAD_REGS;
                     loaded.push(c.dst);
                 }
-                Step::Store { array, .. } => {
-                    assert!(array < arrays.len(), "{name}: step {i} names array {array}");
-                    c.srcs[0] = ACC;
+                Step::Store { .. } | Step::SharedStore { .. } => {
+                    // A store right after a load (a copy, as into a shared tile) stores the loaded
+                    // value; otherwise the accumulator.
+                    c.srcs[0] = loaded.pop().unwrap_or(ACC);
+                    loaded.clear();
                 }
-                Step::Guard => {}
                 Step::Loop { .. } => {
-                    assert!(open.len() < 2, "{name}: loops nest at most two deep");
-                    open.push(i);
+                    assert!(open.iter().filter(|o| o.1).count() < 2, "{name}: loops nest at most two deep");
+                    open.push((i, true));
                 }
                 Step::EndLoop(_) => {
-                    let begin = open.pop().expect("EndLoop without Loop");
+                    let (begin, true) = open.pop().expect("EndLoop without Loop") else {
+                        panic!("{name}: step {i} ends a loop inside an open if")
+                    };
                     code[begin].target = i as u16;
                     c.target = begin as u16;
                     c.srcs[0] = COUNTER;
                     c.dst = COUNTER;
                 }
+                Step::If(_) => {
+                    assert!(
+                        open.iter().filter(|o| !o.1).count() < MAX_IFS,
+                        "{name}: ifs nest deeper than {MAX_IFS}"
+                    );
+                    open.push((i, false));
+                }
+                Step::And(_) => {
+                    assert!(matches!(open.last(), Some((_, false))), "{name}: step {i}: And outside an if");
+                    ands.push(i);
+                }
+                Step::EndIf => {
+                    let (begin, false) = open.pop().expect("EndIf without If") else {
+                        panic!("{name}: step {i} ends an if inside an open loop")
+                    };
+                    code[begin].target = i as u16;
+                    while ands.last().is_some_and(|&a| a > begin) {
+                        let a = ands.pop().expect("checked");
+                        code[a].target = i as u16;
+                    }
+                }
+                _ => {}
             }
             code.push(c);
         }
-        assert!(open.is_empty(), "{name}: a Loop is not closed");
+        assert!(open.is_empty(), "{name}: a Loop or If is not closed");
         NestKernel { name: name.into(), grid, block, guard, arrays: arrays.to_vec(), code }
     }
 
@@ -189,30 +346,64 @@ impl NestKernel {
 
     /// A cursor at the start of the program for warp `warp` of CTA `cta`.
     pub fn cursor(&self, cta: u32, warp: u32) -> NestCursor {
-        let first = warp * 32;
-        let (tx, ty) = (first % self.block[0], first / self.block[0]);
+        let t0 = warp * 32;
+        let present = self.threads_per_cta().saturating_sub(t0).min(32);
         NestCursor {
             pc: 0,
             depth: 0,
+            ifs: 0,
             iter: [0; 2],
-            mask: u32::MAX,
-            gx: (cta % self.grid[0]) * self.block[0] + tx,
-            gy: (cta / self.grid[0]) * self.block[1] + ty,
+            mask: if present == 32 { u32::MAX } else { (1u32 << present) - 1 },
+            saved: [0; MAX_IFS],
+            bx: cta % self.grid[0],
+            by: cta / self.grid[0],
+            t0,
             name: "",
         }
-    }
-
-    /// Lanes of a warp whose indices pass the guard.
-    fn guard_mask(&self, gx: u32, gy: u32) -> u32 {
-        let [(xlo, xhi), (ylo, yhi)] = self.guard;
-        if gy < ylo || gy >= yhi {
-            return 0;
-        }
-        (0..32u32).filter(|&l| (xlo..xhi).contains(&(gx + l))).fold(0, |m, l| m | (1 << l))
     }
 }
 
 impl NestCursor {
+    /// Where the warp's lanes sit in the grid.
+    #[inline]
+    fn threads(&self, k: &NestKernel) -> Lanes {
+        let [b0, b1] = k.block;
+        Lanes {
+            block: k.block,
+            one_row: b0.is_multiple_of(32),
+            t0: self.t0,
+            bx: self.bx,
+            by: self.by,
+            y0: self.by * b1,
+        }
+    }
+
+    /// The active lanes for which `keep` holds.
+    #[inline]
+    fn lanes_where(&self, k: &NestKernel, keep: impl Fn(&Thread) -> bool) -> u32 {
+        let map = self.threads(k);
+        lanes(self.mask).filter(|&l| keep(&map.thread(l))).fold(0, |m, l| m | (1 << l))
+    }
+
+    /// Calls `each(lane, at)` for the active lanes. In a warp within one row of `ty`, lane `l`
+    /// is lane 0 with `gx` and `tx` one larger per lane, so its index is lane 0's plus `l`
+    /// times `at.x + at.tx` — the same number, without evaluating `at` per lane.
+    #[inline]
+    fn elements(&self, k: &NestKernel, at: &Affine, mut each: impl FnMut(u32, i64)) {
+        let map = self.threads(k);
+        if map.one_row {
+            let first = at.at(&map.thread(0), self.iter);
+            let step = at.x + at.tx;
+            for lane in lanes(self.mask) {
+                each(lane, first + step * i64::from(lane));
+            }
+        } else {
+            for lane in lanes(self.mask) {
+                each(lane, at.at(&map.thread(lane), self.iter));
+            }
+        }
+    }
+
     /// Produces the next instruction, writing per-lane addresses for memory instructions.
     pub fn fetch(&mut self, k: &NestKernel, addrs: &mut LaneAddrs) -> Instr {
         loop {
@@ -224,18 +415,17 @@ impl NestCursor {
             };
             let instr = |op| Instr { pc, op, dst: c.dst, dst_regs: 1, srcs: c.srcs, mask: self.mask };
             match c.step {
-                Step::Alu(name) => {
+                Step::Alu(name) | Step::Barrier(name) => {
                     self.pc += 1;
                     self.name = name;
-                    return instr(Op::Alu);
+                    return instr(if matches!(c.step, Step::Alu(_)) { Op::Alu } else { Op::Barrier });
                 }
                 Step::Load { array, at, name } | Step::Store { array, at, name } => {
                     let a = &k.arrays[array];
-                    for lane in lanes(self.mask) {
-                        let e = at.at(self.gx + lane, self.gy, self.iter);
+                    self.elements(k, &at, |lane, e| {
                         debug_assert!(e >= 0 && (e as u64) < a.elems, "{}: {name}: element {e}", k.name);
                         addrs[lane as usize] = a.base + e as u64 * a.elem_bytes;
-                    }
+                    });
                     let width = a.elem_bytes as u8;
                     let op = if matches!(c.step, Step::Load { .. }) {
                         Op::Load { space: Space::Global, width }
@@ -246,9 +436,38 @@ impl NestCursor {
                     self.name = name;
                     return instr(op);
                 }
+                Step::SharedLoad { at, name } | Step::SharedStore { at, name } => {
+                    self.elements(k, &at, |lane, e| {
+                        debug_assert!(e >= 0, "{}: {name}: shared element {e}", k.name);
+                        addrs[lane as usize] = 4 * e as u64;
+                    });
+                    let op = if matches!(c.step, Step::SharedLoad { .. }) {
+                        Op::Load { space: Space::Shared, width: 4 }
+                    } else {
+                        Op::Store { space: Space::Shared, width: 4 }
+                    };
+                    self.pc += 1;
+                    self.name = name;
+                    return instr(op);
+                }
                 Step::Guard => {
-                    self.mask &= k.guard_mask(self.gx, self.gy);
+                    let [(xlo, xhi), (ylo, yhi)] = k.guard;
+                    self.mask =
+                        self.lanes_where(k, |t| (xlo..xhi).contains(&t.gx) && (ylo..yhi).contains(&t.gy));
                     self.pc = if self.mask == 0 { k.code.len() as u16 } else { self.pc + 1 };
+                }
+                Step::If(cond) | Step::And(cond) => {
+                    if matches!(c.step, Step::If(_)) {
+                        self.saved[self.ifs as usize] = self.mask;
+                        self.ifs += 1;
+                    }
+                    self.mask = self.lanes_where(k, |t| cond.holds(t, self.iter));
+                    self.pc = if self.mask == 0 { c.target } else { self.pc + 1 };
+                }
+                Step::EndIf => {
+                    self.ifs -= 1;
+                    self.mask = self.saved[self.ifs as usize];
+                    self.pc += 1;
                 }
                 Step::Loop { trips } => {
                     if trips == 0 {
@@ -356,6 +575,66 @@ pub mod testing {
                             .collect(),
                     );
                 }
+            }
+        }
+        out
+    }
+
+    /// The memory streams of a kernel written as a plain per-thread program:
+    /// `thread(bx, by, tx, ty)` lists the accesses (key, store?, address) of that thread, where
+    /// the key names the access's place in the program (the same for every thread, increasing in
+    /// program order). Warps are cut from each CTA's threads, x fastest; a warp's instruction for
+    /// a key has the lanes whose threads made that access (4-byte elements).
+    pub fn per_thread(
+        k: &NestKernel,
+        thread: impl Fn(u32, u32, u32, u32) -> Vec<(u64, bool, u64)>,
+    ) -> Vec<Vec<Access>> {
+        let [b0, b1] = k.block;
+        let mut out = Vec::new();
+        for cta in 0..k.ctas() {
+            let (bx, by) = (cta % k.grid[0], cta / k.grid[0]);
+            for w in 0..(b0 * b1).div_ceil(32) {
+                let threads: Vec<Vec<(u64, bool, u64)>> =
+                    (w * 32..(w * 32 + 32).min(b0 * b1)).map(|t| thread(bx, by, t % b0, t / b0)).collect();
+                let mut keys: Vec<u64> = threads.iter().flatten().map(|a| a.0).collect();
+                keys.sort_unstable();
+                keys.dedup();
+                let warp = keys
+                    .iter()
+                    .map(|&key| {
+                        let (mut mask, mut addrs, mut store) = (0u32, Vec::new(), false);
+                        for (l, t) in threads.iter().enumerate() {
+                            if let Some(&(_, s, a)) = t.iter().find(|a| a.0 == key) {
+                                mask |= 1 << l;
+                                addrs.push(a);
+                                store = s;
+                            }
+                        }
+                        (store, 4, mask, addrs)
+                    })
+                    .collect();
+                out.push(warp);
+            }
+        }
+        out
+    }
+
+    /// How many `__syncthreads()` each warp of `k` executes, CTA by CTA, warp by warp.
+    pub fn barriers(k: &NestKernel) -> Vec<usize> {
+        let mut out = Vec::new();
+        for cta in 0..k.ctas() {
+            for w in 0..k.threads_per_cta().div_ceil(32) {
+                let mut c = k.cursor(cta, w);
+                let mut addrs = [0u64; 32];
+                let mut n = 0;
+                loop {
+                    match c.fetch(k, &mut addrs).op {
+                        Op::Exit => break,
+                        Op::Barrier => n += 1,
+                        _ => {}
+                    }
+                }
+                out.push(n);
             }
         }
         out

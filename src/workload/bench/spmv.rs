@@ -32,8 +32,22 @@ pub const BENCH: Bench = Bench {
     name: "spmv",
     about: "SHOC SpMV CSR: scalar (thread per row) and vector (warp per row) kernels, 1 % dense random matrix",
     knobs: &[
-        Knob { min: 1, max: 65536, name: "rows", default: 1024, about: "rows and columns of the matrix" },
-        Knob { min: 0, max: u32::MAX, name: "seed", default: 7, about: "seed of the matrix generator" },
+        Knob {
+            multiple: 1,
+            min: 1,
+            max: 65536,
+            name: "rows",
+            default: 1024,
+            about: "rows and columns of the matrix",
+        },
+        Knob {
+            multiple: 1,
+            min: 0,
+            max: u32::MAX,
+            name: "seed",
+            default: 7,
+            about: "seed of the matrix generator",
+        },
     ],
     build: |s| build(s).into_iter().map(Kernel::Spmv).collect(),
 };

@@ -31,8 +31,22 @@ pub const BENCH: Bench = Bench {
     name: "sssp",
     about: "LonestarGPU SSSP, topology-driven: drelax over every node until no distance changes",
     knobs: &[
-        Knob { min: 2, max: MAX_NODES, name: "nodes", default: 1_000_000, about: "nodes of the graph" },
-        Knob { min: 0, max: u32::MAX, name: "seed", default: 7, about: "seed of the graph generator" },
+        Knob {
+            multiple: 1,
+            min: 2,
+            max: MAX_NODES,
+            name: "nodes",
+            default: 1_000_000,
+            about: "nodes of the graph",
+        },
+        Knob {
+            multiple: 1,
+            min: 0,
+            max: u32::MAX,
+            name: "seed",
+            default: 7,
+            about: "seed of the graph generator",
+        },
     ],
     build: |s| build(s).into_iter().map(Kernel::Sssp).collect(),
 };

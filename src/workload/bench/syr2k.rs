@@ -16,13 +16,14 @@ pub const BENCH: Bench = Bench {
     about: "PolyBench/GPU SYR2K: C = alpha A B^T + alpha B A^T + beta C (2-D grid)",
     knobs: &[
         Knob {
+            multiple: 1,
             min: 1,
             max: MAX_SIZE,
             name: "n",
             default: 256,
             about: "rows and columns of C, rows of A and B",
         },
-        Knob { min: 1, max: MAX_SIZE, name: "m", default: 256, about: "columns of A and B" },
+        Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "m", default: 256, about: "columns of A and B" },
     ],
     build: |s| super::nests(build(s)),
 };

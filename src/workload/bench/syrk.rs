@@ -15,8 +15,15 @@ pub const BENCH: Bench = Bench {
     name: "syrk",
     about: "PolyBench/GPU SYRK: C = alpha A A^T + beta C (2-D grid, broadcast and row walk)",
     knobs: &[
-        Knob { min: 1, max: MAX_SIZE, name: "n", default: 512, about: "rows and columns of C, rows of A" },
-        Knob { min: 1, max: MAX_SIZE, name: "m", default: 512, about: "columns of A" },
+        Knob {
+            multiple: 1,
+            min: 1,
+            max: MAX_SIZE,
+            name: "n",
+            default: 512,
+            about: "rows and columns of C, rows of A",
+        },
+        Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "m", default: 512, about: "columns of A" },
     ],
     build: |s| super::nests(build(s)),
 };
