@@ -26,9 +26,27 @@ fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         v["report"]["cycles"].as_f64().unwrap()
     };
+    let key = |sched: &str, key: &str| -> f64 {
+        let line = results.lines().find(|l| l.contains(&format!("dram.scheduler={sched}\""))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        v["report"]["dram"][key].as_f64().unwrap()
+    };
     let speedup = cycles("fcfs") / cycles("frfcfs");
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     let row = format!("| Fig. A | FR-FCFS speedup over FCFS | +50.0 % | {:+.1} % |", (speedup - 1.0) * 100.0);
+    assert!(report.contains(&row), "{row}\n{report}");
+    // The claim's diagnosis: the row hit rate of both runs beside the speedup.
+    let (hits_fcfs, hits_frfcfs) = (key("fcfs", "row_hit_rate"), key("frfcfs", "row_hit_rate"));
+    let row = format!(
+        "| `../tiny.ron` | {:+.1} % | {:.3} → {:.3} |",
+        (speedup - 1.0) * 100.0,
+        hits_fcfs,
+        hits_frfcfs
+    );
+    assert!(
+        report.contains("| benchmark | warpscope | `dram.row_hit_rate` (baseline → variant) |"),
+        "{report}"
+    );
     assert!(report.contains(&row), "{row}\n{report}");
     assert!(report.contains("capped at 200000 core cycles"));
     assert!(std::fs::read_to_string(out.join("report.svg")).unwrap().starts_with("<svg"));

@@ -59,6 +59,10 @@ pub struct Claim {
     pub workloads: Vec<String>,
     /// The paper's number: a ratio (1.10 for +10 %) or a value.
     pub paper: f64,
+    /// Report keys shown beside our number, per benchmark, as baseline → variant: what
+    /// explains the result (bandwidth utilization, prefetch accuracy, ...).
+    #[serde(default)]
+    pub diagnose: Vec<String>,
 }
 
 /// How a claim is measured on each benchmark (ratios are aggregated by geometric mean,
@@ -106,9 +110,10 @@ impl Repro {
         let mut spec: ReproSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
         let mut metrics: Vec<String> = spec.sweep.metrics.clone();
         for c in &spec.claims {
-            let m = c.measure.metric().to_string();
-            if !metrics.contains(&m) {
-                metrics.push(m);
+            for m in std::iter::once(c.measure.metric()).chain(c.diagnose.iter().map(String::as_str)) {
+                if !metrics.iter().any(|x| x == m) {
+                    metrics.push(m.to_string());
+                }
             }
         }
         spec.sweep.metrics = metrics;
@@ -162,6 +167,8 @@ fn unique(v: &[&str]) -> String {
 pub struct Outcome {
     /// Per benchmark: label and our number (None: a run missing or without the metric).
     pub per_workload: Vec<(String, Option<f64>)>,
+    /// Per benchmark, per `diagnose` key: the baseline's and the variant's values.
+    pub diagnostics: Vec<Vec<(Option<f64>, Option<f64>)>>,
     /// The aggregate (geometric mean of ratios, mean of values), when every benchmark has one.
     pub ours: Option<f64>,
     /// Some run of the claim stopped at the cycle cap.
@@ -183,6 +190,7 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
     for c in &r.spec.claims {
         let metric = c.measure.metric();
         let mut per = Vec::new();
+        let mut diagnostics = Vec::new();
         let mut capped = false;
         for (wi, (label, _)) in s.workloads.iter().enumerate() {
             if !c.workloads.is_empty() && !c.workloads.contains(label) {
@@ -198,6 +206,13 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
                 _ => None,
             };
             per.push((label.clone(), ours));
+            let value = |variant: Option<&str>, m: &str| variant.and_then(|v| sample(wi, v, m)).map(|x| x.y);
+            diagnostics.push(
+                c.diagnose
+                    .iter()
+                    .map(|m| (value(c.baseline.as_deref(), m), value(Some(&c.variant), m)))
+                    .collect(),
+            );
         }
         let all: Option<Vec<f64>> = per.iter().map(|(_, v)| *v).collect();
         let ours = all.filter(|v| !v.is_empty()).map(|v| {
@@ -212,7 +227,7 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
             Some(o) => (None, Some(c.paper != 0.0 && (0.5..=2.0).contains(&(o / c.paper)))),
             None => (None, None),
         };
-        out.push(Outcome { per_workload: per, ours, capped, same_direction, within_2x });
+        out.push(Outcome { per_workload: per, diagnostics, ours, capped, same_direction, within_2x });
     }
     Ok(out)
 }
@@ -279,8 +294,11 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome]) -> String {
     }
     for (c, o) in r.spec.claims.iter().zip(outs) {
         let rel = c.baseline.as_deref().map_or(String::new(), |b| format!(" against `{b}`"));
+        let arrow = if c.baseline.is_some() { " (baseline → variant)" } else { "" };
+        let heads: String = c.diagnose.iter().map(|m| format!(" `{m}`{arrow} |")).collect();
+        let rule = "---|".repeat(c.diagnose.len());
         md.push_str(&format!(
-            "\n## {}: {}\n\n`{}`{rel}, {}.\n\n| benchmark | warpscope |\n|---|---|\n",
+            "\n## {}: {}\n\n`{}`{rel}, {}.\n\n| benchmark | warpscope |{heads}\n|---|---|{rule}\n",
             c.source,
             c.what,
             c.variant,
@@ -290,8 +308,19 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome]) -> String {
                 Measure::Value(m) => format!("`{m}`, mean"),
             }
         ));
-        for (w, v) in &o.per_workload {
-            md.push_str(&format!("| `{w}` | {} |\n", v.map_or("(missing)".into(), |v| show(c, v))));
+        let num = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.3}"));
+        for ((w, v), d) in o.per_workload.iter().zip(&o.diagnostics) {
+            let cells: String = d
+                .iter()
+                .map(|&(b, v)| {
+                    if c.baseline.is_some() {
+                        format!(" {} → {} |", num(b), num(v))
+                    } else {
+                        format!(" {} |", num(v))
+                    }
+                })
+                .collect();
+            md.push_str(&format!("| `{w}` | {} |{cells}\n", v.map_or("(missing)".into(), |v| show(c, v))));
         }
     }
     md
