@@ -5,6 +5,7 @@
 mod common;
 
 use common::{gpu, small_config, workload};
+use warpscope::debug::views::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 use warpscope::debug::{Outcome, Session};
 use warpscope::sim::event::{Event, EventKind};
 
@@ -357,35 +358,35 @@ fn warps_view_shows_the_scheduler_state() {
     let (mut s, _) = view("oaws-dyn");
     let predicted = |s: &Session| {
         let sm = &s.gpu.sms[0];
-        (0..sm.warps.len()).any(|w| sm.valid & (1 << w) != 0 && sm.oaws_prediction(w).unwrap().0 > 0)
+        (0..sm.warps.len()).any(|w| sm.valid & (1 << w) != 0 && oaws_prediction(sm, w).unwrap().0 > 0)
     };
     while !predicted(&s) && s.gpu.is_running() {
         run(&mut s, "step");
     }
     let oaws = run(&mut s, "show warps 0");
     let sm = &s.gpu.sms[0];
-    let allowance = sm.oaws_allowance().unwrap();
+    let allowance = oaws_allowance(sm).unwrap();
     assert!(
         oaws.contains(&format!(
             "Avail_mshr {} − Miss_inflight {} = {allowance}",
             sm.l1.mshr.free(),
-            sm.miss_inflight().unwrap()
+            miss_inflight(sm).unwrap()
         )),
         "{oaws}"
     );
     assert!(header(&oaws).contains("class") && header(&oaws).contains("miss pred"), "{oaws}");
     let resident: Vec<usize> = (0..sm.warps.len()).filter(|&w| sm.valid & (1 << w) != 0).collect();
-    assert!(resident.iter().any(|&w| sm.oaws_prediction(w).unwrap().0 > 0), "no prediction yet:\n{oaws}");
+    assert!(resident.iter().any(|&w| oaws_prediction(sm, w).unwrap().0 > 0), "no prediction yet:\n{oaws}");
     for &w in &resident {
         let row = oaws.lines().find(|l| l.split_whitespace().next() == Some(&w.to_string())).unwrap();
-        let want = match sm.oaws_prediction(w).unwrap() {
+        let want = match oaws_prediction(sm, w).unwrap() {
             (0, _) => None,
             (pred, fits) => Some(format!("{pred} {}", if fits { "✓ fits" } else { "✗ held" })),
         };
         if let Some(want) = want {
             assert!(row.contains(&want), "warp {w}: {row}");
         }
-        let class = if sm.is_locality_warp(w).unwrap() { " locality " } else { " thrashing " };
+        let class = if is_locality_warp(sm, w).unwrap() { " locality " } else { " thrashing " };
         assert!(row.contains(class), "warp {w}: {row}");
     }
 

@@ -240,7 +240,7 @@ pub use lru::lru;
 pub use mshr::mshr;
 pub use queues::queues;
 pub use stats::stats;
-pub use warps::warps;
+pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction, warps};
 
 /// A view for a mechanism this machine does not run.
 fn unavailable(what: &str, needs: &str, g: &crate::sim::Gpu) -> View {

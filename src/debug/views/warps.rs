@@ -4,9 +4,40 @@
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
-use crate::sim::core::sched::WarpScheduler;
+use crate::sim::core::sched::{WarpScheduler, WarpSchedulerKind};
+use crate::sim::core::sm::Sm;
 use crate::sim::core::warp::Warp;
 use crate::workload::instr::{Op, Space};
+
+/// OAWS view of warp `w`: its next instruction's predicted misses (0 = not a known divergent
+/// load) and whether it passes Eq. 5.1 now. `None` without OAWS.
+pub fn oaws_prediction(sm: &Sm, w: usize) -> Option<(u16, bool)> {
+    let o = sm.learner.oaws()?;
+    let pred = o.miss_pred[w];
+    Some((pred, u32::from(pred) <= o.allowance(sm.l1.mshr.free() as u32)))
+}
+
+/// Whether warp `w` is a locality warp: SM-wide GTO priority below FCW (OAWS, FCW-only) or
+/// allowed to issue loads by its lost-locality score (CCWS). `None` for other policies.
+pub fn is_locality_warp(sm: &Sm, w: usize) -> Option<bool> {
+    if sm.learner.oaws().is_some() {
+        return Some(sm.l1.fcw.is_locality_warp(sm.global_priority[w].into()));
+    }
+    match &sm.schedulers[sm.scheduler_of(w)] {
+        WarpSchedulerKind::Ccws(c) => Some(c.allowed & (1 << w) != 0),
+        _ => None,
+    }
+}
+
+/// Miss_inflight (OAWS), or `None` without OAWS.
+pub fn miss_inflight(sm: &Sm) -> Option<u32> {
+    sm.learner.oaws().map(|o| o.miss_inflight)
+}
+
+/// Eq. 5.1's right-hand side, Avail_mshr − Miss_inflight (OAWS), or `None` without OAWS.
+pub fn oaws_allowance(sm: &Sm) -> Option<u32> {
+    sm.learner.oaws().map(|o| o.allowance(sm.l1.mshr.free() as u32))
+}
 
 /// A short name for an instruction's operation.
 pub fn op_name(op: Op) -> String {
@@ -35,9 +66,9 @@ pub fn warps(g: &Gpu, core: usize) -> View {
     order.sort_by_key(|&w| sm.ages[w]);
     // Policy columns appear only when the configured warp scheduler has that state.
     let grouped = order.iter().any(|&w| sm.group_of(w).is_some());
-    let oaws = sm.oaws_allowance().is_some();
-    let locality = order.iter().any(|&w| sm.is_locality_warp(w).is_some());
-    let ccws = sm.policy.ccws.as_ref();
+    let oaws = oaws_allowance(sm).is_some();
+    let locality = order.iter().any(|&w| is_locality_warp(sm, w).is_some());
+    let ccws = sm.learner.lost_locality();
     let policy_columns =
         [(grouped, "group"), (locality, "class"), (oaws, "miss pred"), (ccws.is_some(), "lls")];
     let header = ["warp", "cta", "prio"]
@@ -84,14 +115,14 @@ pub fn warps(g: &Gpu, core: usize) -> View {
             row.push(plain(sm.group_of(w).map_or("-".into(), |g| g.to_string())));
         }
         if locality {
-            row.push(match sm.is_locality_warp(w) {
+            row.push(match is_locality_warp(sm, w) {
                 Some(true) => span("locality", Tone::Good),
                 Some(false) => span("thrashing", Tone::Normal),
                 None => plain("-"),
             });
         }
         if oaws {
-            row.push(match sm.oaws_prediction(w) {
+            row.push(match oaws_prediction(sm, w) {
                 Some((0, _)) | None => span("-", Tone::Dim),
                 Some((pred, true)) => span(format!("{pred} ✓ fits"), Tone::Good),
                 Some((pred, false)) => span(format!("{pred} ✗ held"), Tone::Bad),
@@ -129,7 +160,7 @@ pub fn warps(g: &Gpu, core: usize) -> View {
 fn policy_lines(g: &Gpu, core: usize) -> Vec<String> {
     let sm = &g.sms[core];
     let mut lines = Vec::new();
-    if let (Some(inflight), Some(allowance)) = (sm.miss_inflight(), sm.oaws_allowance()) {
+    if let (Some(inflight), Some(allowance)) = (miss_inflight(sm), oaws_allowance(sm)) {
         lines.push(format!(
             "OAWS: Avail_mshr {} − Miss_inflight {inflight} = {allowance}; a load issues when its Miss_pred ≤ {allowance}; FCW {}",
             sm.l1.mshr.free(),
@@ -157,7 +188,7 @@ fn policy_lines(g: &Gpu, core: usize) -> Vec<String> {
             lines.push(format!("scheduler {s}: {}", parts.join(", ")));
         }
     }
-    if let Some(c) = &sm.policy.ccws {
+    if let Some(c) = sm.learner.lost_locality() {
         lines.push(format!(
             "CCWS: lls = lost-locality score (base {}, K_throttle {}); {} victim-tag hits",
             c.base_score, c.k_throttle, c.vta_hits

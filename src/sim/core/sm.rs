@@ -17,7 +17,7 @@ use super::coalescer::Coalesced;
 use super::group_tags::GroupTagger;
 use super::ldst::{Ldst, MemInstr, NO_LOAD};
 use super::sched::owl::CtaGrouping;
-use super::sched::{PolicyState, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
+use super::sched::{Learner, MemoryFeedback, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
 use super::stall::{StallClass, StallReason};
 use super::warp::{LoadTrack, ReqRecord, Warp};
 use crate::config::{AllocPolicy, Config};
@@ -118,7 +118,7 @@ pub struct Sm {
     /// The kernel whose CTAs run here (groups and OAWS's classifier restart per kernel).
     pub kernel: Option<usize>,
     /// SM-wide state of the learning policies (CCWS victim tags, OAWS classifier and FCW).
-    pub policy: PolicyState,
+    pub learner: Learner,
     /// Warps their scheduler's policy held back at the last issue stage.
     pub held: u64,
     /// Warps that issued at the last issue stage.
@@ -159,14 +159,10 @@ impl Sm {
         for w in 0..n {
             sched_masks[w % k] |= 1 << w;
         }
-        let policy = PolicyState::new(c);
+        let learner = Learner::new(c);
         let mut l1 = L1::new(c, id);
-        l1.record_victims = policy.ccws.is_some();
-        let reexec = if c.core.warp_scheduler == crate::config::WarpSchedulerName::Mascar {
-            c.core.mascar.reexec_queue as usize
-        } else {
-            0
-        };
+        l1.record_victims = learner.watches_l1();
+        let reexec = learner.reexec_entries();
         Sm {
             id,
             warps: (0..n)
@@ -190,7 +186,7 @@ impl Sm {
             cta_group: vec![0; n],
             grouping: CtaGrouping::default(),
             kernel: None,
-            policy,
+            learner,
             held: 0,
             issued_last: 0,
             seen: 0,
@@ -277,9 +273,7 @@ impl Sm {
             warp.last_load.active = false;
             warp.last_load.reqs.clear();
             self.cta_group[w] = group;
-            if let Some(ll) = &mut self.policy.ccws {
-                ll.reset_warp(w);
-            }
+            self.learner.warp_launched(w);
             self.valid |= 1 << w;
             mask |= 1 << w;
         }
@@ -305,9 +299,7 @@ impl Sm {
             .min(self.params.max_threads / kernel.threads_per_cta().max(1))
             .max(1);
         self.grouping.start_kernel(fit, k, self.params.min_group_warps);
-        if let Some(o) = &mut self.policy.oaws {
-            o.dlc.clear();
-        }
+        self.learner.kernel_started();
         self.kernel = Some(kernel_index);
     }
 
@@ -683,47 +675,41 @@ impl Sm {
                 self.finish_load(w, load_slot as usize, env, true);
             }
         }
-        if mi.load
-            && let Some(o) = &mut self.policy.oaws
-        {
-            o.miss_inflight -= u32::from(mi.miss_pred);
-            o.load_retired(mi.pc, mi.coalesced.n as u32, self.ldst.head_misses);
+        if mi.load {
+            self.learner.load_left(mi.pc, mi.coalesced.n as u32, self.ldst.head_misses, mi.miss_pred);
         }
     }
 
-    /// The L1 took an access of warp `w`'s load to line `addr`: count its misses (OAWS/FCW),
-    /// feed CCWS.
+    /// The L1 took an access of warp `w`'s load to line `addr`: count its misses, and tell a
+    /// policy that watches the L1.
     #[inline]
     fn load_accepted(&mut self, w: usize, addr: u64, outcome: CacheOutcome, now: u64, env: &mut SmEnv<'_>) {
         if matches!(outcome, CacheOutcome::Miss | CacheOutcome::Merged) {
             self.ldst.head_misses += 1;
         }
-        if self.policy.ccws.is_some() {
-            self.ccws_access(w, addr, outcome, now, env);
+        if self.learner.watches_l1() {
+            self.learn_access(w, addr, outcome, now, env);
         }
     }
 
-    /// CCWS: new victims go to their warps' VTAs; a miss probes the warp's own VTA.
+    /// Hands the policy the L1's new victims, then the access.
     #[cold]
-    fn ccws_access(&mut self, w: usize, addr: u64, outcome: CacheOutcome, now: u64, env: &mut SmEnv<'_>) {
+    fn learn_access(&mut self, w: usize, addr: u64, outcome: CacheOutcome, now: u64, env: &mut SmEnv<'_>) {
         self.feed_victims();
         let (key, warps, instructions) =
             (self.l1.key(addr), self.valid.count_ones(), self.stats.instructions);
-        let ll = self.policy.ccws.as_mut().expect("CCWS state");
-        if outcome == CacheOutcome::Miss
-            && let Some(score) = ll.missed(w, key, now, instructions, warps)
+        if let Some(score) = self.learner.accessed(w, key, outcome, now, instructions, warps)
             && env.sink.wants(EventKind::LostLocality)
         {
             env.sink.emit(Event::LostLocality { core: self.id, warp: w as u16, line: addr, score });
         }
     }
 
-    /// Hands lines the L1 evicted to CCWS's victim tags.
+    /// Hands the lines the L1 evicted (recorded only for a policy that watches it) to the
+    /// policy.
     fn feed_victims(&mut self) {
-        if let Some(ll) = &mut self.policy.ccws {
-            for (owner, key) in self.l1.victims.drain(..) {
-                ll.evicted(owner as usize, key);
-            }
+        for (owner, key) in self.l1.victims.drain(..) {
+            self.learner.evicted(owner as usize, key);
         }
     }
 
@@ -740,8 +726,8 @@ impl Sm {
             r.trace.l1 = outcome;
         }
         // Its miss was counted when it was parked.
-        if self.policy.ccws.is_some() {
-            self.ccws_access(w, req.addr, outcome, now, env);
+        if self.learner.watches_l1() {
+            self.learn_access(w, req.addr, outcome, now, env);
         }
         true
     }
@@ -914,7 +900,7 @@ impl Sm {
                 ldst,
                 alu_free,
                 params,
-                policy,
+                learner,
                 l1,
                 id,
                 generation,
@@ -937,7 +923,7 @@ impl Sm {
                 mshr_capacity: l1.mshr.capacity() as u32,
                 miss_queue_free: l1.miss_queue.free() as u32,
                 fcw: l1.fcw.fcw,
-                policy,
+                learner,
             };
             let sched = &mut schedulers[s];
             let before = notes.then(|| sched.status());
@@ -986,22 +972,15 @@ impl Sm {
         let reason = self.schedulers[s].hold_reason();
         if reason == StallReason::OcclusionHold {
             self.stats.disqualifications += u64::from(new.count_ones());
-            if env.sink.wants(EventKind::OawsDisqualified) {
-                let o = self.policy.oaws.as_ref().expect("OAWS holds need OAWS state");
-                let available = o.allowance(self.l1.mshr.free() as u32);
-                for w in bits(new) {
-                    env.sink.emit(Event::OawsDisqualified {
-                        core: self.id,
-                        warp: w as u16,
-                        pc: self.warps[w].next.pc,
-                        predicted: o.miss_pred[w],
-                        available: available.min(u32::from(u16::MAX)) as u16,
-                    });
-                }
-            }
-        } else if env.sink.wants(EventKind::WarpThrottled) {
-            for w in bits(new) {
-                env.sink.emit(Event::WarpThrottled { core: self.id, warp: w as u16, reason });
+        }
+        let mshr_free = self.l1.mshr.free() as u32;
+        for w in bits(new) {
+            let event = self
+                .learner
+                .hold_event(reason, self.id, w, self.warps[w].next.pc, mshr_free)
+                .unwrap_or(Event::WarpThrottled { core: self.id, warp: w as u16, reason });
+            if env.sink.wants(event.kind()) {
+                env.sink.emit(event);
             }
         }
     }
@@ -1122,39 +1101,9 @@ impl Sm {
             mshr_capacity: self.l1.mshr.capacity() as u32,
             miss_queue_free: self.l1.miss_queue.free() as u32,
             fcw: self.l1.fcw.fcw,
-            policy: &self.policy,
+            learner: &self.learner,
         };
         self.schedulers[s].group_of(w, &view)
-    }
-
-    /// OAWS view of warp `w`: its next instruction's predicted misses (0 = not a known
-    /// divergent load) and whether it passes Eq. 5.1 now. `None` without OAWS.
-    pub fn oaws_prediction(&self, w: usize) -> Option<(u16, bool)> {
-        let o = self.policy.oaws.as_ref()?;
-        let pred = o.miss_pred[w];
-        Some((pred, u32::from(pred) <= o.allowance(self.l1.mshr.free() as u32)))
-    }
-
-    /// Whether warp `w` is a locality warp: SM-wide GTO priority below FCW (OAWS, FCW-only)
-    /// or allowed to issue loads by its lost-locality score (CCWS). `None` for other policies.
-    pub fn is_locality_warp(&self, w: usize) -> Option<bool> {
-        if self.policy.oaws.is_some() {
-            return Some(self.l1.fcw.is_locality_warp(self.global_priority[w].into()));
-        }
-        match &self.schedulers[self.scheduler_of(w)] {
-            WarpSchedulerKind::Ccws(c) => Some(c.allowed & (1 << w) != 0),
-            _ => None,
-        }
-    }
-
-    /// Miss_inflight (OAWS), or `None` without OAWS.
-    pub fn miss_inflight(&self) -> Option<u32> {
-        self.policy.oaws.as_ref().map(|o| o.miss_inflight)
-    }
-
-    /// Eq. 5.1's right-hand side, Avail_mshr − Miss_inflight (OAWS), or `None` without OAWS.
-    pub fn oaws_allowance(&self) -> Option<u32> {
-        self.policy.oaws.as_ref().map(|o| o.allowance(self.l1.mshr.free() as u32))
     }
 
     /// The warps waiting on an L1 MSHR entry: the one whose miss allocated it and those whose
@@ -1167,14 +1116,7 @@ impl Sm {
     fn execute(&mut self, w: usize, s: usize, now: u64, env: &mut SmEnv<'_>) {
         let instr = self.warps[w].next;
         let global_load = self.load_next & (1 << w) != 0;
-        let miss_pred = match &mut self.policy.oaws {
-            Some(o) if global_load => {
-                let p = o.miss_pred[w];
-                o.miss_inflight += u32::from(p);
-                p
-            }
-            _ => 0,
-        };
+        let miss_pred = if global_load { self.learner.load_issued(w) } else { 0 };
         let warp = &mut self.warps[w];
         warp.instructions += 1;
         self.stats.instructions += 1;
@@ -1202,9 +1144,7 @@ impl Sm {
                     self.stats.stores += 1;
                 }
                 if empty {
-                    if let Some(o) = &mut self.policy.oaws {
-                        o.miss_inflight -= u32::from(miss_pred);
-                    }
+                    self.learner.load_dropped(miss_pred);
                 } else {
                     let mut load_slot = NO_LOAD;
                     if load {
@@ -1288,19 +1228,7 @@ impl Sm {
         set(&mut self.load_next, load);
         set(&mut self.global_next, global);
         set(&mut self.wait_mem, warp.waits_on_memory());
-        if self.policy.oaws.is_some() {
-            self.predict_misses(w, load);
-        }
-    }
-
-    /// OAWS: predicts the misses of warp `w`'s newly decoded instruction.
-    #[cold]
-    fn predict_misses(&mut self, w: usize, load: bool) {
-        let next = &self.warps[w].next;
-        let o = self.policy.oaws.as_mut().expect("OAWS state");
-        let (gprio, fcw) = (self.global_priority[w], self.l1.fcw.fcw);
-        let pred = if load { o.predict(next.pc, next.mask.count_ones(), gprio, fcw) } else { 0 };
-        o.set_prediction(w, pred);
+        self.learner.decoded(w, &warp.next, load, self.global_priority[w], self.l1.fcw.fcw);
     }
 
     /// Releases a CTA's barrier once every running warp has arrived.
@@ -1547,11 +1475,12 @@ mod tests {
         // The classifier has seen this load diverge (it is cleared per kernel, so teach it
         // here): Miss_pred = ⌈lanes × 18%⌉ = 6, 6, 2.
         let pc = oaws.sm.warps[0].next.pc;
-        oaws.sm.policy.oaws.as_mut().unwrap().dlc.record(pc, 32, 32);
+        oaws.sm.learner.oaws_mut().unwrap().dlc.record(pc, 32, 32);
         for w in 0..3 {
-            oaws.sm.predict_misses(w, true);
+            let (next, gprio) = (oaws.sm.warps[w].next, oaws.sm.global_priority[w]);
+            oaws.sm.learner.decoded(w, &next, true, gprio, 0);
         }
-        assert_eq!(&oaws.sm.policy.oaws.as_ref().unwrap().miss_pred[..3], &[6, 6, 2]);
+        assert_eq!(&oaws.sm.learner.oaws().unwrap().miss_pred[..3], &[6, 6, 2]);
         let oaws_end = oaws.finish();
 
         let occlusions = |r: &Rig| -> Vec<(u16, u16, u16)> {
@@ -1592,7 +1521,7 @@ mod tests {
         assert_eq!(oaws.sm.stats.disqualifications, 2, "B once; C until A's load left the LD/ST unit");
         // GTO: 280 cycles; OAWS: 249.
         assert!(oaws_end + 25 < gto_end, "OAWS finishes at {oaws_end}, GTO at {gto_end}");
-        assert_eq!(oaws.sm.policy.oaws.as_ref().unwrap().miss_inflight, 0);
+        assert_eq!(oaws.sm.learner.oaws().unwrap().miss_inflight, 0);
     }
 
     #[test]

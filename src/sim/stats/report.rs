@@ -665,7 +665,7 @@ fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: 
         held_rate: ratio(held_slots, issue_slots),
         disqualifications,
         group_switches: statuses().map(|s| s.group_switches).sum(),
-        vta_hits: g.sms.iter().filter_map(|s| s.policy.ccws.as_ref().map(|c| c.vta_hits)).sum(),
+        vta_hits: g.sms.iter().filter_map(|s| s.learner.lost_locality().map(|c| c.vta_hits)).sum(),
         saturated_rate: ratio(statuses().map(|s| s.saturated_slots).sum(), issue_slots),
     }
 }

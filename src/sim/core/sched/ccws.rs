@@ -15,8 +15,9 @@
 //! and stores. With every score at the base, everyone fits; a warp that keeps losing locality
 //! pushes the lowest-scored warps out. Prioritization among issuable warps is GTO.
 
-use super::{Gto, SchedView, WarpScheduler, bits};
+use super::{Gto, MemoryFeedback, SchedView, WarpScheduler, bits};
 use crate::config::CcwsConfig;
+use crate::sim::request::CacheOutcome;
 
 /// Per-warp victim tag arrays: `sets` × `ways` tags per warp slot, most recent first in each
 /// set (LRU replacement). A stored value is line key + 1 (0 = empty).
@@ -135,6 +136,34 @@ impl LostLocality {
     }
 }
 
+/// What CCWS learns: the L1's victims go to their warps' VTAs, and a miss that finds its
+/// line in the warp's own VTA raises the warp's score; a new warp in a slot starts afresh.
+impl MemoryFeedback for LostLocality {
+    fn watches_l1(&self) -> bool {
+        true
+    }
+
+    fn warp_launched(&mut self, w: usize) {
+        self.reset_warp(w);
+    }
+
+    fn evicted(&mut self, owner: usize, key: u64) {
+        LostLocality::evicted(self, owner, key);
+    }
+
+    fn accessed(
+        &mut self,
+        w: usize,
+        key: u64,
+        outcome: CacheOutcome,
+        now: u64,
+        instructions: u64,
+        warps: u32,
+    ) -> Option<u32> {
+        if outcome == CacheOutcome::Miss { self.missed(w, key, now, instructions, warps) } else { None }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Ccws {
     gto: Gto,
@@ -147,7 +176,7 @@ pub struct Ccws {
 impl Ccws {
     /// Warps of this scheduler whose stacked scores fit under the cutoff.
     pub fn allowed(&mut self, view: &SchedView<'_>) -> u64 {
-        let Some(ll) = &view.policy.ccws else { return view.members };
+        let Some(ll) = view.learner.lost_locality() else { return view.members };
         if view.now >= ll.calm_from {
             return view.members;
         }
@@ -227,7 +256,7 @@ mod tests {
         let mut ll = LostLocality::new(&cfg, 4);
         ll.evicted(3, 7);
         ll.missed(3, 7, 0, 16, 4); // gain 8 × 400 × 1/16 = 200 → 300
-        data.policy.ccws = Some(ll);
+        data.learner = ll.into();
         data.load_next = 0b1111;
         let mut s = Ccws::default();
         let view = data.view();

@@ -13,8 +13,20 @@
 //! for lack of an MSHR or port slot so hits behind them can proceed, is in the LD/ST unit
 //! (`super::super::ldst`), enabled with this scheduler.
 
-use super::{AgeOrder, SchedStatus, SchedView, WarpScheduler};
+use super::{AgeOrder, MemoryFeedback, SchedStatus, SchedView, WarpScheduler};
 use crate::sim::core::stall::StallReason;
+
+/// MASCAR's side of the LD/ST unit: how many refused L1 accesses its re-execution queue parks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReexecQueue {
+    pub entries: u32,
+}
+
+impl MemoryFeedback for ReexecQueue {
+    fn reexec_entries(&self) -> usize {
+        self.entries as usize
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mascar {

@@ -9,11 +9,14 @@
 //!
 //! Schedulers see the SM through a [`SchedView`]: warp ages and GTO priorities, OWL CTA
 //! groups, which warps' next instruction is a memory access, MSHR and miss-queue room, and
-//! the SM-wide state of the policies that learn from the L1 ([`PolicyState`]: CCWS victim
-//! tags, OAWS divergent-load classifier and FCW).
+//! the SM-wide state of the policies that learn from the memory system ([`Learner`]: CCWS
+//! victim tags, OAWS divergent-load classifier), which the SM feeds through
+//! [`MemoryFeedback`] without naming the policy (see [`learner`]).
 //!
 //! Adding a scheduler: one file implementing [`WarpScheduler`], one variant in
-//! [`WarpSchedulerKind`], one name in `config::names::WarpSchedulerName`.
+//! [`WarpSchedulerKind`], one name in `config::names::WarpSchedulerName`; a scheduler that
+//! learns from the memory system also implements [`MemoryFeedback`] for its state in that file
+//! and adds one variant and one constructor arm in `learner.rs`.
 
 mod ccws;
 mod cta_aware;
@@ -22,6 +25,7 @@ mod cta_locality_blp;
 mod fcw_only;
 pub mod grouped;
 mod gto;
+pub mod learner;
 mod lrr;
 mod mascar;
 mod oaws;
@@ -37,8 +41,9 @@ pub use cta_locality::CtaLocality;
 pub use cta_locality_blp::CtaLocalityBlp;
 pub use fcw_only::FcwOnly;
 pub use gto::{AgeOrder, Gto};
+pub use learner::{Learner, MemoryFeedback};
 pub use lrr::Lrr;
-pub use mascar::Mascar;
+pub use mascar::{Mascar, ReexecQueue};
 pub use oaws::{Dlc, DlcEntry, OawsMode, OawsState};
 pub use oaws_dyn::OawsDyn;
 pub use oaws_static::OawsStatic;
@@ -48,27 +53,6 @@ pub use two_level::TwoLevel;
 use super::stall::StallReason;
 use crate::config::{Config, WarpSchedulerName};
 use enum_dispatch::enum_dispatch;
-
-/// SM-wide state of the policies that learn from the memory system (shared by the SM's
-/// schedulers, fed by the SM: L1 evictions and misses for CCWS, load retirements for OAWS).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct PolicyState {
-    /// CCWS: per-warp victim tag arrays and lost-locality scores.
-    pub ccws: Option<LostLocality>,
-    /// OAWS / FCW-only: classifier, FCW trainer, per-warp miss predictions, Miss_inflight.
-    pub oaws: Option<OawsState>,
-}
-
-impl PolicyState {
-    pub fn new(c: &Config) -> PolicyState {
-        let warps = c.warps_per_sm();
-        let name = c.core.warp_scheduler;
-        PolicyState {
-            ccws: (name == WarpSchedulerName::Ccws).then(|| LostLocality::new(&c.core.ccws, warps)),
-            oaws: OawsMode::of(c).map(|mode| OawsState::new(c, mode)),
-        }
-    }
-}
 
 /// What a scheduler may read about the warps of its SM.
 #[derive(Clone, Copy)]
@@ -108,7 +92,7 @@ pub struct SchedView<'a> {
     /// The L1's fully cached warps (seed 004 §4.2.4): warps of SM-wide GTO priority below it
     /// are locality warps (FCW-only, dynamic OAWS).
     pub fcw: u32,
-    pub policy: &'a PolicyState,
+    pub learner: &'a Learner,
 }
 
 /// What a scheduler is doing, for views, events and the report (empty for stateless
@@ -243,7 +227,7 @@ pub(crate) mod testing {
         pub fcw: u32,
         pub groups_per_core: u32,
         pub core: u16,
-        pub policy: PolicyState,
+        pub learner: Learner,
     }
 
     impl ViewData {
@@ -269,7 +253,7 @@ pub(crate) mod testing {
                 fcw: 4,
                 groups_per_core: 1,
                 core: 0,
-                policy: PolicyState::default(),
+                learner: Learner::default(),
             }
         }
 
@@ -291,7 +275,7 @@ pub(crate) mod testing {
                 mshr_capacity: self.mshr_capacity,
                 miss_queue_free: self.miss_queue_free,
                 fcw: self.fcw,
-                policy: &self.policy,
+                learner: &self.learner,
             }
         }
     }

@@ -32,8 +32,11 @@
 //! launch. When #acc reaches 1024 (its 10-bit field) all three counts halve, so HMR follows
 //! recent behaviour.
 
-use super::SchedView;
+use super::{MemoryFeedback, SchedView};
 use crate::config::{Config, WarpSchedulerName};
+use crate::sim::core::stall::StallReason;
+use crate::sim::event::Event;
+use crate::workload::instr::Instr;
 
 /// How Miss_pred is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +202,46 @@ impl OawsState {
     }
 }
 
+/// What OAWS and FCW-only learn: a kernel starts with an empty classifier; each decoded global
+/// load gets its Miss_pred (Eq. 5.2/5.3), which counts in Miss_inflight from its issue until it
+/// leaves the LD/ST unit, when its accesses and misses train the classifier.
+impl MemoryFeedback for OawsState {
+    fn kernel_started(&mut self) {
+        self.dlc.clear();
+    }
+
+    fn decoded(&mut self, w: usize, next: &Instr, global_load: bool, gprio: u8, fcw: u32) {
+        let pred = if global_load { self.predict(next.pc, next.mask.count_ones(), gprio, fcw) } else { 0 };
+        self.set_prediction(w, pred);
+    }
+
+    fn load_issued(&mut self, w: usize) -> u16 {
+        let p = self.miss_pred[w];
+        self.miss_inflight += u32::from(p);
+        p
+    }
+
+    /// A warp disqualified by Eq. 5.1: its prediction against the allowance.
+    fn hold_event(&self, reason: StallReason, core: u16, w: usize, pc: u32, mshr_free: u32) -> Option<Event> {
+        (reason == StallReason::OcclusionHold).then(|| Event::OawsDisqualified {
+            core,
+            warp: w as u16,
+            pc,
+            predicted: self.miss_pred[w],
+            available: self.allowance(mshr_free).min(u32::from(u16::MAX)) as u16,
+        })
+    }
+
+    fn load_dropped(&mut self, predicted: u16) {
+        self.miss_inflight -= u32::from(predicted);
+    }
+
+    fn load_left(&mut self, pc: u32, accesses: u32, misses: u32, predicted: u16) {
+        self.miss_inflight -= u32::from(predicted);
+        self.load_retired(pc, accesses, misses);
+    }
+}
+
 /// Warps (of the scheduler's members) that are locality warps: SM-wide GTO priority < FCW.
 pub fn locality_warps(view: &SchedView<'_>) -> u64 {
     super::bits(view.members)
@@ -217,7 +260,7 @@ macro_rules! oaws_scheduler {
 
         impl $crate::sim::core::sched::WarpScheduler for $name {
             fn qualify(&mut self, candidates: u64, view: &$crate::sim::core::sched::SchedView<'_>) -> u64 {
-                match &view.policy.oaws {
+                match view.learner.oaws() {
                     Some(o) => candidates & !o.disqualified(candidates & view.load_next, view.mshr_free),
                     None => candidates,
                 }

@@ -28,7 +28,7 @@ mod tests {
         o.set_prediction(5, o.predict(0x40, 32, 5, 4));
         assert_eq!((o.miss_pred[1], o.miss_pred[5]), (9, 32));
         let mut data = ViewData::new(0b10_0010);
-        data.policy.oaws = Some(o);
+        data.learner = o.into();
         data.load_next = 0b10_0010;
         data.mshr_free = 20;
         let mut s = OawsDyn::default();

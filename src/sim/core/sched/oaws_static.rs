@@ -26,7 +26,7 @@ mod tests {
         o.miss_inflight = 6;
         o.set_prediction(1, 6);
         o.set_prediction(2, 2);
-        data.policy.oaws = Some(o);
+        data.learner = o.into();
         data.load_next = 0b110;
         data.mshr_free = 8;
         let mut s = OawsStatic::default();
@@ -36,7 +36,7 @@ mod tests {
         assert_eq!(s.hold_reason(), StallReason::OcclusionHold);
         assert_eq!(offer_order(&mut s, q, &view), vec![2]);
         // A retires from the LD/ST unit: B fits in the 8 − 6 − 0 MSHRs left? No: 6 > 2.
-        data.policy.oaws.as_mut().unwrap().miss_inflight = 0;
+        data.learner.oaws_mut().unwrap().miss_inflight = 0;
         data.mshr_free = 2;
         assert_eq!(s.qualify(0b110, &data.view()), 0b100);
         // A's data returns and frees its MSHRs: B qualifies.
