@@ -8,12 +8,21 @@
 //! slot, line or miss-queue slot is parked in the re-execution queue instead, and the head
 //! moves on (so hits behind it proceed); each cycle the oldest parked access is retried
 //! first. Only when the re-execution queue is full does a refused access block the unit.
+//!
+//! The unit steps on its own ([`Ldst::step`]): it talks to the L1 (and the warp-group tagger
+//! beside it) and reports what happened to the SM's warps in an [`LdstStep`], which the SM
+//! applies to its load tracking and its learning policy.
 
 use super::coalescer::Coalesced;
+use super::group_tags::GroupTagger;
+use super::sm::access_ctx;
 use crate::sim::cache::AccessCtx;
+use crate::sim::dram::mapping::AddressMap;
+use crate::sim::event::{Event, EventKind, EventSink};
+use crate::sim::l1::L1;
 use crate::sim::queue::BoundedQueue;
-use crate::sim::request::MemRequest;
-use crate::sim::stats::StallCause;
+use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
+use crate::sim::stats::{CoreStats, StallCause};
 use crate::workload::instr::Space;
 use std::collections::VecDeque;
 
@@ -78,5 +87,296 @@ impl Ldst {
     /// Whether refused load accesses are parked (MASCAR) rather than replayed in place.
     pub fn parks(&self) -> bool {
         self.reexec.capacity() > 0
+    }
+}
+
+/// What the unit needs from around it for one step.
+pub struct LdstIo<'a> {
+    pub core: u16,
+    pub now: u64,
+    pub l1: &'a mut L1,
+    pub tagger: &'a mut GroupTagger,
+    pub stats: &'a mut CoreStats,
+    pub map: &'a AddressMap,
+    pub sink: &'a mut EventSink,
+    /// Next request id (global), and the count of requests created (conservation).
+    pub next_id: &'a mut u64,
+    pub created: &'a mut u64,
+    pub line_bytes: u64,
+    pub shared_latency: u64,
+    /// What the L1 learns about an access: the SM's warp schedulers and GTO priorities.
+    pub schedulers: usize,
+    pub priority: &'a [u8],
+}
+
+/// A parked access the L1 took: whose it is and the L1's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retried {
+    pub warp: u16,
+    pub load_slot: u8,
+    pub index: u8,
+    pub addr: u64,
+    pub outcome: CacheOutcome,
+}
+
+/// An access the L1 took from the head instruction (or MASCAR parked).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sent {
+    pub warp: u16,
+    pub load_slot: u8,
+    pub load: bool,
+    pub id: u64,
+    pub addr: u64,
+    pub lanes: u32,
+    /// The L1's answer (`None` for a parked access).
+    pub outcome: CacheOutcome,
+    /// MASCAR parked it: the L1 has not looked at it yet.
+    pub parked: bool,
+}
+
+/// The head instruction sent its last access and left the unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Left {
+    pub warp: u16,
+    pub load_slot: u8,
+    pub load: bool,
+    pub pc: u32,
+    pub accesses: u32,
+    /// L1 misses and merges among its accesses.
+    pub misses: u32,
+    pub miss_pred: u16,
+    /// The cycle its first access went.
+    pub started: u64,
+}
+
+/// What one step of the unit did that concerns the SM's warps, in the order it happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct LdstStep {
+    /// A parked access the L1 took now.
+    pub retried: Option<Retried>,
+    /// The head load found fewer free MSHRs than it needs (memory occlusion): its warp and
+    /// load slot.
+    pub occluded: Option<(u16, u8)>,
+    pub sent: Option<Sent>,
+    pub left: Option<Left>,
+}
+
+impl Ldst {
+    /// One cycle: retry the oldest parked access, else send the head instruction's next access
+    /// into the L1 (shared-memory instructions take their fixed latency instead).
+    #[inline]
+    pub fn step(&mut self, mut io: LdstIo<'_>) -> LdstStep {
+        let mut out = LdstStep::default();
+        let parked = !self.reexec.is_empty();
+        if !parked && self.queue.is_empty() {
+            return out;
+        }
+        if parked {
+            let (req, ctx) = *self.reexec.front().expect("parked access");
+            if let Ok(outcome) = io.l1.access(req, &ctx, io.now, io.map, io.sink) {
+                self.reexec.pop();
+                io.stats.ldst.replays += 1;
+                let o = req.origin;
+                out.retried = Some(Retried {
+                    warp: o.warp,
+                    load_slot: o.load_slot,
+                    index: o.index,
+                    addr: req.addr,
+                    outcome,
+                });
+                return out;
+            }
+            io.stats.ldst.mascar_replay += 1;
+        }
+        let Some(head) = self.queue.front() else {
+            io.stats.ldst.idle_replays += 1;
+            return out;
+        };
+        let (w, load_slot, head_load) = (head.warp, head.load_slot, head.load);
+        if self.started.is_none() {
+            self.started = Some(io.now);
+            self.head_misses = 0;
+            if head.space == Space::Shared {
+                io.stats.shared_accesses += 1;
+                if head.load {
+                    self.shared.push_back((io.now + io.shared_latency, head.warp, load_slot));
+                }
+                self.queue.pop();
+                self.started = None;
+                return out;
+            }
+            if head.load {
+                out.occluded = self.check_occlusion(&mut io);
+                if io.tagger.enabled {
+                    let head = self.queue.front().expect("head present");
+                    io.tagger.start(&head.coalesced, io.l1, io.map);
+                }
+            }
+        }
+        if self.replay_refusal(io.l1, io.stats, io.core, io.sink) {
+            return out;
+        }
+        let head = self.queue.front().expect("head present");
+        let k = self.next;
+        let (addr, lanes) = (head.coalesced.lines[k], head.coalesced.lanes[k]);
+        let ctx = access_ctx(
+            io.schedulers,
+            io.priority,
+            usize::from(w),
+            head.pc,
+            head.coalesced.n as u8,
+            k as u8,
+            head.coalesced.sectors[k],
+        );
+        let kind = if head.load { AccessKind::Load } else { AccessKind::Store };
+        let bytes = if head.load { io.line_bytes as u32 } else { lanes.count_ones() * u32::from(head.width) };
+        let mut req = MemRequest {
+            id: *io.next_id,
+            kind,
+            addr,
+            bytes,
+            lanes,
+            origin: Origin {
+                core: io.core,
+                warp: head.warp,
+                pc: head.pc,
+                load_seq: head.seq,
+                load_slot,
+                index: k as u8,
+                last_to_channel: false,
+                group_slices: 0,
+            },
+            loc: Default::default(),
+            trace: ReqTrace { created: io.now, ..ReqTrace::default() },
+        };
+        let tagging = io.tagger.enabled && head_load;
+        if tagging {
+            io.tagger.tag(k, head.coalesced.n, &mut req.origin);
+        }
+        let mut parked = false;
+        let outcome = match io.l1.access(req, &ctx, io.now, io.map, io.sink) {
+            Ok(outcome) => {
+                self.stalled = None;
+                if tagging {
+                    io.tagger.sent(k, outcome == CacheOutcome::Miss);
+                }
+                if head_load && matches!(outcome, CacheOutcome::Miss | CacheOutcome::Merged) {
+                    self.head_misses += 1;
+                }
+                outcome
+            }
+            Err(_) if self.parks() && head_load && !self.reexec.is_full() => {
+                // MASCAR: park the refused access and move on; it will miss.
+                self.stalled = None;
+                parked = true;
+                self.head_misses += 1;
+                if self.reexec.push((req, ctx)).is_err() {
+                    unreachable!("re-execution queue room checked");
+                }
+                if tagging {
+                    // It leaves the SM when the L1 takes it (it will miss).
+                    io.tagger.sent(k, true);
+                }
+                CacheOutcome::None
+            }
+            Err(cause) => {
+                self.stalled = Some(cause);
+                self.stalled_fills = io.l1.fills;
+                io.stats.ldst_stalls[cause as usize] += 1;
+                self.emit_mshr_full(cause, io.core, io.sink);
+                return out;
+            }
+        };
+        *io.next_id += 1;
+        *io.created += 1;
+        io.stats.ldst.accesses += 1;
+        out.sent =
+            Some(Sent { warp: w, load_slot, load: head_load, id: req.id, addr, lanes, outcome, parked });
+        self.next += 1;
+        let head = self.queue.front().expect("head present");
+        if self.next < head.coalesced.n {
+            io.stats.ldst.coal += 1;
+            return out;
+        }
+        // The instruction has sent every access.
+        let started = self.started.take().unwrap_or(io.now);
+        self.next = 0;
+        let mi = self.queue.pop().expect("head present");
+        out.left = Some(Left {
+            warp: w,
+            load_slot,
+            load: mi.load,
+            pc: mi.pc,
+            accesses: mi.coalesced.n as u32,
+            misses: self.head_misses,
+            miss_pred: mi.miss_pred,
+            started,
+        });
+        out
+    }
+
+    /// Whether the head's next access would be refused again for the cause that refused it
+    /// last time; if so, counts the stall and returns true. A replay gives the same answer
+    /// until a fill changes the L1 (a fill is the only way an MSHR entry frees or a missing
+    /// line appears) or the miss queue drains, so the lookup is not redone. (With MASCAR a
+    /// refused load is parked instead, unless the re-execution queue is full.)
+    ///
+    /// The SM asks this first when nothing is parked and the head has started, the common
+    /// case of a stalled unit, so that it need not gather the rest of [`LdstIo`].
+    #[inline(always)]
+    pub fn replay_refusal(
+        &self,
+        l1: &mut L1,
+        stats: &mut CoreStats,
+        core: u16,
+        sink: &mut EventSink,
+    ) -> bool {
+        let Some(cause) = self.stalled else { return false };
+        let persists = match cause {
+            StallCause::Mshr => l1.mshr.free() == 0,
+            StallCause::MissQueue => l1.fills == self.stalled_fills && l1.miss_queue.is_full(),
+            _ => false,
+        };
+        let head_load = self.queue.front().is_some_and(|h| h.load);
+        if !persists || (self.parks() && head_load && !self.reexec.is_full()) {
+            return false;
+        }
+        // The L1 counts its own stalls on a real attempt; here the attempt is skipped, so
+        // both are counted.
+        stats.ldst_stalls[cause as usize] += 1;
+        l1.stats.stall(cause);
+        self.emit_mshr_full(cause, core, sink);
+        true
+    }
+
+    /// A load entering the unit that needs more new MSHRs than are free is occluded
+    /// (seed 004 §1.2.3, Fig. 1.3).
+    fn check_occlusion(&self, io: &mut LdstIo<'_>) -> Option<(u16, u8)> {
+        let head = self.queue.front().expect("head present");
+        let needed = head.coalesced.iter().filter(|&(line, _)| io.l1.needs_mshr(line)).count();
+        let free = io.l1.mshr.free();
+        if needed <= free {
+            return None;
+        }
+        io.stats.occlusions += 1;
+        if io.sink.wants(EventKind::MemoryOcclusion) {
+            io.sink.emit(Event::MemoryOcclusion {
+                core: io.core,
+                warp: head.warp,
+                pc: head.pc,
+                needed: needed as u16,
+                free: free as u16,
+            });
+        }
+        Some((head.warp, head.load_slot))
+    }
+
+    #[inline]
+    fn emit_mshr_full(&self, cause: StallCause, core: u16, sink: &mut EventSink) {
+        if cause == StallCause::Mshr && sink.wants(EventKind::MshrFull) {
+            let head = self.queue.front().expect("head present");
+            let line = head.coalesced.lines[self.next];
+            sink.emit(Event::MshrFull { core, warp: head.warp, pc: head.pc, line });
+        }
     }
 }

@@ -15,7 +15,7 @@
 
 use super::coalescer::Coalesced;
 use super::group_tags::GroupTagger;
-use super::ldst::{Ldst, MemInstr, NO_LOAD};
+use super::ldst::{Ldst, LdstIo, MemInstr, NO_LOAD};
 use super::sched::owl::CtaGrouping;
 use super::sched::{Learner, MemoryFeedback, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
 use super::stall::{StallClass, StallReason};
@@ -27,8 +27,8 @@ use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
 use crate::sim::queue::BoundedQueue;
-use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
-use crate::sim::stats::{CoreStats, StallCause};
+use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, ReqTrace};
+use crate::sim::stats::CoreStats;
 use crate::workload::instr::{Op, Space, reg_range};
 use crate::workload::{Kernel, WarpProgram};
 
@@ -62,6 +62,30 @@ pub struct SmEnv<'a> {
     /// Requests created / retired (conservation).
     pub created: &'a mut u64,
     pub retired: &'a mut u64,
+}
+
+/// The L1's view of an access by warp `w` of an SM with `schedulers` warp schedulers and GTO
+/// `priority` per warp (seed 004 §4.2.2): its priority and SM-wide rank, and the load's
+/// `requests` and this access's `index` among them.
+pub fn access_ctx(
+    schedulers: usize,
+    priority: &[u8],
+    w: usize,
+    pc: u32,
+    requests: u8,
+    index: u8,
+    sectors: u8,
+) -> AccessCtx {
+    let prio = priority[w];
+    AccessCtx {
+        warp: w as u16,
+        pc,
+        prio,
+        rank: u16::from(prio) * schedulers as u16 + (w % schedulers) as u16,
+        requests,
+        index,
+        sectors,
+    }
 }
 
 /// Fixed per-SM parameters.
@@ -524,171 +548,76 @@ impl Sm {
         }
     }
 
-    /// The LD/ST unit sends (at most) one access of its head instruction — after MASCAR's
-    /// re-execution queue, whose oldest parked access goes first when the L1 takes it.
-    fn step_ldst(&mut self, now: u64, env: &mut SmEnv<'_>) {
-        let parked = !self.ldst.reexec.is_empty();
-        if !parked && self.ldst.queue.is_empty() {
-            return;
-        }
-        if parked {
-            if self.replay_parked(now, env) {
-                self.stats.ldst.replays += 1;
-                return;
-            }
-            self.stats.ldst.mascar_replay += 1;
-        }
-        let Some(head) = self.ldst.queue.front() else {
-            self.stats.ldst.idle_replays += 1;
-            return;
-        };
-        let (w, load_slot, head_load) = (head.warp as usize, head.load_slot, head.load);
-        if self.ldst.started.is_none() {
-            self.ldst.started = Some(now);
-            self.ldst.head_misses = 0;
-            if head.space == Space::Shared {
-                self.stats.shared_accesses += 1;
-                if head.load {
-                    self.ldst.shared.push_back((now + self.params.shared_latency, head.warp, load_slot));
-                }
-                self.ldst.queue.pop();
-                self.ldst.started = None;
-                return;
-            }
-            if head.load {
-                self.check_occlusion(env);
-                if self.tagger.enabled {
-                    let head = self.ldst.queue.front().expect("head present");
-                    self.tagger.start(&head.coalesced, &self.l1, env.map);
-                }
-            }
-        }
-        // A replay gives the same answer until a fill changes the L1 (a fill is the only way
-        // an MSHR entry frees or a missing line appears) or the miss queue drains: count the
-        // stall without redoing the lookup. (With MASCAR a refused load is parked instead,
-        // unless the re-execution queue is full.)
-        if let Some(cause) = self.ldst.stalled {
-            let unchanged = self.l1.fills == self.ldst.stalled_fills;
-            let persists = match cause {
-                StallCause::Mshr => self.l1.mshr.free() == 0,
-                StallCause::MissQueue => unchanged && self.l1.miss_queue.is_full(),
-                _ => false,
-            };
-            if persists && !(self.ldst.parks() && head_load && !self.ldst.reexec.is_full()) {
-                self.record_ldst_stall(cause, w, env);
-                return;
-            }
-        }
-        let head = self.ldst.queue.front().expect("head present");
-        let k = self.ldst.next;
-        let (addr, lanes) = (head.coalesced.lines[k], head.coalesced.lanes[k]);
-        let ctx = self.access_ctx(w, head.pc, head.coalesced.n as u8, k as u8, head.coalesced.sectors[k]);
-        let kind = if head.load { AccessKind::Load } else { AccessKind::Store };
-        let bytes = if head.load {
-            self.params.line_bytes as u32
-        } else {
-            lanes.count_ones() * u32::from(head.width)
-        };
-        let mut req = MemRequest {
-            id: *env.next_id,
-            kind,
-            addr,
-            bytes,
-            lanes,
-            origin: Origin {
-                core: self.id,
-                warp: head.warp,
-                pc: head.pc,
-                load_seq: head.seq,
-                load_slot,
-                index: k as u8,
-                last_to_channel: false,
-                group_slices: 0,
-            },
-            loc: Default::default(),
-            trace: ReqTrace { created: now, ..ReqTrace::default() },
-        };
-        let tagging = self.tagger.enabled && head_load;
-        if tagging {
-            self.tagger.tag(k, head.coalesced.n, &mut req.origin);
-        }
-        let outcome = match self.l1.access(req, &ctx, now, env.map, env.sink) {
-            Ok(outcome) => {
-                self.ldst.stalled = None;
-                if tagging {
-                    self.tagger.sent(k, outcome == CacheOutcome::Miss);
-                }
-                if head_load {
-                    self.load_accepted(w, addr, outcome, now, env);
-                }
-                outcome
-            }
-            Err(_) if self.ldst.parks() && head_load && !self.ldst.reexec.is_full() => {
-                // MASCAR: park the refused access and move on; it will miss.
-                self.ldst.stalled = None;
-                self.ldst.head_misses += 1;
-                if self.ldst.reexec.push((req, ctx)).is_err() {
-                    unreachable!("re-execution queue room checked");
-                }
-                if tagging {
-                    // It leaves the SM when the L1 takes it (it will miss).
-                    self.tagger.sent(k, true);
-                }
-                CacheOutcome::None
-            }
-            Err(cause) => {
-                self.ldst.stalled = Some(cause);
-                self.ldst.stalled_fills = self.l1.fills;
-                self.stats.ldst_stalls[cause as usize] += 1;
-                self.emit_mshr_full(cause, w, env);
-                return;
-            }
-        };
-        *env.next_id += 1;
-        *env.created += 1;
-        self.stats.ldst.accesses += 1;
-        if load_slot != NO_LOAD {
-            self.warps[w].loads[load_slot as usize].reqs.push(ReqRecord {
-                id: req.id,
-                addr,
-                lanes,
-                loc: Default::default(),
-                trace: ReqTrace { created: now, l1: outcome, ..ReqTrace::default() },
-            });
-        }
-        self.ldst.next += 1;
-        let head = self.ldst.queue.front().expect("head present");
-        if self.ldst.next < head.coalesced.n {
-            self.stats.ldst.coal += 1;
-            return;
-        }
-        // The instruction has sent every access.
-        let started = self.ldst.started.take().unwrap_or(now);
-        self.ldst.next = 0;
-        let mi = self.ldst.queue.pop().expect("head present");
-        if load_slot != NO_LOAD {
-            let t = &mut self.warps[w].loads[load_slot as usize];
-            t.all_sent = true;
-            t.ldst_start = started;
-            t.ldst_end = now;
-            if t.complete() {
-                self.finish_load(w, load_slot as usize, env, true);
-            }
-        }
-        if mi.load {
-            self.learner.load_left(mi.pc, mi.coalesced.n as u32, self.ldst.head_misses, mi.miss_pred);
-        }
-    }
-
-    /// The L1 took an access of warp `w`'s load to line `addr`: count its misses, and tell a
-    /// policy that watches the L1.
+    /// Steps the LD/ST unit and applies what it did to the warps' loads and the learning
+    /// policy.
     #[inline]
-    fn load_accepted(&mut self, w: usize, addr: u64, outcome: CacheOutcome, now: u64, env: &mut SmEnv<'_>) {
-        if matches!(outcome, CacheOutcome::Miss | CacheOutcome::Merged) {
-            self.ldst.head_misses += 1;
+    fn step_ldst(&mut self, now: u64, env: &mut SmEnv<'_>) {
+        if self.ldst.reexec.is_empty()
+            && (self.ldst.queue.is_empty()
+                || self.ldst.started.is_some()
+                    && self.ldst.replay_refusal(&mut self.l1, &mut self.stats, self.id, env.sink))
+        {
+            return;
         }
-        if self.learner.watches_l1() {
-            self.learn_access(w, addr, outcome, now, env);
+        let step = self.ldst.step(LdstIo {
+            core: self.id,
+            now,
+            l1: &mut self.l1,
+            tagger: &mut self.tagger,
+            stats: &mut self.stats,
+            map: env.map,
+            sink: env.sink,
+            next_id: env.next_id,
+            created: env.created,
+            line_bytes: self.params.line_bytes,
+            shared_latency: self.params.shared_latency,
+            schedulers: self.schedulers.len(),
+            priority: &self.priority,
+        });
+        if let Some(r) = step.retried {
+            let w = r.warp as usize;
+            let t = &mut self.warps[w].loads[r.load_slot as usize];
+            if let Some(rec) = t.reqs.get_mut(r.index as usize) {
+                rec.trace.l1 = r.outcome;
+            }
+            // Its miss was counted when it was parked.
+            if self.learner.watches_l1() {
+                self.learn_access(w, r.addr, r.outcome, now, env);
+            }
+        }
+        if let Some((w, slot)) = step.occluded
+            && slot != NO_LOAD
+        {
+            self.warps[w as usize].loads[slot as usize].occluded = true;
+        }
+        if let Some(s) = step.sent {
+            let w = s.warp as usize;
+            if s.load && !s.parked && self.learner.watches_l1() {
+                self.learn_access(w, s.addr, s.outcome, now, env);
+            }
+            if s.load_slot != NO_LOAD {
+                self.warps[w].loads[s.load_slot as usize].reqs.push(ReqRecord {
+                    id: s.id,
+                    addr: s.addr,
+                    lanes: s.lanes,
+                    loc: Default::default(),
+                    trace: ReqTrace { created: now, l1: s.outcome, ..ReqTrace::default() },
+                });
+            }
+        }
+        if let Some(l) = step.left {
+            if l.load_slot != NO_LOAD {
+                let t = &mut self.warps[l.warp as usize].loads[l.load_slot as usize];
+                t.all_sent = true;
+                t.ldst_start = l.started;
+                t.ldst_end = now;
+                if t.complete() {
+                    self.finish_load(l.warp as usize, l.load_slot as usize, env, true);
+                }
+            }
+            if l.load {
+                self.learner.load_left(l.pc, l.accesses, l.misses, l.miss_pred);
+            }
         }
     }
 
@@ -713,81 +642,10 @@ impl Sm {
         }
     }
 
-    /// MASCAR: retries the oldest parked access; true when the L1 took it.
-    fn replay_parked(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
-        let (req, ctx) = *self.ldst.reexec.front().expect("parked access");
-        let Ok(outcome) = self.l1.access(req, &ctx, now, env.map, env.sink) else {
-            return false;
-        };
-        self.ldst.reexec.pop();
-        let w = req.origin.warp as usize;
-        let t = &mut self.warps[w].loads[req.origin.load_slot as usize];
-        if let Some(r) = t.reqs.get_mut(req.origin.index as usize) {
-            r.trace.l1 = outcome;
-        }
-        // Its miss was counted when it was parked.
-        if self.learner.watches_l1() {
-            self.learn_access(w, req.addr, outcome, now, env);
-        }
-        true
-    }
-
-    /// Counts a replayed access whose cause persists (the L1 counts its own stalls on a real
-    /// attempt; here the attempt is skipped, so both are counted).
-    fn record_ldst_stall(&mut self, cause: StallCause, w: usize, env: &mut SmEnv<'_>) {
-        self.stats.ldst_stalls[cause as usize] += 1;
-        self.l1.stats.stall(cause);
-        self.emit_mshr_full(cause, w, env);
-    }
-
-    #[inline]
-    fn emit_mshr_full(&self, cause: StallCause, w: usize, env: &mut SmEnv<'_>) {
-        if cause == StallCause::Mshr && env.sink.wants(EventKind::MshrFull) {
-            let head = self.ldst.queue.front().expect("head present");
-            let line = head.coalesced.lines[self.ldst.next];
-            env.sink.emit(Event::MshrFull { core: self.id, warp: w as u16, pc: head.pc, line });
-        }
-    }
-
-    /// A load entering the LD/ST unit that needs more new MSHRs than are free is occluded
-    /// (seed 004 §1.2.3, Fig. 1.3).
-    fn check_occlusion(&mut self, env: &mut SmEnv<'_>) {
-        let head = self.ldst.queue.front().expect("head present");
-        let needed = head.coalesced.iter().filter(|&(line, _)| self.l1.needs_mshr(line)).count();
-        let free = self.l1.mshr.free();
-        if needed > free {
-            self.stats.occlusions += 1;
-            let (w, slot, pc) = (head.warp, head.load_slot, head.pc);
-            if slot != NO_LOAD {
-                self.warps[w as usize].loads[slot as usize].occluded = true;
-            }
-            if env.sink.wants(EventKind::MemoryOcclusion) {
-                env.sink.emit(Event::MemoryOcclusion {
-                    core: self.id,
-                    warp: w,
-                    pc,
-                    needed: needed as u16,
-                    free: free as u16,
-                });
-            }
-        }
-    }
-
-    /// The L1's view of an access by warp `w` (seed 004 §4.2.2): its GTO priority and SM-wide
-    /// rank, and the load's `requests` and this access's `index` among them. Also what the
-    /// debugger passes to [`L1::insertion_position`] to ask where a warp's next line would go.
+    /// The L1's view of an access by warp `w` (see [`access_ctx`]). Also what the debugger
+    /// passes to [`L1::insertion_position`] to ask where a warp's next line would go.
     pub fn access_ctx(&self, w: usize, pc: u32, requests: u8, index: u8, sectors: u8) -> AccessCtx {
-        let k = self.schedulers.len();
-        let prio = self.priority[w];
-        AccessCtx {
-            warp: w as u16,
-            pc,
-            prio,
-            rank: u16::from(prio) * k as u16 + (w % k) as u16,
-            requests,
-            index,
-            sectors,
-        }
+        access_ctx(self.schedulers.len(), &self.priority, w, pc, requests, index, sectors)
     }
 
     /// Where in the L1 set `set`'s chain (0 = MRU) the lines of warp `w`'s next instruction
