@@ -52,7 +52,7 @@ fn bad_benchmark_input_exits_2_saying_what_is_valid() {
     assert_eq!(code, 2);
     assert_eq!(
         err.trim(),
-        "error: atx: no such workload file, and not a benchmark name; benchmarks: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans, hotspot, nw, backprop"
+        "error: atx: no such workload file, and not a benchmark name; benchmarks: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans, hotspot, nw, backprop, streamcluster"
     );
     let (code, _, err) = run(&["run", "-w", "atax", "--set", "workload.nx=0"]);
     assert_eq!(code, 2);
@@ -71,7 +71,7 @@ fn bad_benchmark_input_exits_2_saying_what_is_valid() {
     std::fs::write(&file, "(\n  benchmark: \"gemm2\",\n)").unwrap();
     let (code, _, err) = run(&["run", "-w", file.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("b.ron:2:3: benchmark: \"gemm2\" is not a benchmark; valid: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans, hotspot, nw, backprop"), "{err}");
+    assert!(err.contains("b.ron:2:3: benchmark: \"gemm2\" is not a benchmark; valid: atax, bicg, mvt, gesummv, syrk, syr2k, gemm, 2mm, 3mm, 3dconv, bfs, spmv, sssp, kmeans, hotspot, nw, backprop, streamcluster"), "{err}");
 }
 
 #[test]

@@ -119,6 +119,8 @@ fn benchmarks_read_back_as_the_same_run() {
         ("hotspot", &["workload.grid=40", "workload.pyramid=3", "workload.steps=4"]),
         ("nw", &["workload.n=48"]),
         ("backprop", &["workload.in=64"]),
+        // A branch and an index on generated data; 1-byte and 8-byte accesses.
+        ("streamcluster", &["workload.points=700", "workload.dim=4"]),
     ] {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let w = Workload::resolve(Some(Path::new(name)), &sets, 1).unwrap();

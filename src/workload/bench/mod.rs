@@ -23,6 +23,7 @@ pub mod nest;
 pub mod nw;
 pub mod spmv;
 pub mod sssp;
+pub mod streamcluster;
 pub mod syr2k;
 pub mod syrk;
 
@@ -76,6 +77,7 @@ pub const BENCHMARKS: &[Bench] = &[
     hotspot::BENCH,
     nw::BENCH,
     backprop::BENCH,
+    streamcluster::BENCH,
 ];
 
 /// Knob values of one run.

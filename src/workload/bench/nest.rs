@@ -26,6 +26,7 @@
 
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
+use std::sync::Arc;
 
 /// An element index `x·gx + y·gy + tx·tx + ty·ty + bx·bx + by·by + l0·i0 + l1·i1 + c`, where
 /// `gx`, `gy` are the thread's global indices (`blockIdx*blockDim + threadIdx`), `tx`, `ty` its
@@ -183,8 +184,18 @@ pub enum Step {
     If(Cond),
     /// `&& cond` of the innermost open `if`: narrows its lanes further.
     And(Cond),
+    /// `if (flag)` on data: the lanes whose global thread (`gx`) has bit set in flag table
+    /// `n` of the kernel's [`NestData`] (a branch on values the kernel computes, worked out
+    /// when the input is built).
+    IfFlag(u8),
+    /// `} else {`: the lanes the innermost `if` left out, and only they.
+    Else,
     /// `}` of an `if`: the lanes it left out rejoin.
     EndIf,
+    /// A load or store of `array[at + table[gx]]`, `table` being value table `table` of the
+    /// kernel's [`NestData`]: an index read from memory (`a[b[tid]]`), worked out when the
+    /// input is built.
+    Gather { array: usize, at: Affine, table: u8, store: bool, name: &'static str },
     /// `if (gx, gy inside the kernel's guard)`: lanes outside it wait at the exit; a warp with
     /// none inside skips to the exit.
     Guard,
@@ -200,6 +211,8 @@ struct Code {
     step: Step,
     target: u16,
     dst: u8,
+    /// Registers the destination spans (an 8-byte load writes two).
+    dst_regs: u8,
     srcs: [u8; 4],
 }
 
@@ -223,6 +236,16 @@ pub struct NestKernel {
     pub guard: [(u32, u32); 2],
     pub arrays: Vec<ArrayInfo>,
     code: Vec<Code>,
+    data: Arc<NestData>,
+}
+
+/// Values a kernel's data-dependent steps read, per global thread index `gx`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct NestData {
+    /// [`Step::Gather`]'s index tables.
+    pub tables: Vec<Vec<u32>>,
+    /// [`Step::IfFlag`]'s bit sets (bit `gx % 64` of word `gx / 64`).
+    pub flags: Vec<Vec<u64>>,
 }
 
 /// How deep `if`s nest.
@@ -266,7 +289,7 @@ impl NestKernel {
         let mut loaded: Vec<u8> = Vec::new();
         let mut next_load = 0u8;
         for (i, &step) in steps.iter().enumerate() {
-            let mut c = Code { step, target: 0, dst: NO_REG, srcs: [NO_REG; 4] };
+            let mut c = Code { step, target: 0, dst: NO_REG, dst_regs: 1, srcs: [NO_REG; 4] };
             match step {
                 Step::Alu(_) => {
                     // Up to three pending loads plus the accumulator.
@@ -277,18 +300,30 @@ impl NestKernel {
                     loaded.clear();
                     c.dst = ACC;
                 }
-                Step::Load { array, .. } | Step::Store { array, .. } => {
+                Step::Load { array, .. } | Step::Store { array, .. } | Step::Gather { array, .. } => {
                     assert!(array < arrays.len(), "{name}: step {i} names array {array}");
                 }
                 _ => {}
             }
             match step {
-                Step::Load { .. } | Step::SharedLoad { .. } => {
+                Step::Load { .. } | Step::SharedLoad { .. } | Step::Gather { store: false, .. } => {
+                    if matches!(step, Step::Gather { .. }) {
+                        // Its index was loaded: it waits for the loads before it.
+                        for (s, r) in c.srcs.iter_mut().zip(loaded.iter().rev()) {
+                            *s = *r;
+                        }
+                    }
+                    if let Step::Load { array, .. } | Step::Gather { array, .. } = step {
+                        c.dst_regs = (arrays[array].elem_bytes / 4).max(1) as u8;
+                    }
+                    if next_load + c.dst_regs > LOAD_REGS {
+                        next_load = 0;
+                    }
                     c.dst = FIRST_LOAD_REG + next_load;
-                    next_load = (next_load + 1) % LOAD_REGS;
+                    next_load = (next_load + c.dst_regs) % LOAD_REGS;
                     loaded.push(c.dst);
                 }
-                Step::Store { .. } | Step::SharedStore { .. } => {
+                Step::Store { .. } | Step::SharedStore { .. } | Step::Gather { store: true, .. } => {
                     // A store right after a load (a copy, as into a shared tile) stores the loaded
                     // value; otherwise the accumulator.
                     c.srcs[0] = loaded.pop().unwrap_or(ACC);
@@ -307,19 +342,31 @@ impl NestKernel {
                     c.srcs[0] = COUNTER;
                     c.dst = COUNTER;
                 }
-                Step::If(_) => {
+                Step::If(_) | Step::IfFlag(_) => {
                     assert!(
                         open.iter().filter(|o| !o.1).count() < MAX_IFS,
                         "{name}: ifs nest deeper than {MAX_IFS}"
                     );
                     open.push((i, false));
                 }
+                Step::Else => {
+                    // The if's lanes that fail (and its `And`s) go to the else; the else's
+                    // own lanes, when there are none, to the end.
+                    let &(begin, false) = open.last().expect("Else without If") else {
+                        panic!("{name}: step {i}: else inside an open loop")
+                    };
+                    code[begin].target = i as u16;
+                    while ands.last().is_some_and(|&a| a > begin) {
+                        code[ands.pop().expect("checked")].target = i as u16;
+                    }
+                    *open.last_mut().expect("checked") = (i, false);
+                }
                 Step::And(_) => {
                     assert!(matches!(open.last(), Some((_, false))), "{name}: step {i}: And outside an if");
                     ands.push(i);
                 }
                 Step::EndIf => {
-                    let (begin, false) = open.pop().expect("EndIf without If") else {
+                    let (begin, false) = open.pop().expect("EndIf without If or Else") else {
                         panic!("{name}: step {i} ends an if inside an open loop")
                     };
                     code[begin].target = i as u16;
@@ -333,7 +380,20 @@ impl NestKernel {
             code.push(c);
         }
         assert!(open.is_empty(), "{name}: a Loop or If is not closed");
-        NestKernel { name: name.into(), grid, block, guard, arrays: arrays.to_vec(), code }
+        NestKernel {
+            name: name.into(),
+            grid,
+            block,
+            guard,
+            arrays: arrays.to_vec(),
+            code,
+            data: Arc::default(),
+        }
+    }
+
+    /// The kernel with the values its data-dependent steps read.
+    pub fn with_data(self, data: Arc<NestData>) -> NestKernel {
+        NestKernel { data, ..self }
     }
 
     pub fn ctas(&self) -> u32 {
@@ -413,7 +473,8 @@ impl NestCursor {
                 self.name = "EXIT";
                 return Instr::exit(pc);
             };
-            let instr = |op| Instr { pc, op, dst: c.dst, dst_regs: 1, srcs: c.srcs, mask: self.mask };
+            let instr =
+                |op| Instr { pc, op, dst: c.dst, dst_regs: c.dst_regs, srcs: c.srcs, mask: self.mask };
             match c.step {
                 Step::Alu(name) | Step::Barrier(name) => {
                     self.pc += 1;
@@ -464,10 +525,37 @@ impl NestCursor {
                     self.mask = self.lanes_where(k, |t| cond.holds(t, self.iter));
                     self.pc = if self.mask == 0 { c.target } else { self.pc + 1 };
                 }
+                Step::IfFlag(f) => {
+                    self.saved[self.ifs as usize] = self.mask;
+                    self.ifs += 1;
+                    let flags = &k.data.flags[usize::from(f)];
+                    self.mask = self.lanes_where(k, |t| flags[t.gx as usize / 64] >> (t.gx % 64) & 1 != 0);
+                    self.pc = if self.mask == 0 { c.target } else { self.pc + 1 };
+                }
+                Step::Else => {
+                    self.mask = self.saved[self.ifs as usize - 1] & !self.mask;
+                    self.pc = if self.mask == 0 { c.target } else { self.pc + 1 };
+                }
                 Step::EndIf => {
                     self.ifs -= 1;
                     self.mask = self.saved[self.ifs as usize];
                     self.pc += 1;
+                }
+                Step::Gather { array, at, table, store, name } => {
+                    let (a, values) = (&k.arrays[array], &k.data.tables[usize::from(table)]);
+                    let map = self.threads(k);
+                    for lane in lanes(self.mask) {
+                        let t = map.thread(lane);
+                        let e = at.at(&t, self.iter) + i64::from(values[t.gx as usize]);
+                        debug_assert!(e >= 0 && (e as u64) < a.elems, "{}: {name}: element {e}", k.name);
+                        addrs[lane as usize] = a.base + e as u64 * a.elem_bytes;
+                    }
+                    let width = a.elem_bytes as u8;
+                    let space = Space::Global;
+                    let op = if store { Op::Store { space, width } } else { Op::Load { space, width } };
+                    self.pc += 1;
+                    self.name = name;
+                    return instr(op);
                 }
                 Step::Loop { trips } => {
                     if trips == 0 {
