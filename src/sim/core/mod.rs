@@ -4,6 +4,7 @@ pub mod coalescer;
 pub mod fcw;
 pub mod group_tags;
 pub mod ldst;
+pub mod loads;
 pub mod sched;
 pub mod sm;
 pub mod stall;

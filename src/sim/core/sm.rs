@@ -16,6 +16,7 @@
 use super::coalescer::Coalesced;
 use super::group_tags::GroupTagger;
 use super::ldst::{Ldst, LdstIo, MemInstr, NO_LOAD};
+use super::loads::{LoadTracker, record_finished};
 use super::sched::owl::CtaGrouping;
 use super::sched::{Learner, MemoryFeedback, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
 use super::stall::{StallClass, StallReason};
@@ -153,10 +154,8 @@ pub struct Sm {
     pub ldst: Ldst,
     /// Tags the last request of each warp-load to each memory controller.
     pub tagger: GroupTagger,
-    /// Zero-latency-divergence oracle: loads whose first request is back, released when the
-    /// rest "arrive" one per cycle: (cycle, warp, load slot, id of the load's first request),
-    /// in the order their first requests returned.
-    pub released: Vec<(u64, u16, u8, u64)>,
+    /// The warps' loads as their requests return (and the zero-latency-divergence oracle).
+    pub loads: LoadTracker,
     pub l1: L1,
     /// Replies from the interconnect waiting to fill the L1.
     pub reply_queue: BoundedQueue<MemRequest>,
@@ -216,11 +215,7 @@ impl Sm {
             seen: 0,
             ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize, reexec),
             tagger: GroupTagger::new(c.dram.scheduler.groups_warps(), c.l2.slices_per_channel),
-            released: Vec::with_capacity(if c.core.zero_latency_divergence {
-                n * c.core.max_loads_per_warp as usize
-            } else {
-                0
-            }),
+            loads: LoadTracker::new(c.core.zero_latency_divergence, n * c.core.max_loads_per_warp as usize),
             l1,
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             generation: 0,
@@ -425,64 +420,20 @@ impl Sm {
                 self.finish_load(w as usize, slot as usize, env, false);
             }
         }
-        if !self.released.is_empty() {
-            self.release_loads(now, env);
-        }
-    }
-
-    /// Zero-latency-divergence oracle: loads whose other requests are now deemed back.
-    #[inline(never)]
-    fn release_loads(&mut self, now: u64, env: &mut SmEnv<'_>) {
-        // Release times are not in push order (loads differ in size): take every due one.
-        let mut i = 0;
-        while i < self.released.len() {
-            let (at, w, slot, first) = self.released[i];
-            if at > now {
-                i += 1;
-                continue;
-            }
-            self.released.remove(i);
-            let t = &mut self.warps[w as usize].loads[slot as usize];
-            if t.active && t.reqs.first().is_some_and(|r| r.id == first) {
-                t.returned = t.requests;
-                t.last = now;
-                if t.complete() {
-                    self.finish_load(w as usize, slot as usize, env, true);
+        if !self.loads.released.is_empty() {
+            while let Some(released) = self.loads.release_due(&mut self.warps, now) {
+                if let Some((w, slot)) = released {
+                    self.finish_load(w, slot, env, true);
                 }
             }
         }
     }
 
     /// A load request's data reached its warp.
-    fn complete(&mut self, mut req: MemRequest, now: u64, env: &mut SmEnv<'_>) {
-        req.trace.done = now;
+    #[inline(never)]
+    fn complete(&mut self, req: MemRequest, now: u64, env: &mut SmEnv<'_>) {
         *env.retired += 1;
-        if matches!(req.trace.l1, CacheOutcome::Miss | CacheOutcome::Merged) {
-            self.stats.loads.miss_latency += now - req.trace.created;
-            self.stats.loads.miss_returns += 1;
-        }
-        if req.trace.l2 == CacheOutcome::Hit {
-            self.stats.loads.l2_hit_latency += now - req.trace.created;
-            self.stats.loads.l2_hit_returns += 1;
-        }
-        let w = req.origin.warp as usize;
-        let slot = req.origin.load_slot as usize;
-        let track = &mut self.warps[w].loads[slot];
-        if self.params.zero_latency_divergence {
-            // The oracle counted this request as returned already (its load may even be gone).
-            let ours =
-                track.active && track.reqs.get(req.origin.index as usize).is_some_and(|r| r.id == req.id);
-            if !ours || track.returned >= track.requests {
-                return;
-            }
-            if track.returned == 0 {
-                let first = track.reqs.first().map_or(req.id, |r| r.id);
-                let rest = u64::from(track.requests) - 1;
-                self.released.push((now + rest, w as u16, slot as u8, first));
-            }
-        }
-        track.returned(&req, now);
-        if track.complete() {
+        if let Some((w, slot)) = self.loads.returned(&mut self.warps, req, now, &mut self.stats.loads) {
             self.finish_load(w, slot, env, true);
         }
     }
@@ -492,45 +443,7 @@ impl Sm {
         let warp = &mut self.warps[w];
         let t = &mut warp.loads[slot];
         if global {
-            let s = &mut self.stats.loads;
-            s.loads += 1;
-            s.requests += u64::from(t.requests);
-            if t.requests > 1 {
-                s.divergent += 1;
-            }
-            s.effective_latency += t.last - t.issued;
-            s.latency_divergence += t.last - t.first;
-            let (channels, banks, service) = spread(&t.reqs);
-            if channels > 0 {
-                s.dram_loads += 1;
-                s.channels += channels;
-                s.banks += banks;
-                s.warpgroups += channels;
-                s.warpgroup_service += service;
-            }
-            // Seed 004 §2.3.2: a load of N accesses issued at t leaves the LD/ST unit at t + N
-            // at the earliest (one access per cycle from the next cycle on); the rest is
-            // memory-occlusion time.
-            let occlusion = (t.ldst_end - t.issued).saturating_sub(u64::from(t.requests));
-            s.occlusion_cycles += occlusion;
-            if t.requests > 2 {
-                s.occlusion_divergent += occlusion;
-                s.access_time_divergent += t.last - t.issued;
-            } else {
-                s.occlusion_coherent += occlusion;
-                s.access_time_coherent += t.last - t.issued;
-            }
-            if env.sink.wants(EventKind::LoadDone) {
-                env.sink.emit(Event::LoadDone {
-                    core: self.id,
-                    warp: w as u16,
-                    pc: t.pc,
-                    requests: t.requests,
-                    issued: t.issued,
-                    first: t.first,
-                    last: t.last,
-                });
-            }
+            record_finished(t, self.id, w, &mut self.stats.loads, env.sink);
         }
         let dsts = reg_range(t.dst, t.dst_regs);
         t.active = false;
@@ -1143,37 +1056,6 @@ fn check(warp: &Warp, now: u64, ldst: &Ldst, alu_free: u64, p: &Params) -> Stall
         Op::Store { .. } if ldst.queue.is_full() => StallReason::MemPipe,
         _ => StallReason::Issued,
     }
-}
-
-/// Among a load's requests that reached DRAM: distinct channels (its warp-groups), distinct
-/// (channel, bank) pairs, and the warp-groups' service times summed (per channel: first
-/// request into the controller → last request's data done).
-fn spread(reqs: &[ReqRecord]) -> (u64, u64, u64) {
-    let mut channels = [0u64; 4];
-    let mut banks: [(u32, u32); 64] = [(u32::MAX, 0); 64];
-    let mut nb = 0usize;
-    let at_dram = || reqs.iter().filter(|r| r.trace.dram_in != 0);
-    for r in at_dram() {
-        let c = r.loc.channel as usize % 256;
-        channels[c / 64] |= 1 << (c % 64);
-        let key = (r.loc.channel, r.loc.bank);
-        if !banks[..nb].contains(&key) && nb < banks.len() {
-            banks[nb] = key;
-            nb += 1;
-        }
-    }
-    let mut service = 0;
-    for (i, mut m) in channels.into_iter().enumerate() {
-        while m != 0 {
-            let ch = (i * 64 + m.trailing_zeros() as usize) as u32;
-            m &= m - 1;
-            let (first, last) = at_dram()
-                .filter(|r| r.loc.channel % 256 == ch)
-                .fold((u64::MAX, 0), |(f, l), r| (f.min(r.trace.dram_in), l.max(r.trace.dram_done)));
-            service += last.saturating_sub(first);
-        }
-    }
-    (channels.iter().map(|m| u64::from(m.count_ones())).sum(), nb as u64, service)
 }
 
 fn mask_of(n: usize) -> u64 {
