@@ -11,7 +11,7 @@
 use super::core::StallReason;
 use super::dram::command::Command;
 use super::dram::sched::DrainCause;
-use super::dram::sched::warp_groups::Early;
+use super::dram::sched::early::Early;
 
 /// A field value of an event, for breakpoint filters and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

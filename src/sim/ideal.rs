@@ -15,7 +15,8 @@
 
 use crate::config::{Config, IdealMemory};
 use crate::sim::cache::AccessCtx;
-use crate::sim::cache::tags::{Line, LineState, Probe};
+use crate::sim::cache::line::{Line, LineState};
+use crate::sim::cache::tags::Probe;
 use crate::sim::core::Sm;
 use crate::sim::l2::L2Slice;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};

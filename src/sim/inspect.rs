@@ -136,13 +136,13 @@ pub fn approx_bytes(g: &Gpu) -> usize {
                     .sum::<usize>()
                 + w.last_load.reqs.len() * size_of::<super::core::warp::ReqRecord>();
         }
-        total += sm.l1.tags.sets * sm.l1.tags.ways * (size_of::<super::cache::tags::Line>() + 1);
+        total += sm.l1.tags.sets * sm.l1.tags.ways * (size_of::<super::cache::line::Line>() + 1);
         total += sm.l1.mshr.capacity() * (size_of::<super::cache::mshr::MshrEntry>() + 8 * req);
         total += (sm.l1.miss_queue.capacity() + sm.reply_queue.capacity()) * req;
         total += sm.l1.history_bytes() + sm.l1.loads.set_accesses.len() * 8;
     }
     for l2 in &g.l2 {
-        total += size_of_val(l2) + l2.tags.sets * l2.tags.ways * (size_of::<super::cache::tags::Line>() + 1);
+        total += size_of_val(l2) + l2.tags.sets * l2.tags.ways * (size_of::<super::cache::line::Line>() + 1);
         total += l2.mshr.capacity() * (size_of::<super::cache::mshr::MshrEntry>() + 8 * req);
         total += (l2.access_queue.capacity() + l2.miss_queue.capacity() + l2.response_queue.capacity()) * req;
     }

@@ -20,9 +20,10 @@
 use crate::config::{AllocPolicy, Config};
 use crate::sim::cache::AccessCtx;
 use crate::sim::cache::index::IndexKind;
+use crate::sim::cache::line::{Line, LineState};
 use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::replace::{Replacement, ReplacementKind};
-use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
+use crate::sim::cache::tags::{Probe, TagArray};
 use crate::sim::core::coalescer::SECTOR_BYTES;
 use crate::sim::core::fcw::FcwTrainer;
 use crate::sim::dram::mapping::AddressMap;

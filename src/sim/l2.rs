@@ -27,9 +27,10 @@
 use crate::config::Config;
 use crate::sim::cache::AccessCtx;
 use crate::sim::cache::index::IndexKind;
+use crate::sim::cache::line::{Line, LineState};
 use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::replace::ReplacementKind;
-use crate::sim::cache::tags::{Line, LineState, Probe, TagArray};
+use crate::sim::cache::tags::{Probe, TagArray};
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::dram::sched::GroupKey;
 use crate::sim::icnt::{Ejector, Injector};

@@ -5,7 +5,7 @@
 
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
-use crate::sim::cache::tags::LineState;
+use crate::sim::cache::line::LineState;
 use crate::sim::core::sched::bits;
 use crate::workload::instr::{Op, Space};
 use crate::workload::synth::lanes;

@@ -9,7 +9,7 @@ use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::config::DramSchedulerName;
 use crate::sim::Gpu;
 use crate::sim::dram::sched::DramScheduler;
-use crate::sim::dram::sched::warp_groups::Early;
+use crate::sim::dram::sched::early::Early;
 
 pub fn warpgroups(g: &Gpu, channel: usize) -> Option<View> {
     let mc = &g.dram[channel];

@@ -2,6 +2,7 @@
 //! set-index function and replacement policy, and the MSHR table.
 
 pub mod index;
+pub mod line;
 pub mod mshr;
 pub mod replace;
 pub mod tags;
@@ -26,6 +27,32 @@ pub struct AccessCtx {
     pub index: u8,
     /// 32-byte sectors of the line the access's lanes touch, one bit each.
     pub sectors: u8,
+}
+
+impl AccessCtx {
+    /// An access by warp `w` of an SM with `schedulers` warp schedulers and GTO `priority` per
+    /// warp (seed 004 §4.2.2): its priority and SM-wide rank, and the load's `requests` and this
+    /// access's `index` among them.
+    pub fn of_warp(
+        schedulers: usize,
+        priority: &[u8],
+        w: usize,
+        pc: u32,
+        requests: u8,
+        index: u8,
+        sectors: u8,
+    ) -> AccessCtx {
+        let prio = priority[w];
+        AccessCtx {
+            warp: w as u16,
+            pc,
+            prio,
+            rank: u16::from(prio) * schedulers as u16 + (w % schedulers) as u16,
+            requests,
+            index,
+            sectors,
+        }
+    }
 }
 
 impl AccessCtx {

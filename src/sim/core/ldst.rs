@@ -15,7 +15,6 @@
 
 use super::coalescer::Coalesced;
 use super::group_tags::GroupTagger;
-use super::sm::access_ctx;
 use crate::sim::cache::AccessCtx;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
@@ -219,7 +218,7 @@ impl Ldst {
         let head = self.queue.front().expect("head present");
         let k = self.next;
         let (addr, lanes) = (head.coalesced.lines[k], head.coalesced.lanes[k]);
-        let ctx = access_ctx(
+        let ctx = AccessCtx::of_warp(
             io.schedulers,
             io.priority,
             usize::from(w),

@@ -65,30 +65,6 @@ pub struct SmEnv<'a> {
     pub retired: &'a mut u64,
 }
 
-/// The L1's view of an access by warp `w` of an SM with `schedulers` warp schedulers and GTO
-/// `priority` per warp (seed 004 §4.2.2): its priority and SM-wide rank, and the load's
-/// `requests` and this access's `index` among them.
-pub fn access_ctx(
-    schedulers: usize,
-    priority: &[u8],
-    w: usize,
-    pc: u32,
-    requests: u8,
-    index: u8,
-    sectors: u8,
-) -> AccessCtx {
-    let prio = priority[w];
-    AccessCtx {
-        warp: w as u16,
-        pc,
-        prio,
-        rank: u16::from(prio) * schedulers as u16 + (w % schedulers) as u16,
-        requests,
-        index,
-        sectors,
-    }
-}
-
 /// Fixed per-SM parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Params {
@@ -558,7 +534,7 @@ impl Sm {
     /// The L1's view of an access by warp `w` (see [`access_ctx`]). Also what the debugger
     /// passes to [`L1::insertion_position`] to ask where a warp's next line would go.
     pub fn access_ctx(&self, w: usize, pc: u32, requests: u8, index: u8, sectors: u8) -> AccessCtx {
-        access_ctx(self.schedulers.len(), &self.priority, w, pc, requests, index, sectors)
+        AccessCtx::of_warp(self.schedulers.len(), &self.priority, w, pc, requests, index, sectors)
     }
 
     /// Where in the L1 set `set`'s chain (0 = MRU) the lines of warp `w`'s next instruction

@@ -29,7 +29,7 @@ use super::Replacement;
 use super::chain::Chains;
 use crate::config::{Config, Constrained, Partition};
 use crate::sim::cache::AccessCtx;
-use crate::sim::cache::tags::Line;
+use crate::sim::cache::line::Line;
 
 /// The warp size: the most requests a divergent load makes ("Width" of Eq. 4.1).
 const WARP_SIZE: usize = 32;
@@ -295,7 +295,7 @@ mod tests {
         d.insert(0, 7, 0x99, &oldest, None);
         // ...a divergent load evicts it: ⟨0x40, 0x99⟩ enters the victim cache.
         let old =
-            Line { key: 0x99, pc: 0x40, state: crate::sim::cache::tags::LineState::Valid, ..Line::default() };
+            Line { key: 0x99, pc: 0x40, state: crate::sim::cache::line::LineState::Valid, ..Line::default() };
         d.insert(0, 7, 0x123, &divergent(0, 0), Some(&old));
         assert_eq!(d.victim_cache.entries, vec![Victim { pc: 0x40, key: 0x99 }]);
         // A younger warp missing on it teaches nothing (only the oldest warp is sampled).

@@ -7,7 +7,7 @@ use super::Replacement;
 use super::chain::Chains;
 use super::duel::{Bimodal, SetDueling};
 use crate::sim::cache::AccessCtx;
-use crate::sim::cache::tags::Line;
+use crate::sim::cache::line::Line;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dip {

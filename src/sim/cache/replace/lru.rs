@@ -4,7 +4,7 @@
 use super::Replacement;
 use super::chain::Chains;
 use crate::sim::cache::AccessCtx;
-use crate::sim::cache::tags::Line;
+use crate::sim::cache::line::Line;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lru {

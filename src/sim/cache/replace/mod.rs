@@ -24,7 +24,7 @@ pub use lru::Lru;
 pub use rrip::Rrip;
 
 use super::AccessCtx;
-use super::tags::Line;
+use super::line::Line;
 use crate::config::{Config, ReplacementName};
 use enum_dispatch::enum_dispatch;
 

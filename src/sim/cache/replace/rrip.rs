@@ -9,7 +9,7 @@
 use super::Replacement;
 use super::duel::{Bimodal, SetDueling};
 use crate::sim::cache::AccessCtx;
-use crate::sim::cache::tags::Line;
+use crate::sim::cache::line::Line;
 
 /// RRPV bits.
 const M: u32 = 3;

@@ -19,6 +19,7 @@
 //! `config::names::DramSchedulerName`.
 
 mod alpha_sjf;
+pub mod early;
 mod fcfs;
 mod frfcfs;
 mod gmc;

@@ -29,6 +29,7 @@
 //! queue) and places all its requests: per bank, the row hits first, then row by row. In
 //! write-drain mode it places writes with GMC's row sorter (writes have no warp).
 
+pub use super::early::Early;
 use super::row_sorter::RowSorter;
 use super::{SchedCtx, SchedulerStats};
 use crate::config::Config;
@@ -46,29 +47,6 @@ use std::fmt::Debug;
 pub const HIT_SCORE: u32 = 1;
 /// Score of a request that must open a new row.
 pub const MISS_SCORE: u32 = 3;
-
-/// Why a warp-group was scheduled before its tags completed it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Early {
-    /// It was not: every slice's tag arrived.
-    #[default]
-    No,
-    /// Nothing arrived for `incomplete_timeout` DRAM cycles.
-    TimedOut,
-    /// The command queues were empty and no complete group could go.
-    Idle,
-}
-
-impl Early {
-    /// The name breakpoint conditions compare against (`early == timed-out`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Early::No => "no",
-            Early::TimedOut => "timed-out",
-            Early::Idle => "idle",
-        }
-    }
-}
 
 /// Which warp-load a group belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]

@@ -1,0 +1,24 @@
+//! One cache line's tag state: what the tag array holds and the replacement policies rank.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LineState {
+    #[default]
+    Invalid,
+    /// Allocated for a miss whose data has not arrived.
+    Reserved,
+    Valid,
+}
+
+/// One cache line's tag state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Line {
+    pub key: u64,
+    /// Byte address of the line (to write it back).
+    pub addr: u64,
+    pub state: LineState,
+    pub dirty: bool,
+    /// Warp slot (L1) or SM (L2) that brought the line in.
+    pub owner: u16,
+    /// PC of the load that brought it in.
+    pub pc: u32,
+}
