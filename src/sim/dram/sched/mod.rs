@@ -250,73 +250,20 @@ impl<P: WarpGroupPolicy> DramScheduler for WarpAware<P> {
     }
 }
 
-/// The configured scheduler (enum dispatch keeps controller state plain, cloneable data).
-/// Schedulers with large state are boxed: the enum stays small, which keeps the
-/// controller's hot path as fast for FR-FCFS as before they existed.
+/// The configured scheduler (enum dispatch keeps controller state plain, cloneable data, and
+/// forwards every method of [`DramScheduler`] to the policy: none can be forgotten).
 #[enum_dispatch(DramScheduler)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum DramSchedulerKind {
     Fcfs,
     FrFcfs,
-    Gmc(Box<Gmc>),
-    Wg(Box<WarpAware<Wg>>),
-    WgM(Box<WarpAware<WgM>>),
-    WgBw(Box<WarpAware<WgBw>>),
-    WgW(Box<WarpAware<WgW>>),
-    Wafcfs(Box<WarpAware<Wafcfs>>),
-    AlphaSjf(Box<AlphaSjf>),
-}
-
-/// A boxed scheduler schedules as the scheduler in the box.
-impl<T: DramScheduler + ?Sized> DramScheduler for Box<T> {
-    fn on_arrival(&mut self, slot: Slot, queues: &Queues) {
-        (**self).on_arrival(slot, queues)
-    }
-    fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot> {
-        (**self).select(ctx, sink)
-    }
-    fn on_issue(&mut self, slot: Slot, cmd: &Command, queues: &Queues) {
-        (**self).on_issue(slot, cmd, queues)
-    }
-    fn on_retire(&mut self, slot: Slot, p: &Pending) {
-        (**self).on_retire(slot, p)
-    }
-    fn on_refresh(&mut self) {
-        (**self).on_refresh()
-    }
-    fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
-        (**self).wake_at(ctx)
-    }
-    fn wake_after_issue(&self, ctx: &SchedCtx<'_>, cmd: &Command) -> Option<u64> {
-        (**self).wake_after_issue(ctx, cmd)
-    }
-    fn write_policy(&self) -> WritePolicy {
-        (**self).write_policy()
-    }
-    fn on_group_end(&mut self, key: GroupKey, slice: u8, now: u64) {
-        (**self).on_group_end(key, slice, now)
-    }
-    fn on_remote(&mut self, msg: &CoordMessage, ctx: &SchedCtx<'_>, sink: &mut EventSink) {
-        (**self).on_remote(msg, ctx, sink)
-    }
-    fn pop_message(&mut self) -> Option<CoordMessage> {
-        (**self).pop_message()
-    }
-    fn on_core_warps(&mut self, core: u16, warps: u16) {
-        (**self).on_core_warps(core, warps)
-    }
-    fn stats(&self) -> SchedulerStats {
-        (**self).stats()
-    }
-    fn command_queues(&self) -> Option<&CommandQueues> {
-        (**self).command_queues()
-    }
-    fn warp_sorter(&self) -> Option<&WarpSorter> {
-        (**self).warp_sorter()
-    }
-    fn merb_table(&self) -> Option<&MerbTable> {
-        (**self).merb_table()
-    }
+    Gmc(Gmc),
+    Wg(WarpAware<Wg>),
+    WgM(WarpAware<WgM>),
+    WgBw(WarpAware<WgBw>),
+    WgW(WarpAware<WgW>),
+    Wafcfs(WarpAware<Wafcfs>),
+    AlphaSjf(AlphaSjf),
 }
 
 impl DramSchedulerKind {
@@ -324,14 +271,14 @@ impl DramSchedulerKind {
         match c.dram.scheduler {
             DramSchedulerName::Fcfs => Fcfs.into(),
             DramSchedulerName::FrFcfs => FrFcfs::default().into(),
-            DramSchedulerName::Gmc => Box::new(Gmc::new(c)).into(),
-            DramSchedulerName::Wg => Box::new(WarpAware::<Wg>::new(c)).into(),
-            DramSchedulerName::WgM => Box::new(WarpAware::<WgM>::new(c)).into(),
-            DramSchedulerName::WgBw => Box::new(WarpAware::<WgBw>::new(c)).into(),
-            DramSchedulerName::WgW => Box::new(WarpAware::<WgW>::new(c)).into(),
-            DramSchedulerName::Wafcfs => Box::new(WarpAware::<Wafcfs>::new(c)).into(),
-            DramSchedulerName::AlphaSjf => Box::new(AlphaSjf::new(c, false)).into(),
-            DramSchedulerName::AlphaSjfW => Box::new(AlphaSjf::new(c, true)).into(),
+            DramSchedulerName::Gmc => Gmc::new(c).into(),
+            DramSchedulerName::Wg => WarpAware::<Wg>::new(c).into(),
+            DramSchedulerName::WgM => WarpAware::<WgM>::new(c).into(),
+            DramSchedulerName::WgBw => WarpAware::<WgBw>::new(c).into(),
+            DramSchedulerName::WgW => WarpAware::<WgW>::new(c).into(),
+            DramSchedulerName::Wafcfs => WarpAware::<Wafcfs>::new(c).into(),
+            DramSchedulerName::AlphaSjf => AlphaSjf::new(c, false).into(),
+            DramSchedulerName::AlphaSjfW => AlphaSjf::new(c, true).into(),
         }
     }
 }
