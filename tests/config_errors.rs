@@ -81,7 +81,7 @@ fn unknown_policy_name_lists_the_valid_ones() {
     let e = config_error("(\n  dram: (scheduler: \"magic\"),\n)");
     assert_eq!(
         e,
-        "m.ron:2:22: dram.scheduler: unknown name \"magic\"; valid: fcfs, frfcfs, gmc, wg, wg-m, wg-bw, wg-w, asjf, asjfw, wafcfs"
+        "m.ron:2:22: dram.scheduler: unknown name \"magic\"; valid: fcfs, frfcfs, frfcfs-cap, gmc, wg, wg-m, wg-bw, wg-w, asjf, asjfw, wafcfs"
     );
 }
 
@@ -209,7 +209,7 @@ fn overrides_are_checked_like_the_file() {
     );
     assert_eq!(set_error(&["l1.ways=0"]), "--set l1.ways=0: l1.ways = 0: must be between 1 and 64");
     assert!(set_error(&["l1.sest=4"]).contains("valid keys in `l1`: sets, ways"));
-    assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs, gmc, wg, wg-m"));
+    assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs, frfcfs-cap, gmc, wg, wg-m"));
 }
 
 #[test]

@@ -323,6 +323,8 @@ pub struct DramConfig {
     /// ...and stop at this one.
     pub write_low_watermark: u32,
     pub scheduler: DramSchedulerName,
+    /// FR-FCFS-Cap: column commands an open row may serve ahead of older requests.
+    pub row_hit_cap: u32,
     /// GMC's transaction and command scheduling (also the command queues and write sorting
     /// of the warp-aware schedulers).
     pub gmc: GmcConfig,
@@ -683,6 +685,7 @@ impl Default for DramConfig {
             write_high_watermark: 32,
             write_low_watermark: 16,
             scheduler: DramSchedulerName::FrFcfs,
+            row_hit_cap: 16,
             gmc: GmcConfig::default(),
             warp_aware: WarpAwareConfig::default(),
             coordination: CoordinationConfig::default(),

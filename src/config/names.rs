@@ -80,6 +80,9 @@ policy_names! {
         Fcfs => "fcfs",
         /// First-ready FCFS: oldest row hit first, then the oldest request (seed 001 baseline).
         FrFcfs => "frfcfs",
+        /// FR-FCFS with at most `dram.row_hit_cap` hits per activation ahead of older requests
+        /// (Mutlu and Moscibroda, MICRO'07; Ramulator's FRFCFS_Cap).
+        FrFcfsCap => "frfcfs-cap",
         /// The GPU memory controller baseline: row sorter, command queues (seed 000 §II-C).
         Gmc => "gmc",
         /// Warp-group shortest-job-first in one controller (seed 000 §IV-B).

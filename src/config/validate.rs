@@ -365,6 +365,7 @@ fn scheduler(k: &mut Checker, c: &Config) {
             ),
         );
     }
+    k.at_least("dram.row_hit_cap", d.row_hit_cap, 1);
     k.at_least("dram.gmc.cmd_queue_depth", d.gmc.cmd_queue_depth, 1);
     k.at_least("dram.gmc.max_row_hit_streak", d.gmc.max_row_hit_streak, 1);
     if d.gmc.age_threshold == 0 {

@@ -2,13 +2,19 @@
 //! command is ready on an open row first; otherwise the oldest request whose ACT or PRE is
 //! ready. A bank with pending hits to its open row is never precharged for an older miss.
 //! Reads and writes are not mixed: the controller's write-drain mode picks the queue.
+//!
+//! **FR-FCFS-Cap** (Mutlu and Moscibroda, MICRO'07; Ramulator's `FRFCFS_Cap`, cap 16): an open
+//! row may serve at most `cap` column commands since its ACT ahead of older requests; after
+//! that its hits lose their priority and the bank's oldest request competes by age like any
+//! other (its column command if it is a hit, else its PRE), so a stream of hits cannot starve
+//! an older miss. Plain FR-FCFS is the same with no cap.
 
 use super::{DramScheduler, SchedCtx};
 use crate::sim::dram::command::{Command, CommandKind};
-use crate::sim::dram::queues::Slot;
+use crate::sim::dram::queues::{Queues, Slot};
 use crate::sim::event::EventSink;
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrFcfs {
     /// The last scan's earliest bank parts of its candidates' timing (a bank's oldest hit,
     /// or else its oldest request's PRE or ACT), per kind: CAS, ACT, PRE. The same scan that
@@ -17,6 +23,17 @@ pub struct FrFcfs {
     /// its own bank, so with that bank's times they still bound the next choice from below
     /// ([`DramScheduler::wake_after_issue`]).
     bank_min: [u64; 3],
+    /// Column commands an open row may serve ahead of older requests (`u32::MAX`: no cap).
+    cap: u32,
+    /// Per bank: column commands since its last ACT.
+    streak: Vec<u32>,
+}
+
+impl FrFcfs {
+    /// FR-FCFS over `banks` banks; with `cap`, FR-FCFS-Cap.
+    pub fn new(banks: usize, cap: Option<u32>) -> FrFcfs {
+        FrFcfs { bank_min: [0; 3], cap: cap.unwrap_or(u32::MAX), streak: vec![0; banks] }
+    }
 }
 
 /// The column command of the direction being served.
@@ -46,6 +63,7 @@ impl DramScheduler for FrFcfs {
             let open = device.banks[bank].open_row;
             if let Some(r) = open
                 && ctx.queues.row_hits(ctx.draining, bank, open) > 0
+                && self.streak[bank] < self.cap
             {
                 let t = device.bank_earliest(cas, bank);
                 bank_cas = bank_cas.min(t);
@@ -59,6 +77,12 @@ impl DramScheduler for FrFcfs {
                 continue;
             }
             let (t, chan) = match open {
+                // Capped: the oldest request is a hit, whose column command competes by age.
+                Some(r) if list[0].row == r => {
+                    let t = device.bank_earliest(cas, bank);
+                    bank_cas = bank_cas.min(t);
+                    (t, chan_cas)
+                }
                 Some(_) => {
                     let t = device.bank_earliest(CommandKind::Pre, bank);
                     bank_pre = bank_pre.min(t);
@@ -77,6 +101,15 @@ impl DramScheduler for FrFcfs {
         }
         self.bank_min = [bank_cas, bank_act, bank_pre];
         best_hit.or(best_other).map(|(_, s)| s)
+    }
+
+    fn on_issue(&mut self, _: Slot, cmd: &Command, _: &Queues) {
+        let streak = &mut self.streak[cmd.bank as usize];
+        match cmd.kind {
+            CommandKind::Act => *streak = 0,
+            CommandKind::Rd | CommandKind::Wr => *streak = streak.saturating_add(1),
+            CommandKind::Pre | CommandKind::Ref => {}
+        }
     }
 
     fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
@@ -119,7 +152,7 @@ mod tests {
     #[test]
     fn wakes_exactly_when_a_candidate_becomes_ready() {
         let mut kit = Kit::new(&[]);
-        let mut s = FrFcfs::default();
+        let mut s = FrFcfs::new(16, None);
         let a = kit.request(&mut s, 0, 5, (0, 0, 0), true, false);
         let b = kit.request(&mut s, 1, 7, (0, 1, 0), true, false);
         assert_eq!(kit.select(&mut s).0, Some(a), "both banks closed: the oldest ACT");
@@ -142,12 +175,50 @@ mod tests {
         assert_eq!(kit.select(&mut s).0, Some(a));
     }
 
+    /// FR-FCFS-Cap with cap 2: two hits to the open row go ahead of an older miss, then the
+    /// miss (the oldest) gets its PRE although a third hit waits; plain FR-FCFS serves all
+    /// three hits first.
+    #[test]
+    fn the_cap_lets_an_older_miss_through_after_cap_hits() {
+        for (cap, want) in [(Some(2), vec!["hit", "hit", "miss"]), (None, vec!["hit", "hit", "hit", "miss"])]
+        {
+            let mut kit = Kit::new(&[]);
+            let mut s = FrFcfs::new(16, cap);
+            let miss = kit.request(&mut s, 2, 1, (0, 0, 0), true, false);
+            let hits: Vec<Slot> = (1..4).map(|w| kit.request(&mut s, 2, 4, (0, w, 0), true, false)).collect();
+            let served = |kit: &mut Kit, s: &mut FrFcfs, kind: CommandKind, slot: Slot| {
+                let p = kit.queues.get(slot);
+                let cmd = Command { kind, bank: p.bank, row: p.row, col: 0 };
+                s.on_issue(slot, &cmd, &kit.queues);
+                issue(kit, kind, slot);
+            };
+            served(&mut kit, &mut s, CommandKind::Act, hits[0]);
+            let mut got = Vec::new();
+            for _ in 0..want.len() {
+                kit.now += 1000;
+                let slot = kit.select(&mut s).0.expect("a ready candidate");
+                if slot == miss {
+                    got.push("miss");
+                    assert_eq!(
+                        kit.queues.next_command(miss, kit.device.banks[2].open_row).kind,
+                        CommandKind::Pre
+                    );
+                    break;
+                }
+                got.push("hit");
+                served(&mut kit, &mut s, CommandKind::Rd, slot);
+                kit.retire(&mut s, slot);
+            }
+            assert_eq!(got, want, "cap {cap:?}");
+        }
+    }
+
     /// A bank with hits to its open row is not precharged for an older miss to another row;
     /// the hit goes first even though it is younger.
     #[test]
     fn hits_go_first_and_protect_their_row() {
         let mut kit = Kit::new(&[]);
-        let mut s = FrFcfs::default();
+        let mut s = FrFcfs::new(16, None);
         let miss = kit.request(&mut s, 2, 1, (0, 0, 0), true, false);
         let hit = kit.request(&mut s, 2, 4, (0, 1, 0), true, false);
         issue(&mut kit, CommandKind::Act, hit);

@@ -270,7 +270,10 @@ impl DramSchedulerKind {
     pub fn new(c: &Config) -> DramSchedulerKind {
         match c.dram.scheduler {
             DramSchedulerName::Fcfs => Fcfs.into(),
-            DramSchedulerName::FrFcfs => FrFcfs::default().into(),
+            DramSchedulerName::FrFcfs => FrFcfs::new(c.dram.banks as usize, None).into(),
+            DramSchedulerName::FrFcfsCap => {
+                FrFcfs::new(c.dram.banks as usize, Some(c.dram.row_hit_cap)).into()
+            }
             DramSchedulerName::Gmc => Gmc::new(c).into(),
             DramSchedulerName::Wg => WarpAware::<Wg>::new(c).into(),
             DramSchedulerName::WgM => WarpAware::<WgM>::new(c).into(),
