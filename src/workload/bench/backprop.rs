@@ -129,8 +129,9 @@ fn adjust(delta: usize, ly: usize, w: usize, oldw: usize) -> Vec<Step> {
     let index_y = INDEX_IN;
     let index_x = Affine::ZERO.tx(1).c(1);
     // `w[i] += ETA·delta·ly + MOMENTUM·oldw[i]`, then `oldw[i] = ...` recomputed, reloading
-    // what the stores may have changed; the bias update has no `ly` term.
-    let update = |at: Affine, with_ly: bool| {
+    // what the stores may have changed; the bias update has no `ly` term. Each statement
+    // loads delta (and ly), the old weight, and for `+=` the weight itself, then stores.
+    let statement = |at: Affine, with_ly: bool, target: usize, add: bool| {
         let mut s = vec![Step::Load { array: delta, at: index_x, name: "LDG delta[index_x]" }];
         if with_ly {
             s.push(Step::Load { array: ly, at: index_y, name: "LDG ly[index_y]" });
@@ -139,20 +140,17 @@ fn adjust(delta: usize, ly: usize, w: usize, oldw: usize) -> Vec<Step> {
             Step::Alu("FMUL ETA * delta * ly"),
             Step::Load { array: oldw, at, name: "LDG oldw[index]" },
             Step::Alu("FFMA + MOMENTUM * oldw"),
-            Step::Load { array: w, at, name: "LDG w[index]" },
-            Step::Alu("FADD w += ..."),
-            Step::Store { array: w, at, name: "STG w[index]" },
-            Step::Load { array: delta, at: index_x, name: "LDG delta[index_x]" },
         ]);
-        if with_ly {
-            s.push(Step::Load { array: ly, at: index_y, name: "LDG ly[index_y]" });
+        if add {
+            s.extend([Step::Load { array: w, at, name: "LDG w[index]" }, Step::Alu("FADD w += ...")]);
         }
-        s.extend([
-            Step::Alu("FMUL ETA * delta * ly"),
-            Step::Load { array: oldw, at, name: "LDG oldw[index]" },
-            Step::Alu("FFMA + MOMENTUM * oldw"),
-            Step::Store { array: oldw, at, name: "STG oldw[index]" },
-        ]);
+        let name = if target == w { "STG w[index]" } else { "STG oldw[index]" };
+        s.push(Step::Store { array: target, at, name });
+        s
+    };
+    let update = |at: Affine, with_ly: bool| {
+        let mut s = statement(at, with_ly, w, true);
+        s.extend(statement(at, with_ly, oldw, false));
         s
     };
     let mut p = vec![
