@@ -510,7 +510,7 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
         report.cycles,
         report.sim.wall_seconds,
         report.sim.cycles_per_second,
-        gpu.created as f64 / report.sim.wall_seconds.max(1e-9),
+        gpu.ledger.created() as f64 / report.sim.wall_seconds.max(1e-9),
     ))?;
     if a.debugger {
         let (config, workload) = load(&a.machine)?;

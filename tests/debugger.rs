@@ -358,7 +358,8 @@ fn warps_view_shows_the_scheduler_state() {
     let (mut s, _) = view("oaws-dyn");
     let predicted = |s: &Session| {
         let sm = &s.gpu.sms[0];
-        (0..sm.warps.len()).any(|w| sm.valid & (1 << w) != 0 && oaws_prediction(sm, w).unwrap().0 > 0)
+        (0..sm.exec.warps.len())
+            .any(|w| sm.exec.valid & (1 << w) != 0 && oaws_prediction(sm, w).unwrap().0 > 0)
     };
     while !predicted(&s) && s.gpu.is_running() {
         run(&mut s, "step");
@@ -375,7 +376,7 @@ fn warps_view_shows_the_scheduler_state() {
         "{oaws}"
     );
     assert!(header(&oaws).contains("class") && header(&oaws).contains("miss pred"), "{oaws}");
-    let resident: Vec<usize> = (0..sm.warps.len()).filter(|&w| sm.valid & (1 << w) != 0).collect();
+    let resident: Vec<usize> = (0..sm.exec.warps.len()).filter(|&w| sm.exec.valid & (1 << w) != 0).collect();
     assert!(resident.iter().any(|&w| oaws_prediction(sm, w).unwrap().0 > 0), "no prediction yet:\n{oaws}");
     for &w in &resident {
         let row = oaws.lines().find(|l| l.split_whitespace().next() == Some(&w.to_string())).unwrap();
@@ -393,7 +394,7 @@ fn warps_view_shows_the_scheduler_state() {
     let (s, owl) = view("cta-locality-blp");
     assert!(header(&owl).contains("group") && owl.contains("scheduler 0: issuing from group"), "{owl}");
     let sm = &s.gpu.sms[0];
-    let w = (0..sm.warps.len()).find(|&w| sm.valid & (1 << w) != 0).unwrap();
+    let w = (0..sm.exec.warps.len()).find(|&w| sm.exec.valid & (1 << w) != 0).unwrap();
     let row = owl.lines().find(|l| l.split_whitespace().next() == Some(&w.to_string())).unwrap();
     assert_eq!(row.split_whitespace().nth(3), Some(sm.group_of(w).unwrap().to_string().as_str()), "{owl}");
 

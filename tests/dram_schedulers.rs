@@ -11,6 +11,7 @@ use warpscope::sim::dram::Controller;
 use warpscope::sim::dram::mapping::AddressMap;
 use warpscope::sim::dram::merb::{MERB_COUNTER_MAX, single_bank_utilization};
 use warpscope::sim::dram::timing::Timing;
+use warpscope::sim::ledger::Ledger;
 use warpscope::sim::request::MemRequest;
 use warpscope::sim::{Event, EventKind, EventSink, Status};
 
@@ -29,7 +30,7 @@ fn every_scheduler_finishes_conserves_requests_and_is_deterministic() {
         let set = format!("dram.scheduler={name}");
         let (g, r1, t1) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         assert_eq!(g.status, Status::Done, "{name}");
-        assert_eq!(g.created, g.retired, "{name}: request conservation");
+        assert_eq!(g.ledger.in_flight(), 0, "{name}: request conservation");
         assert!(r1.dram.reads > 0 && r1.dram.writes > 0, "{name}");
         let (_, r2, t2) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         assert_eq!(serde_json::to_string(&r1).unwrap(), serde_json::to_string(&r2).unwrap(), "{name}");
@@ -111,7 +112,7 @@ impl Bench {
     fn run(&mut self) {
         let mut guard = 0;
         while !self.mc.is_idle() {
-            self.mc.tick(self.mc.now, &mut self.sink);
+            self.mc.tick(self.mc.now, &mut self.sink, &mut Ledger::default());
             self.events.extend(self.sink.drain().map(|(_, e)| e));
             while let Some(r) = self.mc.pop_completed() {
                 self.done.push((r.id, self.mc.now));
@@ -197,7 +198,7 @@ fn merb_keeps_a_lone_bank_at_62_percent() {
                 b.mc.enqueue(pending[next], b.mc.now);
                 next += 1;
             }
-            b.mc.tick(b.mc.now, &mut b.sink);
+            b.mc.tick(b.mc.now, &mut b.sink, &mut Ledger::default());
             for (_, e) in b.sink.drain() {
                 match e {
                     Event::DramCommand { dram_cycle, cmd, .. } if cmd.kind.name() == "ACT" => {
@@ -282,7 +283,7 @@ fn prefetching_on_a_machine_fills_the_l2_and_counts_outcomes() {
     let (g, r, _) =
         run_traced(gpu(small_config(&["dram.prefetch.enabled=true"]), workload(TINY, 1)), RUNAWAY);
     assert_eq!(g.status, Status::Done);
-    assert_eq!(g.created, g.retired, "prefetches are created and retired too");
+    assert_eq!(g.ledger.in_flight(), 0, "prefetches are created and retired too");
     let p = &r.dram.prefetch;
     assert!(p.issued > 100, "{p:?}");
     assert!(p.useful > 0 && p.useful + p.late + p.useless <= p.issued, "{p:?}");
@@ -302,7 +303,7 @@ fn the_fig4_oracles() {
     assert!(pc.cycles < base.cycles);
     let (g, zld, _) =
         run_traced(gpu(small_config(&["core.zero_latency_divergence=true"]), workload(TINY, 1)), RUNAWAY);
-    assert_eq!((g.status, g.created), (Status::Done, g.retired));
+    assert_eq!((g.status, g.ledger.in_flight()), (Status::Done, 0));
     let m = &zld.memory;
     assert!(m.latency_divergence_mean <= m.requests_per_load - 1.0 + 1e-9, "{m:?}");
     assert!(base.memory.latency_divergence_mean > 10.0 * m.latency_divergence_mean);

@@ -32,7 +32,7 @@ fn one_load(sets: &[&str]) -> (Vec<u64>, Gpu) {
         }
     }
     assert_eq!(g.status, Status::Done);
-    assert_eq!(g.created, g.retired);
+    assert_eq!(g.ledger.in_flight(), 0);
     (lat, g)
 }
 
@@ -85,7 +85,7 @@ fn every_ideal_memory_conserves_requests() {
         let mut g = gpu(small_config(sets), workload(TINY, 1));
         run_conserving(&mut g, 89, 2_000_000, &format!("{sets:?}"));
         assert_eq!(g.status, Status::Done, "{sets:?}");
-        assert_eq!(g.created, g.retired, "{sets:?}");
+        assert_eq!(g.ledger.in_flight(), 0, "{sets:?}");
     }
 }
 

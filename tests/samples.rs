@@ -45,7 +45,7 @@ fn every_sample_workload_compiles_and_runs_on_the_small_machine() {
         let w = Arc::new(Workload::load(&path, 1).unwrap_or_else(|e| panic!("{e}")));
         let mut g = common::gpu(common::small_config(&[]), w);
         g.run(3000);
-        assert!(g.created > 0, "{} issues memory requests", path.display());
+        assert!(g.ledger.created() > 0, "{} issues memory requests", path.display());
     }
 }
 

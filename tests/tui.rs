@@ -198,7 +198,7 @@ fn the_inspector_scrolls_through_a_32_request_load() {
     }
     let last = screen(&mut app, 100, 30);
     assert!(last.contains("legend: h L1 hit"), "{last}");
-    let axis = app.session.gpu.sms[0].warps[0].last_load.issued.to_string();
+    let axis = app.session.gpu.sms[0].exec.warps[0].last_load.issued.to_string();
     assert!(last.lines().any(|l| l.trim_start_matches('│').trim_start().starts_with(&axis)), "axis: {last}");
     press(&mut app, KeyCode::Char('g'));
     assert_eq!(screen(&mut app, 100, 30), first);

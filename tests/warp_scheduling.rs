@@ -185,12 +185,13 @@ fn stall_attribution_is_exact_and_listening_changes_nothing() {
             for (i, sm) in g.sms.iter().enumerate() {
                 let counted: Vec<usize> =
                     (0..6).filter(|&c| sm.stats.stall_classes[c] != before[i][c]).collect();
-                if sm.issued_last != 0 || sm.valid == 0 {
+                if sm.issue.issued_last != 0 || sm.exec.valid == 0 {
                     assert!(counted.is_empty());
                     continue;
                 }
-                let reasons =
-                    (0..64).filter(|&w| sm.valid & (1 << w) != 0).fold(0u16, |m, w| m | reason[i][w].bit());
+                let reasons = (0..64)
+                    .filter(|&w| sm.exec.valid & (1 << w) != 0)
+                    .fold(0u16, |m, w| m | reason[i][w].bit());
                 assert_eq!(
                     counted,
                     vec![StallClass::of(reasons) as usize],

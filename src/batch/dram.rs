@@ -21,6 +21,7 @@ use super::run::write_command;
 use crate::config::{Config, ConfigError, Origin};
 use crate::sim::dram::Controller;
 use crate::sim::dram::mapping::{AddressMap, DramLocation};
+use crate::sim::ledger::Ledger;
 use crate::sim::request::{AccessKind, MemRequest};
 use crate::sim::stats::Histogram;
 use crate::sim::stats::report::{DramReport, dram_report};
@@ -335,7 +336,7 @@ fn feed(
     // The cycle each channel last accepted a request.
     let mut fed = vec![u64::MAX; channels];
     let mut head = trace.next_request()?;
-    let mut id = 0u64;
+    let mut ledger = Ledger::default();
     let mut now = 0u64;
     let start = Instant::now();
     loop {
@@ -348,7 +349,7 @@ fn feed(
                 break;
             }
             let req = MemRequest {
-                id,
+                id: ledger.create(),
                 kind: if r.write { AccessKind::Writeback } else { AccessKind::Load },
                 addr: r.addr & !(line_bytes - 1),
                 bytes: line_bytes as u32,
@@ -359,14 +360,13 @@ fn feed(
             };
             mcs[ch].enqueue(req, now);
             fed[ch] = now;
-            id += 1;
             head = trace.next_request()?;
         }
         if head.is_none() && mcs.iter().all(|m| m.is_idle()) {
             break;
         }
         for mc in &mut mcs {
-            mc.tick(now, &mut sink);
+            mc.tick(now, &mut sink, &mut ledger);
             while mc.pop_completed().is_some() {}
         }
         if let Some(o) = &mut out {

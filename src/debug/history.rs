@@ -86,7 +86,7 @@ impl Sample {
             dram_cycles: g.dram.iter().map(|d| d.stats.cycles).sum(),
             mshr_used: g.sms.iter().map(|s| s.l1.mshr.used() as u64).sum(),
             mshr_capacity: g.sms.iter().map(|s| s.l1.mshr.capacity() as u64).sum(),
-            requests_in_flight: g.created - g.retired,
+            requests_in_flight: g.ledger.in_flight(),
         }
     }
 }

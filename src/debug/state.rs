@@ -65,17 +65,18 @@ pub fn lookup(g: &Gpu, path: &[Seg]) -> Result<Val, String> {
         ["sm", rest @ ..] => {
             let sm = &g.sms[index(&path[0], g.sms.len(), "SMs")?];
             match rest {
-                ["warps"] => int(u64::from(sm.valid.count_ones())),
+                ["warps"] => int(u64::from(sm.exec.valid.count_ones())),
                 ["instructions"] => int(sm.stats.instructions),
                 ["occlusions"] => int(sm.stats.occlusions),
                 ["ldst", "queue"] => int(sm.ldst.queue.len() as u64),
                 ["warp", field] => {
-                    let w = &sm.warps[index(&path[1], sm.warps.len(), "warp slots")?];
+                    let slot = index(&path[1], sm.exec.warps.len(), "warp slots")?;
+                    let w = &sm.exec.warps[slot];
                     match *field {
                         "loads_out" => int(u64::from(w.loads_out)),
                         "instructions" => int(w.instructions),
                         "pc" => int(u64::from(w.next.pc)),
-                        "stall" => Ok(Val::Str(w.stall.name().into())),
+                        "stall" => Ok(Val::Str(sm.issue.reported[slot].name().into())),
                         _ => Err(unknown(path)),
                     }
                 }

@@ -19,6 +19,7 @@ use crate::sim::cache::line::{Line, LineState};
 use crate::sim::cache::tags::Probe;
 use crate::sim::core::Sm;
 use crate::sim::l2::L2Slice;
+use crate::sim::ledger::Ledger;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};
 use std::collections::VecDeque;
 
@@ -66,7 +67,7 @@ impl IdealPipe {
     }
 
     /// P∞ / fixed latency, one core cycle: take every SM's L1 misses, return what is due.
-    pub fn serve_l1_misses(&mut self, now: u64, sms: &mut [Sm], l2: &mut [L2Slice], retired: &mut u64) {
+    pub fn serve_l1_misses(&mut self, now: u64, sms: &mut [Sm], l2: &mut [L2Slice], ledger: &mut Ledger) {
         for (i, sm) in sms.iter_mut().enumerate() {
             while let Some(mut r) = sm.l1.miss_queue.pop() {
                 self.requests += 1;
@@ -75,7 +76,7 @@ impl IdealPipe {
                 let slice = sm.slice_of(&r);
                 let hit = self.mode == IdealMemory::FixedLatency || l2_lookup(&mut l2[slice], &r);
                 if r.kind == AccessKind::Store {
-                    *retired += 1;
+                    ledger.retire();
                     continue;
                 }
                 if self.mode == IdealMemory::FixedLatency {
@@ -107,13 +108,13 @@ impl IdealPipe {
 
     /// P_DRAM, one core cycle: take every L2 slice's misses and write-backs, return what is
     /// due into the slice's fill queue.
-    pub fn serve_l2_misses(&mut self, now: u64, l2: &mut [L2Slice], retired: &mut u64) {
+    pub fn serve_l2_misses(&mut self, now: u64, l2: &mut [L2Slice], ledger: &mut Ledger) {
         for (i, slice) in l2.iter_mut().enumerate() {
             while let Some(mut r) = slice.miss_queue.pop() {
                 self.requests += 1;
                 r.trace.dram_in = now;
                 if r.kind.is_write() {
-                    *retired += 1;
+                    ledger.retire();
                 } else {
                     self.fast[i].push_back((now + self.dram_latency, r));
                 }

@@ -128,7 +128,7 @@ pub fn approx_bytes(g: &Gpu) -> usize {
     let mut total = size_of::<Gpu>();
     for sm in &g.sms {
         total += size_of_val(sm);
-        for w in &sm.warps {
+        for w in &sm.exec.warps {
             total += size_of_val(w)
                 + w.loads
                     .iter()

@@ -34,6 +34,7 @@ use crate::sim::cache::tags::{Probe, TagArray};
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::dram::sched::GroupKey;
 use crate::sim::icnt::{Ejector, Injector};
+use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CacheStats, StallCause};
@@ -136,17 +137,9 @@ impl L2Slice {
         self.response_queue.free() - self.reserved
     }
 
-    /// One L2 cycle. `stamp` is the core cycle for traces; `retired` counts requests that
-    /// end here (stores).
-    pub fn step(
-        &mut self,
-        now: u64,
-        stamp: u64,
-        map: &AddressMap,
-        next_id: &mut u64,
-        created: &mut u64,
-        retired: &mut u64,
-    ) {
+    /// One L2 cycle. `stamp` is the core cycle for traces; the ledger counts the write-backs
+    /// created and the requests that end here (stores, prefetched lines).
+    pub fn step(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger) {
         if !self.access_queue.is_empty() {
             self.access_occupancy[self.access_queue.len()] += 1;
         }
@@ -167,9 +160,9 @@ impl L2Slice {
         if self.fill(now) {
             return;
         }
-        self.lookup(now, stamp, map, next_id, created, retired);
+        self.lookup(now, stamp, map, ledger);
         if self.port_free <= now && !self.prefetch_fills.is_empty() {
-            self.fill_prefetch(now, stamp, map, next_id, created, retired);
+            self.fill_prefetch(now, stamp, map, ledger);
         }
     }
 
@@ -195,16 +188,7 @@ impl L2Slice {
 
     /// Installs one prefetched line, if the slice does not have it already and can place it
     /// at once (a prefetch never waits for a victim or for miss-queue room: it is dropped).
-    #[allow(clippy::too_many_arguments)]
-    fn fill_prefetch(
-        &mut self,
-        now: u64,
-        stamp: u64,
-        map: &AddressMap,
-        next_id: &mut u64,
-        created: &mut u64,
-        retired: &mut u64,
-    ) {
+    fn fill_prefetch(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger) {
         let Some(&req) = self.prefetch_fills.front() else {
             return;
         };
@@ -215,7 +199,7 @@ impl L2Slice {
             Probe::Pending(_) => self.stats.prefetch_late += 1,
             Probe::Miss => match self.tags.victim(set) {
                 Some(way) if !(self.tags.line(set, way).dirty && self.miss_queue.is_full()) => {
-                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, next_id, created);
+                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, ledger);
                     self.prefetched[set * self.tags.ways + way] = true;
                     self.stats.prefetch_fills += 1;
                     self.port_free = now + self.port_cycles;
@@ -224,7 +208,7 @@ impl L2Slice {
             },
         }
         self.prefetch_fills.pop();
-        *retired += 1;
+        ledger.retire();
     }
 
     /// A demand hit line `way` of `set`: a prefetched line has proven useful.
@@ -271,15 +255,7 @@ impl L2Slice {
     }
 
     /// Looks up the head of the access queue.
-    fn lookup(
-        &mut self,
-        now: u64,
-        stamp: u64,
-        map: &AddressMap,
-        next_id: &mut u64,
-        created: &mut u64,
-        retired: &mut u64,
-    ) {
+    fn lookup(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger) {
         let Some(&req) = self.access_queue.front() else {
             return;
         };
@@ -290,7 +266,7 @@ impl L2Slice {
             self.stats.write_hits += 1;
             self.access_queue.pop();
             self.port_free = now + self.port_cycles;
-            *retired += 1;
+            ledger.retire();
             return;
         }
         if req.kind == AccessKind::Store {
@@ -305,7 +281,7 @@ impl L2Slice {
                         self.stats.stall(StallCause::MissQueue);
                         return;
                     }
-                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, next_id, created);
+                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, ledger);
                     way
                 }
             };
@@ -318,7 +294,7 @@ impl L2Slice {
             self.stats.writes += 1;
             self.access_queue.pop();
             self.port_free = now + self.port_cycles;
-            *retired += 1;
+            ledger.retire();
             return;
         }
         match probe {
@@ -375,7 +351,7 @@ impl L2Slice {
                     return;
                 };
                 let mut req = self.access_queue.pop().expect("head exists");
-                self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, next_id, created);
+                self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
                 req.trace.l2 = CacheOutcome::Miss;
                 self.stats.reads += 1;
                 self.stats.read_misses += 1;
@@ -397,8 +373,7 @@ impl L2Slice {
         state: LineState,
         stamp: u64,
         map: &AddressMap,
-        next_id: &mut u64,
-        created: &mut u64,
+        ledger: &mut Ledger,
     ) {
         let line = Line {
             key: req.loc.slice_line,
@@ -417,7 +392,7 @@ impl L2Slice {
             if old.dirty {
                 self.stats.writebacks += 1;
                 let wb = MemRequest {
-                    id: *next_id,
+                    id: ledger.create(),
                     kind: AccessKind::Writeback,
                     addr: old.addr,
                     bytes: self.line_bytes,
@@ -427,8 +402,6 @@ impl L2Slice {
                     loc: map.map(old.addr),
                     trace: ReqTrace { created: stamp, l2: CacheOutcome::Write, ..ReqTrace::default() },
                 };
-                *next_id += 1;
-                *created += 1;
                 if self.miss_queue.push(wb).is_err() {
                     unreachable!("write-back room checked");
                 }
@@ -480,9 +453,8 @@ mod tests {
         let c = Config::default();
         let map = AddressMap::new(&c);
         let mut s = L2Slice::new(&c, 0);
-        let (mut id, mut created, mut retired) = (100, 0, 0);
-        let mut step =
-            |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut id, &mut created, &mut retired);
+        let mut ledger = Ledger::starting_at(100);
+        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger);
         s.access_queue.accept(read(1, 0x1000, 32, &map));
         step(&mut s, 0);
         // A miss: the line is reserved and the request goes to DRAM as is (the controller
@@ -554,13 +526,13 @@ mod tests {
             Line { key, addr: lines[1], state: LineState::Valid, ..Line::default() },
             &AccessCtx::default(),
         );
-        let (mut id, mut created, mut retired) = (100, 0, 0);
+        let mut ledger = Ledger::starting_at(100);
         let mut run = |s: &mut L2Slice, reqs: Vec<MemRequest>| {
             for r in reqs {
                 s.access_queue.push(r).unwrap();
             }
             for now in 0..100 {
-                s.step(now, now, &map, &mut id, &mut created, &mut retired);
+                s.step(now, now, &map, &mut ledger);
             }
         };
         // Warp 1's load misses on lines[0], then its tagged last request hits lines[1]: the

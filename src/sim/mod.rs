@@ -16,6 +16,7 @@ pub mod ideal;
 pub mod inspect;
 pub mod l1;
 pub mod l2;
+pub mod ledger;
 pub mod queue;
 pub mod request;
 pub mod stats;
@@ -34,6 +35,7 @@ pub use event::{Event, EventKind, EventSink};
 use icnt::{Crossbar, Ejector, Injector};
 use ideal::IdealPipe;
 use l2::L2Slice;
+use ledger::Ledger;
 use request::AccessKind;
 use request::MemRequest;
 use std::sync::Arc;
@@ -86,11 +88,9 @@ pub struct Gpu {
     pub coord: Option<CoordNetwork>,
     pub launcher: CtaLauncher,
     pub events: EventSink,
-    /// Next request id.
-    pub next_id: u64,
-    /// Requests created and retired (conservation: equal when the machine is drained).
-    pub created: u64,
-    pub retired: u64,
+    /// Request ids, and the requests created and retired (conservation: equal when the
+    /// machine is drained).
+    pub ledger: Ledger,
     dram_feed_rr: Vec<usize>,
     /// The DRAM scheduler groups warps: L2 slices forward warp-group tags to it.
     tags_groups: bool,
@@ -131,9 +131,7 @@ impl Gpu {
             coord: c.dram.scheduler.coordinates().then(|| CoordNetwork::new(c)),
             launcher: CtaLauncher::default(),
             events: EventSink::default(),
-            next_id: 0,
-            created: 0,
-            retired: 0,
+            ledger: Ledger::default(),
             dram_feed_rr: vec![0; c.dram.channels as usize],
             tags_groups: c.dram.scheduler.groups_warps(),
             watchdog: Watchdog::new(c.sim.watchdog_cycles),
@@ -165,9 +163,9 @@ impl Gpu {
                     self.dram_tick(stamp);
                 }
             }
-            IdealMemory::InfiniteDram => self.ideal.serve_l2_misses(stamp, &mut self.l2, &mut self.retired),
+            IdealMemory::InfiniteDram => self.ideal.serve_l2_misses(stamp, &mut self.l2, &mut self.ledger),
             IdealMemory::InfiniteBandwidth | IdealMemory::FixedLatency => {
-                self.ideal.serve_l1_misses(stamp, &mut self.sms, &mut self.l2, &mut self.retired)
+                self.ideal.serve_l1_misses(stamp, &mut self.sms, &mut self.l2, &mut self.ledger)
             }
         }
         if matches!(self.ideal.mode, IdealMemory::Real | IdealMemory::InfiniteDram) {
@@ -184,16 +182,14 @@ impl Gpu {
             kernel_active: self.launcher.kernel < self.workload.kernels.len(),
             map: &self.map,
             sink: &mut self.events,
-            next_id: &mut self.next_id,
-            created: &mut self.created,
-            retired: &mut self.retired,
+            ledger: &mut self.ledger,
         };
         let mut finished = 0;
         let mut freed = false;
         for sm in &mut self.sms {
             sm.step(stamp, &mut env);
-            finished += std::mem::take(&mut sm.finished_ctas);
-            freed |= std::mem::take(&mut sm.slots_freed);
+            finished += std::mem::take(&mut sm.exec.finished_ctas);
+            freed |= std::mem::take(&mut sm.exec.slots_freed);
         }
         if freed {
             self.launcher.saturated = false;
@@ -204,7 +200,7 @@ impl Gpu {
         self.finish_ctas(finished);
         self.cycle += 1;
         if self.launcher.kernel >= self.workload.kernels.len() && self.drained() {
-            debug_assert_eq!(self.created, self.retired, "request conservation");
+            debug_assert_eq!(self.ledger.in_flight(), 0, "request conservation");
             self.status = Status::Done;
         }
         if self.cycle.is_multiple_of(watchdog::CHECK_EVERY)
@@ -252,12 +248,9 @@ impl Gpu {
                     break;
                 }
             }
-            // Stores retire at the L2; the DRAM's writes are L2 write-backs, retired here.
-            // Prefetches are created here and retire at the L2.
-            let (writes_before, prefetches_before) = (mc.stats.writes, mc.stats.prefetches);
-            mc.tick(stamp, &mut self.events);
-            self.retired += mc.stats.writes - writes_before;
-            self.created += mc.stats.prefetches - prefetches_before;
+            // Stores retire at the L2; the DRAM's writes are L2 write-backs, retired there.
+            // Prefetches are created there and retire at the L2.
+            mc.tick(stamp, &mut self.events, &mut self.ledger);
             while let Some(mut r) = mc.pop_completed() {
                 r.trace.dram_done = stamp;
                 let slice = &mut self.l2[ch * spc + r.loc.slice as usize];
@@ -296,7 +289,7 @@ impl Gpu {
         let now = self.icnt_cycle;
         self.icnt.reply.step(now, &mut self.l2, &mut self.sms, |r| r.trace.l2_out = stamp, |_| {});
         for slice in &mut self.l2 {
-            slice.step(now, stamp, &self.map, &mut self.next_id, &mut self.created, &mut self.retired);
+            slice.step(now, stamp, &self.map, &mut self.ledger);
         }
         self.icnt.request.step(
             now,
@@ -359,7 +352,7 @@ impl Gpu {
 
     /// No request anywhere and no warp resident.
     pub fn drained(&self) -> bool {
-        self.created == self.retired
+        self.ledger.in_flight() == 0
             && self.sms.iter().all(|s| s.is_idle())
             && self.icnt.request.in_flight() == 0
             && self.icnt.reply.in_flight() == 0
@@ -370,8 +363,8 @@ impl Gpu {
 
     /// A counter that grows whenever anything moves (instructions, returns, DRAM commands).
     pub fn progress(&self) -> u64 {
-        self.retired
-            + self.created
+        self.ledger.retired()
+            + self.ledger.created()
             + self.sms.iter().map(|s| s.stats.instructions).sum::<u64>()
             + self.dram.iter().map(|d| d.stats.commands.iter().sum::<u64>()).sum::<u64>()
             + self.ideal.requests
@@ -411,7 +404,7 @@ impl Gpu {
                 &self.ideal,
                 &self.launcher,
                 self.cycle,
-                self.next_id
+                self.ledger.next_id()
             )
         );
         h.0.finish()

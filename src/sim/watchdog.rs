@@ -36,9 +36,9 @@ pub fn diagnose(g: &Gpu) -> String {
         "no progress for {} cycles (cycle {}); requests in flight: {} (created {}, retired {})\n",
         g.watchdog.limit,
         g.cycle,
-        g.created - g.retired,
-        g.created,
-        g.retired
+        g.ledger.in_flight(),
+        g.ledger.created(),
+        g.ledger.retired()
     );
     for sm in &g.sms {
         let mut parts = Vec::new();
@@ -61,8 +61,8 @@ pub fn diagnose(g: &Gpu) -> String {
         if !sm.reply_queue.is_empty() {
             parts.push(format!("reply queue {}/{}", sm.reply_queue.len(), sm.reply_queue.capacity()));
         }
-        if sm.valid != 0 {
-            parts.push(format!("{} warps resident", sm.valid.count_ones()));
+        if sm.exec.valid != 0 {
+            parts.push(format!("{} warps resident", sm.exec.valid.count_ones()));
         }
         if !parts.is_empty() {
             let _ = writeln!(s, "  SM {}: {}", sm.id, parts.join(", "));

@@ -405,11 +405,11 @@ impl App {
             }
             PaneKind::Inspector => {
                 let sm = &g.sms[self.warp.0 as usize];
-                let n = sm.warps.len() as i64;
+                let n = sm.exec.warps.len() as i64;
                 let mut w = self.warp.1 as i64;
                 for _ in 0..n {
                     w = (w + d as i64).rem_euclid(n);
-                    if sm.valid & (1 << w) != 0 {
+                    if sm.exec.valid & (1 << w) != 0 {
                         break;
                     }
                 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use warpscope::config::{Config, Origin};
 use warpscope::sim::dram::Controller;
 use warpscope::sim::dram::mapping::AddressMap;
+use warpscope::sim::ledger::Ledger;
 use warpscope::sim::request::{AccessKind, MemRequest};
 use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Event, EventKind, EventSink, Gpu};
@@ -97,7 +98,7 @@ pub fn drive_controller(config: &Config, addrs: &[(u64, bool)]) -> Driven {
             next += 1;
         }
         let before = cmds.len();
-        mc.tick(mc.now, &mut sink);
+        mc.tick(mc.now, &mut sink, &mut Ledger::default());
         for (_, e) in sink.drain() {
             if let Event::DramCommand { dram_cycle, cmd, .. } = e {
                 cmds.push(timing_checker::Cmd {
@@ -147,7 +148,7 @@ pub fn run_conserving(g: &mut Gpu, every: u64, limit: u64, what: &str) -> u32 {
         g.step();
         if g.cycle.is_multiple_of(every) {
             assert_eq!(
-                (g.created - g.retired) as usize,
+                g.ledger.in_flight() as usize,
                 g.requests_in_flight(),
                 "{what} cycle {}: created − retired must equal the requests found in queues",
                 g.cycle

@@ -17,17 +17,17 @@ pub fn inspector(g: &Gpu, core: u16, warp: u16) -> Result<View, String> {
         .sms
         .get(core as usize)
         .ok_or_else(|| format!("core {core} does not exist (0..{})", g.sms.len() - 1))?;
-    let w = sm.warps.get(warp as usize).ok_or_else(|| {
-        format!("warp slot {warp} does not exist on core {core} (0..{})", sm.warps.len() - 1)
+    let w = sm.exec.warps.get(warp as usize).ok_or_else(|| {
+        format!("warp slot {warp} does not exist on core {core} (0..{})", sm.exec.warps.len() - 1)
     })?;
     let mut v = View::new(format!("Warp {core}.{warp} — inspector (cycle {})", g.cycle));
-    if sm.valid & (1 << warp) == 0 {
+    if sm.exec.valid & (1 << warp) == 0 {
         v = v.line(vec![span("no warp in this slot now", Tone::Dim)]);
     } else {
         v = v.line(vec![plain(format!(
             "CTA {}  GTO priority {}  state {}  next {:#06x} {}  loads out {}",
             w.cta,
-            sm.priority[warp as usize],
+            sm.issue.priority[warp as usize],
             sm.stall_reason(warp as usize, g.cycle).name(),
             w.next.pc,
             super::warps::warp_op_name(w),

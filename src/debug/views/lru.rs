@@ -18,8 +18,8 @@ pub fn lru(g: &Gpu, core: usize, set: usize) -> View {
     let locality = l1.locality_ways();
     // Warps whose next instruction is a global load with a lane in this set.
     let mut inserts: Vec<Vec<u16>> = vec![Vec::new(); chain.len()];
-    for w in bits(sm.valid) {
-        let warp = &sm.warps[w];
+    for w in bits(sm.exec.valid) {
+        let warp = &sm.exec.warps[w];
         let Op::Load { space, .. } = warp.next.op else { continue };
         if space == Space::Shared || !lanes(warp.next.mask).any(|l| l1.set_of(warp.addrs[l as usize]) == set)
         {

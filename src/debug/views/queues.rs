@@ -44,7 +44,7 @@ pub fn queues(g: &Gpu) -> View {
     }
     let v = View::new(format!(
         "Queues — {} requests in flight; crossbar {} → L2, {} → SMs",
-        g.created - g.retired,
+        g.ledger.in_flight(),
         g.icnt.request.in_flight(),
         g.icnt.reply.in_flight()
     ));

@@ -21,9 +21,9 @@ pub fn oaws_prediction(sm: &Sm, w: usize) -> Option<(u16, bool)> {
 /// allowed to issue loads by its lost-locality score (CCWS). `None` for other policies.
 pub fn is_locality_warp(sm: &Sm, w: usize) -> Option<bool> {
     if sm.learner.oaws().is_some() {
-        return Some(sm.l1.fcw.is_locality_warp(sm.global_priority[w].into()));
+        return Some(sm.l1.fcw.is_locality_warp(sm.issue.global_priority[w].into()));
     }
-    match &sm.schedulers[sm.scheduler_of(w)] {
+    match &sm.issue.schedulers[sm.scheduler_of(w)] {
         WarpSchedulerKind::Ccws(c) => Some(c.allowed & (1 << w) != 0),
         _ => None,
     }
@@ -62,8 +62,8 @@ pub fn warp_op_name(warp: &Warp) -> String {
 
 pub fn warps(g: &Gpu, core: usize) -> View {
     let sm = &g.sms[core];
-    let mut order: Vec<usize> = (0..sm.warps.len()).filter(|&w| sm.valid & (1 << w) != 0).collect();
-    order.sort_by_key(|&w| sm.ages[w]);
+    let mut order: Vec<usize> = (0..sm.exec.warps.len()).filter(|&w| sm.exec.valid & (1 << w) != 0).collect();
+    order.sort_by_key(|&w| sm.exec.ages[w]);
     // Policy columns appear only when the configured warp scheduler has that state.
     let grouped = order.iter().any(|&w| sm.group_of(w).is_some());
     let oaws = oaws_allowance(sm).is_some();
@@ -85,7 +85,7 @@ pub fn warps(g: &Gpu, core: usize) -> View {
         ..Table::default()
     };
     for &w in &order {
-        let warp = &sm.warps[w];
+        let warp = &sm.exec.warps[w];
         let reason = sm.stall_reason(w, g.cycle);
         let (state, tone) = match reason {
             StallReason::Issued => ("ready".to_string(), Tone::Good),
@@ -97,7 +97,7 @@ pub fn warps(g: &Gpu, core: usize) -> View {
             sm.ldst.queue.front().is_some_and(|h| h.warp as usize == w) && sm.ldst.stalled.is_some();
         let (state, tone) = if replaying { (format!("{state} REPLAY"), Tone::Bad) } else { (state, tone) };
         // MASCAR: in memory-pressure mode only the owner warp may issue memory instructions.
-        let owner = sm.schedulers[sm.scheduler_of(w)].status();
+        let owner = sm.issue.schedulers[sm.scheduler_of(w)].status();
         let (state, tone) = if owner.saturated == Some(true) && owner.owner == Some(w as u16) {
             (format!("{state} OWNER"), Tone::Accent)
         } else {
@@ -110,7 +110,7 @@ pub fn warps(g: &Gpu, core: usize) -> View {
             "-".into()
         };
         let mut row =
-            vec![plain(w.to_string()), plain(warp.cta.to_string()), plain(sm.priority[w].to_string())];
+            vec![plain(w.to_string()), plain(warp.cta.to_string()), plain(sm.issue.priority[w].to_string())];
         if grouped {
             row.push(plain(sm.group_of(w).map_or("-".into(), |g| g.to_string())));
         }
@@ -167,7 +167,7 @@ fn policy_lines(g: &Gpu, core: usize) -> Vec<String> {
             sm.l1.fcw.fcw
         ));
     }
-    for (s, sched) in sm.schedulers.iter().enumerate() {
+    for (s, sched) in sm.issue.schedulers.iter().enumerate() {
         let st = sched.status();
         let mut parts = Vec::new();
         if let Some(group) = st.group {

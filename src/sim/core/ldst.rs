@@ -19,6 +19,7 @@ use crate::sim::cache::AccessCtx;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
+use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CoreStats, StallCause};
@@ -98,9 +99,8 @@ pub struct LdstIo<'a> {
     pub stats: &'a mut CoreStats,
     pub map: &'a AddressMap,
     pub sink: &'a mut EventSink,
-    /// Next request id (global), and the count of requests created (conservation).
-    pub next_id: &'a mut u64,
-    pub created: &'a mut u64,
+    /// Request ids and the conservation count.
+    pub ledger: &'a mut Ledger,
     pub line_bytes: u64,
     pub shared_latency: u64,
     /// What the L1 learns about an access: the SM's warp schedulers and GTO priorities.
@@ -230,7 +230,7 @@ impl Ldst {
         let kind = if head.load { AccessKind::Load } else { AccessKind::Store };
         let bytes = if head.load { io.line_bytes as u32 } else { lanes.count_ones() * u32::from(head.width) };
         let mut req = MemRequest {
-            id: *io.next_id,
+            id: io.ledger.next_id(),
             kind,
             addr,
             bytes,
@@ -286,8 +286,7 @@ impl Ldst {
                 return out;
             }
         };
-        *io.next_id += 1;
-        *io.created += 1;
+        io.ledger.create();
         io.stats.ldst.accesses += 1;
         out.sent =
             Some(Sent { warp: w, load_slot, load: head_load, id: req.id, addr, lanes, outcome, parked });

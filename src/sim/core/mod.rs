@@ -1,8 +1,10 @@
 //! The SM side: warps, warp schedulers, coalescer, LD/ST unit (MECHANISMS §1, §6, §9).
 
 pub mod coalescer;
+pub mod execute;
 pub mod fcw;
 pub mod group_tags;
+pub mod issue;
 pub mod ldst;
 pub mod loads;
 pub mod sched;

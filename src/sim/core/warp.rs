@@ -3,10 +3,8 @@
 //! inspector draws and what seed 000's per-warp-load metrics are computed from).
 //!
 //! Why a warp cannot issue follows from the SM's warp masks and the warp's state at any
-//! moment: `Sm::stall_reason` evaluates it exactly. `Warp::stall` only keeps the last reason
-//! reported in a `WarpStall` event.
+//! moment: `Sm::stall_reason` evaluates it exactly.
 
-use super::stall::StallReason;
 use crate::sim::dram::mapping::DramLocation;
 use crate::sim::request::{MemRequest, ReqTrace};
 use crate::workload::WarpProgram;
@@ -129,9 +127,6 @@ pub struct Warp {
     /// The last completed load (for the inspector).
     pub last_load: LoadTrack,
     pub instructions: u64,
-    /// The reason last reported for this warp in a `WarpStall` event — exact every cycle
-    /// while someone subscribes to those events, stale otherwise (use `Sm::stall_reason`).
-    pub stall: StallReason,
 }
 
 impl Warp {
@@ -157,7 +152,6 @@ impl Warp {
             load_seq: 0,
             last_load: LoadTrack { reqs: Vec::with_capacity(32), ..Default::default() },
             instructions: 0,
-            stall: StallReason::Issued,
         }
     }
 

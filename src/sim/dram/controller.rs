@@ -21,6 +21,7 @@ use super::sched::{DrainCause, DramScheduler, DramSchedulerKind, GroupKey, Sched
 use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
+use crate::sim::ledger::Ledger;
 use crate::sim::request::{AccessKind, MemRequest, RowOutcome};
 use crate::sim::stats::ChannelStats;
 use std::collections::VecDeque;
@@ -209,12 +210,13 @@ impl Controller {
         self.in_flight.iter()
     }
 
-    /// Advances one DRAM cycle. Completed writes are counted; completed reads wait in
+    /// Advances one DRAM cycle. Completed writes leave the memory system here (the ledger
+    /// retires them) and prefetches enter it; completed reads wait in
     /// [`Controller::pop_completed`]. `stamp` is the current core cycle for traces.
     // Kept out of the GPU's step: inlined there, the schedulers' code made the whole step
     // slower (measured with callgrind on the default machine).
     #[inline(never)]
-    pub fn tick(&mut self, stamp: u64, sink: &mut EventSink) {
+    pub fn tick(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
         self.account_cycle();
         if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
@@ -224,7 +226,7 @@ impl Controller {
                 self.idle_until = 0;
             }
             if now >= self.idle_until || !self.skip_idle {
-                self.schedule(stamp, sink);
+                self.schedule(stamp, sink, ledger);
             }
         }
         self.now += 1;
@@ -232,7 +234,7 @@ impl Controller {
 
     /// Issues this cycle's command: an urgent prefetch, the scheduler's choice, or an idle
     /// prefetch; when there is none, works out how long nothing can happen.
-    fn schedule(&mut self, stamp: u64, sink: &mut EventSink) {
+    fn schedule(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
         let plan = self.prefetch.as_mut().map(|p| {
             let s = &self.stats;
@@ -240,12 +242,12 @@ impl Controller {
             p.plan(&mut self.device, &self.queues, now, average, self.draining)
         });
         if let Some(bank) = plan.and_then(|p| p.urgent) {
-            return self.issue_prefetch(bank, stamp, sink);
+            return self.issue_prefetch(bank, stamp, sink, ledger);
         }
         let (scheduler, ctx) = self.split();
         if let Some(slot) = scheduler.select(&ctx, sink) {
             let cmd = ctx.next_command(slot);
-            self.issue(slot, cmd, stamp, sink);
+            self.issue(slot, cmd, stamp, sink, ledger);
             // The scheduler may know when it can choose next — unless prefetching acts every
             // cycle, or the command left the queues such that the drain mode flips.
             if plan.is_none() && self.drain_wanted() == self.draining {
@@ -256,7 +258,7 @@ impl Controller {
         }
         let wake = scheduler.wake_at(&ctx);
         if let Some(bank) = plan.and_then(|p| p.idle) {
-            return self.issue_prefetch(bank, stamp, sink);
+            return self.issue_prefetch(bank, stamp, sink, ledger);
         }
         self.idle_until = match wake {
             _ if plan.is_some_and(|p| p.active) => now + 1,
@@ -266,7 +268,7 @@ impl Controller {
     }
 
     /// Issues the next prefetch burst of `bank`.
-    fn issue_prefetch(&mut self, bank: usize, stamp: u64, sink: &mut EventSink) {
+    fn issue_prefetch(&mut self, bank: usize, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
         self.idle_until = 0;
         let pf = self.prefetch.as_mut().expect("prefetching is on");
@@ -280,6 +282,7 @@ impl Controller {
             self.in_flight.push_back((now + t.cas + t.burst, req));
             self.prefetches_in_flight += 1;
             self.stats.prefetches += 1;
+            ledger.create_numbered();
             if sink.wants(EventKind::Prefetch) {
                 sink.emit(Event::Prefetch { channel: self.channel, bank: cmd.bank, row: cmd.row, line });
             }
@@ -467,7 +470,7 @@ impl Controller {
     }
 
     /// Issues `cmd` on behalf of `slot` and retires the request after its last burst.
-    fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink) {
+    fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
         self.idle_until = 0;
         self.apply(&cmd, sink);
@@ -515,6 +518,7 @@ impl Controller {
         if p.is_write {
             p.req.trace.dram_done = stamp;
             self.stats.writes += 1;
+            ledger.retire();
             self.stats.write_latency_sum += now + wl + burst - p.arrival;
         } else {
             let done = now + cas + burst;

@@ -531,7 +531,7 @@ impl Report {
         l2_report.access_queue_occupancy =
             Some(OccupancyShare::from_histogram(&total(g.l2.iter().map(|s| &s.access_occupancy))));
         let core_cycles = cycles * g.sms.len() as u64;
-        let issue_slots: u64 = g.sms.iter().map(|s| cycles * s.schedulers.len() as u64).sum();
+        let issue_slots: u64 = g.sms.iter().map(|s| cycles * s.issue.schedulers.len() as u64).sum();
         let stalled: u64 = core.stall_classes.iter().sum();
         let share = |c: StallClass| ratio(core.stall_classes[c as usize], stalled);
         let ldst_stall = core.stall_classes[StallClass::StrMem as usize];
@@ -632,7 +632,7 @@ impl Report {
             sim: SimReport {
                 wall_seconds,
                 cycles_per_second: if wall_seconds > 0.0 { cycles as f64 / wall_seconds } else { 0.0 },
-                requests: g.created,
+                requests: g.ledger.created(),
             },
         }
     }
@@ -660,7 +660,7 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, serde_jso
 }
 
 fn policy_report(g: &Gpu, issue_slots: u64, held_slots: u64, disqualifications: u64) -> PolicyReport {
-    let statuses = || g.sms.iter().flat_map(|s| s.schedulers.iter().map(|k| k.status()));
+    let statuses = || g.sms.iter().flat_map(|s| s.issue.schedulers.iter().map(|k| k.status()));
     PolicyReport {
         held_rate: ratio(held_slots, issue_slots),
         disqualifications,
