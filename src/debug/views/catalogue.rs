@@ -12,10 +12,12 @@
 //!   its layout and the focus.
 //!
 //! Adding a view/pane: its file in `src/debug/views/` (a function returning a [`View`]) with
-//! its `mod` line in `views/mod.rs`, one row below, and — to see it without typing
-//! `layout` — a pane in one of `layouts/*.ron` (whose snapshots in `tests/snapshots/` then
-//! change) and its name in the README's lists of views and panes. `show NAME`, `help show`,
-//! completion, the layout files' `Pane(Name)` and `[` / `]` in its pane follow from the row.
+//! its `mod` line in `views/mod.rs`, one row below (and its module in this file's `use`),
+//! and — to see it without typing `layout` — a pane in one of `layouts/*.ron` (whose
+//! snapshots in `tests/snapshots/` then change) and its name in the README's lists of views
+//! and panes. `show NAME`, `help show`, completion, the layout files' `Pane(Name)` and
+//! `[` / `]` in its pane follow from the row; `tests/tui.rs` checks that every row is a `show`
+//! command, a layout pane and a line of `help show`.
 
 use super::super::session::Session;
 use super::{

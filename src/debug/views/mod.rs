@@ -2,8 +2,8 @@
 //! renders as text — so every pane is a `show` command and testable without a terminal.
 //! State is carried in the text itself (words and symbols), and additionally in a [`Tone`]
 //! a terminal may colour; nothing depends on colour alone. Which views there are, their
-//! `show` names and their panes in layout files come from one table, [`catalogue`] (whose doc
-//! lists what adding a view touches).
+//! `show` names and their panes in layout files come from one table, [`VIEWS`] in
+//! `catalogue.rs` (whose doc lists what adding a view touches).
 
 mod banks;
 mod catalogue;
@@ -18,7 +18,7 @@ mod text;
 mod warpgroups;
 mod warps;
 
-pub use catalogue::{Need, PANE_ROWS, PaneKind, Param, Target, VIEWS, ViewSpec, show};
+pub use catalogue::{Need, PANE_ROWS, PaneKind, Param, SHOW_ROWS, Target, VIEWS, ViewSpec, show};
 pub use text::{bar_columns, sparkline};
 pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
