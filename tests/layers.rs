@@ -258,8 +258,9 @@ fn import_cycles() -> Vec<Vec<String>> {
 /// The import cycles left, each with why it is still there; any other cycle fails the test
 /// (and so does one of these disappearing: take it off the list).
 const KNOWN_CYCLES: &[&[&str]] = &[
-    // The session runs `show` for the command line and the views read the session's history.
-    &["debug::session", "debug::views"],
+    // The session runs `show` for the command line and the views read the session's history;
+    // the command language resolves `show`'s view names in the view catalogue.
+    &["debug::command", "debug::session", "debug::views"],
     // The app owns the screen state and draws through render, which reads the app.
     &["tui::app", "tui::render"],
 ];

@@ -4,7 +4,7 @@
 //! [`Session::advance`], so a terminal can redraw and be interrupted between chunks.
 
 use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, event_kind, parse_trigger};
-use super::command::{COMMANDS, Command, Info, VIEWS};
+use super::command::{COMMANDS, Command, Info};
 use super::expr::Expr;
 use super::history::{EventLog, Samples};
 use super::timetravel::TimeTravel;
@@ -513,8 +513,8 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
         }
         "show" => {
             let mut s = String::from("Views (each is also a TUI pane):\n");
-            for v in VIEWS {
-                s.push_str(&format!("  show {:<12} {:<10} {}\n", v.name, v.args, v.help));
+            for v in views::VIEWS {
+                s.push_str(&format!("  show {:<12} {:<10} {}\n", v.name, v.usage(), v.help));
             }
             s.trim_end().to_string()
         }

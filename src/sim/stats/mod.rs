@@ -50,6 +50,11 @@ counters! {
 }
 
 impl ChannelStats {
+    /// Requests counted by their first command (row hits, misses and conflicts).
+    pub fn served(&self) -> u64 {
+        self.row_hits + self.row_misses + self.row_conflicts
+    }
+
     /// Buckets of the read-latency histogram (for memory estimates).
     pub fn read_latency_buckets(&self) -> usize {
         self.read_latency.buckets()
