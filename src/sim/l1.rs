@@ -438,6 +438,11 @@ impl L1 {
         self.mshr.release(key, out);
     }
 
+    /// When the next returning hit's latency elapses.
+    pub fn next_hit_at(&self) -> Option<u64> {
+        self.hits.front().map(|&(at, _)| at)
+    }
+
     /// The next hit whose latency has elapsed.
     pub fn pop_hit(&mut self, now: u64) -> Option<MemRequest> {
         match self.hits.front() {

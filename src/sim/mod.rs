@@ -417,6 +417,7 @@ impl Injector for Sm {
         self.l1.miss_queue.front().map(|r| (self.slice_of(r), r.request_packet_bytes(self.header_bytes)))
     }
     fn pop(&mut self) -> MemRequest {
+        self.poke();
         self.l1.miss_queue.pop().expect("head exists")
     }
 }
@@ -427,6 +428,7 @@ impl Ejector for Sm {
         self.reply_queue.free()
     }
     fn accept(&mut self, req: MemRequest) {
+        self.poke();
         self.reply_queue.accept(req);
     }
 }

@@ -333,6 +333,9 @@ impl Ldst {
         let persists = match cause {
             StallCause::Mshr => l1.mshr.free() == 0,
             StallCause::MissQueue => l1.fills == self.stalled_fills && l1.miss_queue.is_full(),
+            // No free line in the set (all reserved for misses in flight), or no merge slot
+            // left in the line's MSHR entry: only a fill frees either.
+            StallCause::LineAlloc | StallCause::MergeFull => l1.fills == self.stalled_fills,
             _ => false,
         };
         let head_load = self.queue.front().is_some_and(|h| h.load);
