@@ -51,19 +51,32 @@ fn sample_workloads() -> Vec<PathBuf> {
     v
 }
 
-/// Runs `CYCLES` cycles (or to the end), returning the report without its wall-clock part and
-/// every event but those of never-skipped cycles, with the cycle it came in.
-fn run(config: &Config, workload: &Arc<Workload>) -> (String, Vec<String>) {
+/// What a run of `CYCLES` cycles (or to the end) gave: the report without its wall-clock
+/// part, every event but those of never-skipped cycles with the cycle it came in, the SM
+/// cycles spent quiet and the cycles leapt over.
+struct Outcome {
+    report: String,
+    events: Vec<String>,
+    quiet: u64,
+    leapt: u64,
+}
+
+fn run(config: &Config, workload: &Arc<Workload>) -> Outcome {
     let mut g = Gpu::new(Arc::new(config.clone()), Arc::clone(workload)).expect("machine builds");
     g.events.set_mask(!(EventKind::MshrFull.bit() | EventKind::WarpStall.bit()));
-    let mut events = Vec::new();
+    let (mut events, mut quiet, mut leapt) = (Vec::new(), 0, 0);
     while g.is_running() && g.cycle < CYCLES {
-        g.step();
+        let m = g.leap(CYCLES);
+        if m == 0 {
+            quiet += g.sms.iter().filter(|s| s.quiet.is_some_and(|q| q.until > g.cycle)).count() as u64;
+            g.step();
+        }
+        leapt += m;
         events.extend(g.events.drain().map(|(at, e)| format!("{at} {e:?}")));
     }
     let mut report = serde_json::to_value(Report::new(&g, 0.0)).unwrap();
     report.as_object_mut().unwrap().remove("sim");
-    (report.to_string(), events)
+    Outcome { report: report.to_string(), events, quiet, leapt }
 }
 
 #[test]
@@ -73,7 +86,7 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
     let n = variants.len().max(workloads.len());
     let loaded: Vec<Arc<Workload>> =
         workloads.iter().map(|p| Arc::new(Workload::load(p, 1).unwrap_or_else(|e| panic!("{e}")))).collect();
-    let mut skipped_somewhere = false;
+    let (mut quiet, mut leapt) = (0, 0);
     for i in 0..n {
         let sets = &variants[i % variants.len()];
         let w = i % workloads.len();
@@ -83,25 +96,62 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
             s.push(format!("sim.no_skip={no_skip}"));
             Config::builtin().with_sets(&s).unwrap_or_else(|e| panic!("{what}: {e}"))
         };
-        let (report, events) = run(&config(false), &loaded[w]);
-        let (every, every_events) = run(&config(true), &loaded[w]);
-        assert_eq!(report, every, "{what}: report");
-        assert_eq!(events.len(), every_events.len(), "{what}: number of events");
-        if let Some(k) = (0..events.len()).find(|&k| events[k] != every_events[k]) {
-            panic!("{what}: event {k} differs:\n  skipping: {}\n  stepping: {}", events[k], every_events[k]);
+        let (skipping, stepping) = (run(&config(false), &loaded[w]), run(&config(true), &loaded[w]));
+        assert_eq!(skipping.report, stepping.report, "{what}: report");
+        let (a, b) = (&skipping.events, &stepping.events);
+        assert_eq!(a.len(), b.len(), "{what}: number of events");
+        if let Some(k) = (0..a.len()).find(|&k| a[k] != b[k]) {
+            panic!("{what}: event {k} differs:\n  skipping: {}\n  stepping: {}", a[k], b[k]);
         }
-        skipped_somewhere |= quiet_cycles(&config(false), &loaded[w]) > 0;
+        assert_eq!((stepping.quiet, stepping.leapt), (0, 0), "{what}: sim.no_skip skips nothing");
+        quiet += skipping.quiet;
+        leapt += skipping.leapt;
     }
-    assert!(skipped_somewhere, "some run must have quiet cycles, or this test checks nothing");
+    assert!(
+        quiet > 0 && leapt > 0,
+        "quiet SM cycles ({quiet}) and leaps ({leapt}) must happen, or this checks nothing"
+    );
 }
 
-/// SM cycles spent quiet (only counted) in a run of `CYCLES` cycles.
-fn quiet_cycles(config: &Config, workload: &Arc<Workload>) -> u64 {
-    let mut g = Gpu::new(Arc::new(config.clone()), Arc::clone(workload)).expect("machine builds");
-    let mut quiet = 0;
-    while g.is_running() && g.cycle < CYCLES {
-        quiet += g.sms.iter().filter(|s| s.quiet.is_some_and(|q| q.until > g.cycle)).count() as u64;
-        g.step();
+/// The debugger lands on the same cycles with and without skipping: `step N`, `until`,
+/// `continue` to event breakpoints, `break cycle`, watchpoints, `goto` both ways and
+/// `reverse-continue`, with the same printed values. Needleman-Wunsch's 255 short launches
+/// leave the machine idle between waves often enough to leap.
+#[test]
+fn the_debugger_stops_at_the_same_cycles_with_and_without_skipping() {
+    let workload =
+        Arc::new(Workload::load(std::path::Path::new("sample-configs/workloads/rodinia-nw.ron"), 1).unwrap());
+    let script = "step 700; print cycle; until 2500; print sm[3].instructions; break kernel-end; \
+                  continue; continue; print cycle; info breakpoints; delete; break cycle 18520; continue; \
+                  print l1[2].mshr.used; watch sm[0].instructions; continue; delete; \
+                  break load-done core=2; continue; goto 1000; continue; reverse-continue; \
+                  goto 30000; print cycle; show stats";
+    let outputs: Vec<String> = [false, true]
+        .iter()
+        .map(|&no_skip| {
+            let config = Config::builtin().with_sets(&[format!("sim.no_skip={no_skip}")]).unwrap();
+            let mut s = warpscope::debug::Session::new(config, Arc::clone(&workload)).unwrap();
+            let mut text = String::new();
+            for cmd in script.split("; ") {
+                match s.execute_blocking(cmd) {
+                    Ok(warpscope::debug::Outcome::Text(t)) => text += &format!("{cmd}: {t}\n"),
+                    other => panic!("{cmd}: {other:?}"),
+                }
+            }
+            assert_eq!(s.gpu.cycle, 30000);
+            text
+        })
+        .collect();
+    assert!(outputs[0].contains("Breakpoint 1, cycle"), "{}", outputs[0]);
+    assert_eq!(outputs[0], outputs[1]);
+    let mut g = Gpu::new(Arc::new(Config::builtin()), workload).unwrap();
+    let mut leapt = 0;
+    while g.cycle < 30000 {
+        let m = g.leap(30000);
+        if m == 0 {
+            g.step();
+        }
+        leapt += m;
     }
-    quiet
+    assert!(leapt > 0, "the run leaps");
 }

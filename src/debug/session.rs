@@ -270,7 +270,7 @@ impl Session {
             {
                 return Some(self.stop(Stop::Reached(self.gpu.cycle)));
             }
-            if let Some(stop) = self.step_once(run.breaks) {
+            if let Some(stop) = self.step_once(run.breaks, run.until.unwrap_or(u64::MAX)) {
                 return Some(self.stop(stop));
             }
         }
@@ -295,14 +295,18 @@ impl Session {
         self.log.mask | if breaks == Breaks::Off { 0 } else { self.breakpoints.event_mask() }
     }
 
-    /// One core cycle: step, snapshot, log, count breakpoint hits (stopping at one if
-    /// `breaks` says so).
-    fn step_once(&mut self, breaks: Breaks) -> Option<Stop> {
+    /// One core cycle — or, when nothing can happen in them, every cycle up to the next one
+    /// that matters (`limit`, a snapshot, a sample, a `break cycle`; never with a watchpoint,
+    /// whose value could be read each cycle): step, snapshot, log, count breakpoint hits
+    /// (stopping at one if `breaks` says so).
+    fn step_once(&mut self, breaks: Breaks, limit: u64) -> Option<Stop> {
         if let Some(stop) = self.finished() {
             return Some(stop);
         }
         self.gpu.events.set_mask(self.event_mask(breaks));
-        self.gpu.step();
+        if self.gpu.leap(self.leap_limit(breaks, limit)) == 0 {
+            self.gpu.step();
+        }
         self.furthest = self.furthest.max(self.gpu.cycle);
         self.travel.observe(&self.gpu);
         self.samples.observe(&self.gpu);
@@ -344,6 +348,20 @@ impl Session {
         hit.map(Stop::Hit).or_else(|| self.finished())
     }
 
+    /// The last cycle a leap may reach from now (see `step_once`).
+    fn leap_limit(&self, breaks: Breaks, limit: u64) -> u64 {
+        let now = self.gpu.cycle;
+        if breaks != Breaks::Off && self.breakpoints.has_watches() {
+            return now;
+        }
+        let next = |every: u64| now - now % every + every;
+        let mut t = limit.min(next(self.travel.interval)).min(next(self.samples.every));
+        if breaks != Breaks::Off {
+            t = t.min(self.breakpoints.next_cycle_trigger(now).unwrap_or(u64::MAX));
+        }
+        t
+    }
+
     /// Moves to cycle `t` (back by restoring a snapshot and replaying, forward by stepping),
     /// without stopping at breakpoints. Lands on exactly the state a forward run shows at `t`,
     /// with the breakpoints' counts as they are at `t` (see [`Breakpoints::rewind`]).
@@ -368,7 +386,7 @@ impl Session {
         let breaks = if back { Breaks::Off } else { Breaks::Count };
         let mut stop = None;
         while self.gpu.cycle < t && stop.is_none() {
-            stop = self.step_once(breaks);
+            stop = self.step_once(breaks, t);
         }
         self.breakpoints.reset_watches(&self.gpu);
         match stop {

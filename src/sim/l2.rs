@@ -137,6 +137,16 @@ impl L2Slice {
         self.response_queue.free() - self.reserved
     }
 
+    /// L2 cycles from `now` in which this slice's step would do nothing: no access, fill or
+    /// prefetched line waits, and no lookup finishes its latency before then. (What waits in
+    /// its miss and response queues moves when the DRAM and the reply network take it.)
+    pub fn quiet_ticks(&self, now: u64) -> u64 {
+        if !self.access_queue.is_empty() || !self.fills.is_empty() || !self.prefetch_fills.is_empty() {
+            return 0;
+        }
+        self.pipe.front().map_or(u64::MAX, |&(at, _)| at.saturating_sub(now))
+    }
+
     /// One L2 cycle. `stamp` is the core cycle for traces; the ledger counts the write-backs
     /// created and the requests that end here (stores, prefetched lines).
     pub fn step(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger) {

@@ -16,6 +16,7 @@ pub mod ideal;
 pub mod inspect;
 pub mod l1;
 pub mod l2;
+mod leap;
 pub mod ledger;
 pub mod queue;
 pub mod request;
@@ -96,6 +97,7 @@ pub struct Gpu {
     tags_groups: bool,
     pub watchdog: Watchdog,
     pub status: Status,
+    leap_backoff: leap::Backoff,
 }
 
 impl Gpu {
@@ -136,6 +138,7 @@ impl Gpu {
             tags_groups: c.dram.scheduler.groups_warps(),
             watchdog: Watchdog::new(c.sim.watchdog_cycles),
             status: Status::Running,
+            leap_backoff: leap::Backoff::default(),
             config,
             workload,
         })
@@ -199,6 +202,12 @@ impl Gpu {
         }
         self.finish_ctas(finished);
         self.cycle += 1;
+        self.end_cycle();
+    }
+
+    /// After a cycle: the run is done when every kernel finished and the machine drained;
+    /// the watchdog looks every `CHECK_EVERY` cycles.
+    fn end_cycle(&mut self) {
         if self.launcher.kernel >= self.workload.kernels.len() && self.drained() {
             debug_assert_eq!(self.ledger.in_flight(), 0, "request conservation");
             self.status = Status::Done;
@@ -210,10 +219,14 @@ impl Gpu {
         }
     }
 
-    /// Steps until done, stuck, or `max_cycles` core cycles (0 = no limit).
+    /// Runs until done, stuck, or `max_cycles` core cycles (0 = no limit), leaping over the
+    /// cycles in which nothing can happen (`leap`).
     pub fn run(&mut self, max_cycles: u64) {
-        while self.is_running() && (max_cycles == 0 || self.cycle < max_cycles) {
-            self.step();
+        let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
+        while self.is_running() && self.cycle < limit {
+            if self.leap(limit) == 0 {
+                self.step();
+            }
         }
     }
 

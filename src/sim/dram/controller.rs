@@ -218,7 +218,7 @@ impl Controller {
     #[inline(never)]
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
-        self.account_cycle();
+        self.count_cycles(1);
         if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
             let was_draining = self.draining;
             self.update_drain_mode(sink);
@@ -349,44 +349,38 @@ impl Controller {
     /// counting the skipped cycles exactly as ticking through them would.
     pub fn skip_to(&mut self, t: u64) {
         debug_assert!(t <= self.next_activity(), "skipping past activity at {}", self.next_activity());
-        let (now, k) = (self.now, t.saturating_sub(self.now));
+        self.count_cycles(t.saturating_sub(self.now));
+        self.now = self.now.max(t);
+    }
+
+    /// When the first read in flight has all its data: [`Controller::pop_completed`] gives it
+    /// once the tick before that DRAM cycle has run.
+    pub fn next_completion(&self) -> Option<u64> {
+        self.in_flight.front().map(|&(done, _)| done)
+    }
+
+    /// Counts `k` cycles from now with the queues as they are: occupancy sums and
+    /// histograms, bank-level parallelism, and the cycles with a request pending or data on
+    /// the bus.
+    #[inline(always)]
+    fn count_cycles(&mut self, k: u64) {
+        let (now, q) = (self.now, &self.queues);
         let s = &mut self.stats;
         s.cycles += k;
         s.pending_cycles +=
-            if self.queues.is_empty() { self.device.data_bus_free.clamp(now, now + k) - now } else { k };
-        if self.queues.banks_pending > 0 {
+            if q.is_empty() { self.device.data_bus_free.clamp(now, now + k) - now } else { k };
+        if q.banks_pending > 0 {
             s.blp_cycles += k;
-            s.blp_sum += k * self.queues.banks_pending as u64;
+            s.blp_sum += k * q.banks_pending as u64;
         }
-        s.read_queue_sum += k * self.queues.n_reads as u64;
-        s.write_queue_sum += k * self.queues.n_writes as u64;
-        if self.queues.n_reads > 0 {
-            s.read_queue_occupancy[self.queues.n_reads] += k;
+        s.read_queue_sum += k * q.n_reads as u64;
+        s.write_queue_sum += k * q.n_writes as u64;
+        if q.n_reads > 0 {
+            s.read_queue_occupancy[q.n_reads] += k;
         }
-        if self.queues.n_writes > 0 {
-            s.write_queue_occupancy[self.queues.n_writes] += k;
+        if q.n_writes > 0 {
+            s.write_queue_occupancy[q.n_writes] += k;
         }
-        self.now += k;
-    }
-
-    fn account_cycle(&mut self) {
-        let s = &mut self.stats;
-        s.cycles += 1;
-        if !self.queues.is_empty() || self.device.data_bus_free > self.now {
-            s.pending_cycles += 1;
-        }
-        if self.queues.banks_pending > 0 {
-            s.blp_cycles += 1;
-            s.blp_sum += self.queues.banks_pending as u64;
-        }
-        s.read_queue_sum += self.queues.n_reads as u64;
-        if self.queues.n_reads > 0 {
-            s.read_queue_occupancy[self.queues.n_reads] += 1;
-        }
-        if self.queues.n_writes > 0 {
-            s.write_queue_occupancy[self.queues.n_writes] += 1;
-        }
-        s.write_queue_sum += self.queues.n_writes as u64;
     }
 
     /// Handles a due refresh. Returns true while refresh owns the command bus.
