@@ -256,7 +256,8 @@ views! {
     WarpGroups { channel: Optional } "warpgroups"
         "warp-group scores and completeness (warp-aware DRAM schedulers)"
         => |s, t| Ok(warpgroups::warpgroups(s.gpu, t.channel).unwrap_or_else(|| {
-            unavailable("Warp-group scores", "warp-aware DRAM schedulers (wg, wg-m, wg-bw, wg-w, wafcfs)", s.gpu)
+            let needs = format!("warp-aware DRAM schedulers ({})", warpgroups::schedulers());
+            unavailable("Warp-group scores", &needs, s.gpu)
         }));
     Merb { channel: Optional } "merb" "row-hit counters against the MERB threshold (WG-Bw)"
         => |s, t| Ok(merb::merb(s.gpu, t.channel)
