@@ -270,18 +270,17 @@ policy_names! {
 impl IndexName {
     /// What this index function needs of the set count, when `sets` does not satisfy it.
     pub fn set_count_requirement(self, sets: u32) -> Option<&'static str> {
-        let ok = match self {
-            IndexName::Conv | IndexName::Bxor => sets.is_power_of_two(),
-            IndexName::Pmod => sets >= 2,
-            IndexName::Pdisp | IndexName::Fup => sets.is_power_of_two() && sets >= 4,
-            IndexName::Fermi => sets == 32 || sets == 64,
+        let (ok, need) = match self {
+            IndexName::Conv | IndexName::Bxor => (sets.is_power_of_two(), "a power of two (e.g. 32, 64)"),
+            IndexName::Pmod => (sets >= 2, "at least 2 (a prime, or the largest prime below it is used)"),
+            IndexName::Pdisp | IndexName::Fup => {
+                (sets.is_power_of_two() && sets >= 4, "a power of two ≥ 4 (e.g. 32, 64)")
+            }
+            IndexName::Fermi => {
+                (sets == 32 || sets == 64, "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)")
+            }
         };
-        (!ok).then_some(match self {
-            IndexName::Conv | IndexName::Bxor => "a power of two (e.g. 32, 64)",
-            IndexName::Pmod => "at least 2 (a prime, or the largest prime below it is used)",
-            IndexName::Pdisp | IndexName::Fup => "a power of two ≥ 4 (e.g. 32, 64)",
-            IndexName::Fermi => "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)",
-        })
+        (!ok).then_some(need)
     }
 }
 
