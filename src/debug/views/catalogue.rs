@@ -11,13 +11,14 @@
 //!   view: `show` reads the parameters from its arguments ([`ViewSpec::target`]), a pane from
 //!   its layout and the focus.
 //!
-//! Adding a view/pane: its file in `src/debug/views/` (a function returning a [`View`]) with
-//! its `mod` line in `views/mod.rs`, one row below (and its module in this file's `use`),
-//! and — to see it without typing `layout` — a pane in one of `layouts/*.ron` (whose
-//! snapshots in `tests/snapshots/` then change) and its name in the README's lists of views
-//! and panes. `show NAME`, `help show`, completion, the layout files' `Pane(Name)` and
-//! `[` / `]` in its pane follow from the row; `tests/tui.rs` checks that every row is a `show`
-//! command, a layout pane and a line of `help show`.
+//! Adding a view/pane touches three files: its own in `src/debug/views/` (a function returning
+//! a [`View`] of what it reads from the [`Scene`]: the machine, breakpoints, event log or
+//! samples); its `mod` line in `views/mod.rs`; and, here, one row below and its module in the
+//! `use super::{…}` line. `show NAME`, `help show`, completion, the layout files' `Pane(Name)`
+//! and `[` / `]` in its pane follow from the row; `tests/tui.rs` checks that every row is a
+//! `show` command, a layout pane and a line of `help show`, and needs no edit. Its name goes in
+//! the README's lists of views and panes; to see it without typing `layout`, add its pane to
+//! one of `layouts/*.ron` (whose snapshots in `tests/snapshots/` then change).
 
 use super::super::scene::Scene;
 use super::{
