@@ -122,7 +122,7 @@ fn no_width_cuts_a_value() {
         app.load_layout(name);
         views.extend((0..app.layout.panes().len()).map(|i| app.view(i)));
     }
-    views.push(warpscope::debug::views::breakpoints(&app.session));
+    views.push(warpscope::debug::views::breakpoints(&app.session.breakpoints));
     for v in &views {
         let known = values(&data(v));
         for w in 20..=200usize {

@@ -7,6 +7,7 @@ use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, ev
 use super::command::{COMMANDS, Command, Info};
 use super::expr::Expr;
 use super::history::{EventLog, Samples};
+use super::scene::Scene;
 use super::timetravel::TimeTravel;
 use super::views;
 use crate::config::Config;
@@ -108,6 +109,11 @@ impl Session {
         })
     }
 
+    /// What the views read: the machine and the session's history.
+    pub fn scene(&self) -> Scene<'_> {
+        Scene { gpu: &self.gpu, breakpoints: &self.breakpoints, log: &self.log, samples: &self.samples }
+    }
+
     /// A moving command is in progress.
     pub fn is_running(&self) -> bool {
         self.run.is_some()
@@ -207,10 +213,10 @@ impl Session {
             }
             Command::Disable(ids) => self.set_enabled(&ids, false),
             Command::Enable(ids) => self.set_enabled(&ids, true),
-            Command::Info(Info::Breakpoints) => text(views::breakpoints(self).to_text()),
+            Command::Info(Info::Breakpoints) => text(views::breakpoints(&self.breakpoints).to_text()),
             Command::Info(Info::Snapshots) => text(self.snapshot_info()),
             Command::Info(Info::Log) => text(self.log_info()),
-            Command::Show { view, args } => text(views::show(self, view, &args)?.to_text()),
+            Command::Show { view, args } => text(views::show(&self.scene(), view, &args)?.to_text()),
             Command::Print(e) => {
                 let v = Expr::parse(&e)?.eval(&EventScope { event: None, gpu: &self.gpu })?;
                 text(format!("{e} = {v}"))

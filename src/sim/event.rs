@@ -5,8 +5,16 @@
 //! Every event is one row of the [`events!`] catalogue below: its variant, its user-facing
 //! name, its fields (with their types), fields derived from them, and its one-line
 //! description. The enum, the kinds, their names and field lists, field lookup and the
-//! descriptions are all generated from that row, so they cannot drift apart. Adding an event is
-//! one row here plus its emission site.
+//! descriptions are all generated from that row, so they cannot drift apart; `break`, `log`,
+//! `help break`, breakpoint filters and conditions read them.
+//!
+//! Adding an event: its row here and its case in `sample` in this file's tests (one event of
+//! every kind with each field set); its emission site in the component that sees it
+//! (`if sink.wants(EventKind::X) { sink.emit(Event::X { … }) }`); and, when the small test
+//! machine does not produce it as configured, the overrides that do in `machine_for` of
+//! `tests/debugger.rs`, whose `every_event_kind_breaks_where_the_machine_reports_it` breaks on
+//! every kind. Its name goes in the README's list of `break` events. Optional: the kind in
+//! `debug::history::DEFAULT_LOG` to log it by default, a tone in `debug/views/events.rs`.
 
 use super::core::StallReason;
 use super::dram::command::Command;

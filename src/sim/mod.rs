@@ -284,10 +284,7 @@ impl Gpu {
     /// Tells the controllers how many warps each SM has assigned (α-SJF's tolerance; seed
     /// 001 §V-A: sent when it changes).
     fn report_core_warps(&mut self) {
-        if !matches!(
-            self.config.dram.scheduler,
-            crate::config::DramSchedulerName::AlphaSjf | crate::config::DramSchedulerName::AlphaSjfW
-        ) {
+        if !self.config.dram.scheduler.hears_core_warps() {
             return;
         }
         for sm in &self.sms {

@@ -139,7 +139,7 @@ impl App {
     /// The view a pane shows now.
     pub fn view(&self, idx: usize) -> View {
         let (view, target) = self.target(idx);
-        view.build(&self.session, &target).unwrap_or_else(|e| View::new("error").text(e))
+        view.build(&self.session.scene(), &target).unwrap_or_else(|e| View::new("error").text(e))
     }
 
     fn say(&mut self, msg: impl Into<String>, error: bool) {
@@ -293,7 +293,7 @@ impl App {
                     }
                 }
                 lines.push(String::new());
-                lines.extend(super::render::help_lines());
+                lines.extend(super::help::help_lines());
                 self.popup = Some(Popup { title: "help".into(), lines, scroll: 0 })
             }
             Action::FocusNext => self.focus = (self.focus + 1) % n,

@@ -11,19 +11,21 @@
 //!   view: `show` reads the parameters from its arguments ([`ViewSpec::target`]), a pane from
 //!   its layout and the focus.
 //!
-//! Adding a view/pane: its file in `src/debug/views/` (a function returning a [`View`]) with
-//! its `mod` line in `views/mod.rs`, one row below (and its module in this file's `use`),
-//! and — to see it without typing `layout` — a pane in one of `layouts/*.ron` (whose
-//! snapshots in `tests/snapshots/` then change) and its name in the README's lists of views
-//! and panes. `show NAME`, `help show`, completion, the layout files' `Pane(Name)` and
-//! `[` / `]` in its pane follow from the row; `tests/tui.rs` checks that every row is a `show`
-//! command, a layout pane and a line of `help show`.
+//! Adding a view/pane touches three files: its own in `src/debug/views/` (a function returning
+//! a [`View`] of what it reads from the [`Scene`]: the machine, breakpoints, event log or
+//! samples); its `mod` line in `views/mod.rs`; and, here, one row below and its module in the
+//! `use super::{…}` line. `show NAME`, `help show`, completion, the layout files' `Pane(Name)`
+//! and `[` / `]` in its pane follow from the row; `tests/tui.rs` checks that every row is a
+//! `show` command, a layout pane and a line of `help show`, and needs no edit. Its name goes in
+//! the README's lists of views and panes; to see it without typing `layout`, add its pane to
+//! one of `layouts/*.ron` (whose snapshots in `tests/snapshots/` then change).
 
-use super::super::session::Session;
+use super::super::scene::Scene;
 use super::{
     View, banks, breakpoints, events, inspector, lru, merb, mshr, queues, stats, unavailable, warpgroups,
     warps,
 };
+use crate::sim::Gpu;
 use serde::{Deserialize, Serialize};
 
 /// What a view may be pointed at.
@@ -123,12 +125,12 @@ pub struct ViewSpec {
     pub pane: &'static str,
     pub args: &'static [Arg],
     pub help: &'static str,
-    make: fn(&Session, &Target) -> Result<View, String>,
+    make: fn(&Scene, &Target) -> Result<View, String>,
 }
 
 impl ViewSpec {
     /// The view of `s` at `t`.
-    pub fn build(&self, s: &Session, t: &Target) -> Result<View, String> {
+    pub fn build(&self, s: &Scene, t: &Target) -> Result<View, String> {
         (self.make)(s, t)
     }
 
@@ -152,8 +154,7 @@ impl ViewSpec {
 
     /// The target `show NAME ARGS` names: each argument checked against the machine, left-out
     /// optional ones 0.
-    pub fn target(&self, s: &Session, args: &[String]) -> Result<Target, String> {
-        let g = &s.gpu;
+    pub fn target(&self, g: &Gpu, args: &[String]) -> Result<Target, String> {
         let mut t = Target { rows: SHOW_ROWS, ..Target::default() };
         for (i, a) in self.args.iter().enumerate() {
             let given = args.get(i).map(String::as_str);
@@ -190,13 +191,13 @@ fn parse_warp(s: &str) -> Result<(u16, u16), String> {
 }
 
 /// Builds the view `name` with its arguments (the `show` command).
-pub fn show(s: &Session, name: &str, args: &[String]) -> Result<View, String> {
+pub fn show(s: &Scene, name: &str, args: &[String]) -> Result<View, String> {
     let view = VIEWS.iter().find(|v| v.name == name).ok_or_else(|| format!("no view `{name}`"))?;
-    view.build(s, &view.target(s, args)?)
+    view.build(s, &view.target(s.gpu, args)?)
 }
 
 /// The catalogue: `Pane { layout params } (params that follow the focus) "show name" "help"
-/// => |session, target| build;` — a parameter is `core`, `channel`, `set` or `warp` with its
+/// => |scene, target| build;` — a parameter is `core`, `channel`, `set` or `warp` with its
 /// [`Need`] in `show`; a pane without layout parameters is a unit variant (`Pane(Stats)`).
 macro_rules! views {
     ($(
@@ -252,25 +253,26 @@ macro_rules! views {
 
 views! {
     Banks { channel: Optional } "banks" "a channel's banks: open row, queued commands, timing countdowns"
-        => |s, t| Ok(banks::banks(&s.gpu, t.channel, t.bank));
+        => |s, t| Ok(banks::banks(s.gpu, t.channel, t.bank));
     WarpGroups { channel: Optional } "warpgroups"
         "warp-group scores and completeness (warp-aware DRAM schedulers)"
-        => |s, t| Ok(warpgroups::warpgroups(&s.gpu, t.channel).unwrap_or_else(|| {
-            unavailable("Warp-group scores", "warp-aware DRAM schedulers (wg, wg-m, wg-bw, wg-w, wafcfs)", &s.gpu)
+        => |s, t| Ok(warpgroups::warpgroups(s.gpu, t.channel).unwrap_or_else(|| {
+            let needs = format!("warp-aware DRAM schedulers ({})", warpgroups::schedulers());
+            unavailable("Warp-group scores", &needs, s.gpu)
         }));
     Merb { channel: Optional } "merb" "row-hit counters against the MERB threshold (WG-Bw)"
-        => |s, t| Ok(merb::merb(&s.gpu, t.channel)
-            .unwrap_or_else(|| unavailable("MERB counters", "the WG-Bw scheduler (wg-bw)", &s.gpu)));
+        => |s, t| Ok(merb::merb(s.gpu, t.channel)
+            .unwrap_or_else(|| unavailable("MERB counters", "the WG-Bw scheduler (wg-bw)", s.gpu)));
     Mshr { core: Optional } "mshr" "an SM's MSHR entries, merged requests, waiting warps, occlusion"
-        => |s, t| Ok(mshr::mshr(&s.gpu, t.core));
+        => |s, t| Ok(mshr::mshr(s.gpu, t.core));
     Lru { core: Required, set: Required } "lru" "one L1 set's lines from MRU to LRU"
-        => |s, t| Ok(lru::lru(&s.gpu, t.core, t.set));
+        => |s, t| Ok(lru::lru(s.gpu, t.core, t.set));
     Warps { core: Optional } "warps" "an SM's warps: stall reason, priority, next instruction, loads"
-        => |s, t| Ok(warps::warps(&s.gpu, t.core));
+        => |s, t| Ok(warps::warps(s.gpu, t.core));
     Inspector (warp: Required) "warp" "the warp inspector: each load's requests through the memory system"
-        => |s, t| inspector::inspector(&s.gpu, t.warp.0, t.warp.1);
-    Stats "stats" "headline metrics and their history" => |s, _| Ok(stats::stats(s));
-    Events "events" "the most recent logged events" => |s, t| Ok(events::events(s, t.rows));
-    Queues "queues" "occupancy of every queue in the machine" => |s, _| Ok(queues::queues(&s.gpu));
-    Breakpoints "breakpoints" "breakpoints and watchpoints" => |s, _| Ok(breakpoints(s));
+        => |s, t| inspector::inspector(s.gpu, t.warp.0, t.warp.1);
+    Stats "stats" "headline metrics and their history" => |s, _| Ok(stats::stats(s.gpu, s.samples));
+    Events "events" "the most recent logged events" => |s, t| Ok(events::events(s.log, t.rows));
+    Queues "queues" "occupancy of every queue in the machine" => |s, _| Ok(queues::queues(s.gpu));
+    Breakpoints "breakpoints" "breakpoints and watchpoints" => |s, _| Ok(breakpoints(s.breakpoints));
 }

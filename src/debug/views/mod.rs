@@ -22,8 +22,7 @@ pub use catalogue::{Need, PANE_ROWS, PaneKind, Param, SHOW_ROWS, Target, VIEWS, 
 pub use text::{bar_columns, sparkline};
 pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
-use super::breakpoint::Trigger;
-use super::session::Session;
+use super::breakpoint::{Breakpoints, Trigger};
 
 /// How a piece of text should stand out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -184,14 +183,14 @@ fn unavailable(what: &str, needs: &str, g: &crate::sim::Gpu) -> View {
 }
 
 /// Breakpoints and watchpoints.
-pub fn breakpoints(s: &Session) -> View {
+pub fn breakpoints(set: &Breakpoints) -> View {
     let mut t = Table {
         header: ["Num", "Type", "Enb", "Hits", "What"].map(String::from).to_vec(),
         right: vec![0, 3],
         flex: Some(4),
         ..Table::default()
     };
-    for b in &s.breakpoints.list {
+    for b in &set.list {
         let kind = match (&b.trigger, b.temporary) {
             (Trigger::Watch { .. }, _) => "watchpoint",
             (_, true) => "tbreak",
