@@ -9,6 +9,7 @@ mod common;
 use common::{gpu, small_config, workload};
 use std::collections::HashMap;
 use warpscope::debug::blame::{Cause, Stage, blame};
+use warpscope::debug::delay::delays;
 use warpscope::debug::{Outcome, Session};
 use warpscope::sim::record::Point;
 use warpscope::sim::{Event, EventKind};
@@ -95,4 +96,126 @@ fn show_blame_answers_for_the_last_and_for_an_earlier_load_of_a_warp() {
     assert!(s.execute_blocking("show blame 1.3 99999").unwrap_err().contains("issued no load 99999"));
     assert!(s.execute_blocking("show blame 9.0").unwrap_err().contains("core 9 does not exist"));
     assert!(s.execute_blocking("show blame 1.3 x").unwrap_err().contains("not a load number"));
+}
+
+/// The `delayed` events of a whole run, worked out the slow way: every pass of the run
+/// recorded from cycle 0, then each finished load blamed on all of them, in the order the
+/// loads finish.
+fn reference_delays(limit: u64) -> Vec<(u64, Event)> {
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    g.events.set(EventKind::LoadDone, true);
+    g.events.set_recording(true);
+    let (mut passes, mut done) = (Vec::new(), Vec::new());
+    while g.is_running() && g.cycle < limit {
+        g.step();
+        passes.extend(g.events.take_passes());
+        done.extend(g.events.drain());
+    }
+    let mut out = Vec::new();
+    for (cycle, e) in done {
+        let Event::LoadDone { core, warp, issued, .. } = e else { continue };
+        let issue = passes
+            .iter()
+            .find(|p| p.point == Point::Issue && p.cycle == issued && p.unit == core && p.who.warp == warp)
+            .expect("the issue was recorded");
+        let b = blame(&passes, core, warp, issue.who.seq, Some(issued)).expect("blamed");
+        out.extend(delays(&b).into_iter().map(|d| (cycle, d)));
+    }
+    out
+}
+
+#[test]
+fn break_delayed_stops_where_a_load_finishes_late_in_a_stage_also_after_time_travel() {
+    let all = reference_delays(40_000);
+    let late = |e: &Event| matches!(e, Event::Delayed { stage: "dram", cycles, .. } if *cycles > 150);
+    let hits: Vec<&(u64, Event)> = all.iter().filter(|(_, e)| late(e)).collect();
+    assert!(hits.len() >= 3, "the run has late DRAM waits: {}", hits.len());
+    let (first, second) = (hits[0], hits.iter().find(|(c, _)| *c > hits[0].0).expect("a later hit"));
+    let mut s = session_on_tiny();
+    run(&mut s, "break delayed stage=dram cycles>150");
+    assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", first.0, first.1.describe()));
+    assert_eq!(s.gpu.cycle, first.0);
+    // The stop's load, asked for by `show blame`, waited as long in the DRAM.
+    let Event::Delayed { core, warp, load_seq, cycles, cause, .. } = first.1 else { unreachable!() };
+    let text = run(&mut s, &format!("show blame {core}.{warp} {load_seq}"));
+    assert!(text.contains(cause), "{text}");
+    s.prepare_blame((core, warp), Some(load_seq));
+    let b = s
+        .blame
+        .get((s.gpu.cycle, (core, warp), Some(load_seq)))
+        .cloned()
+        .expect("worked out")
+        .expect("blamed");
+    let worst = b.requests.iter().flat_map(|r| &r.stages).filter(|x| x.stage == Stage::Dram);
+    assert_eq!(worst.map(|x| x.cycles()).max(), Some(cycles));
+    assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe()));
+    // Back before the first hit, at a cycle with loads in flight that is no snapshot's: the
+    // watch replays their history and stops at the same place.
+    run(&mut s, &format!("goto {}", first.0 - 37));
+    assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", first.0, first.1.describe()));
+    run(&mut s, &format!("goto {}", second.0 + 1));
+    assert_eq!(
+        run(&mut s, "reverse-continue"),
+        format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe())
+    );
+    // A filter on the warp stops at that warp's first late load.
+    let Event::Delayed { core, warp, .. } = hits.last().expect("hits").1 else { unreachable!() };
+    let theirs = hits
+        .iter()
+        .find(|(_, e)| matches!(e, Event::Delayed { core: c, warp: w, .. } if (*c, *w) == (core, warp)));
+    let mut s = session_on_tiny();
+    run(&mut s, &format!("break delayed stage=dram cycles>150 warp={core}.{warp}"));
+    assert_eq!(
+        run(&mut s, "continue"),
+        format!("Breakpoint 1, cycle {}: {}", theirs.unwrap().0, theirs.unwrap().1.describe())
+    );
+}
+
+fn session_on_tiny() -> Session {
+    Session::new(small_config(&[]), workload(TINY, 1)).unwrap()
+}
+
+#[test]
+fn interference_sums_the_blame_of_every_load_of_the_window() {
+    let (from, now) = (6_000, 16_000);
+    // The loads issued and finished in the window, from their `load-done` events.
+    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+    g.events.set(EventKind::LoadDone, true);
+    let mut expected: HashMap<u16, (u64, u64)> = HashMap::new();
+    while g.cycle < now {
+        g.step();
+        for (cycle, e) in g.events.drain() {
+            if let Event::LoadDone { core, issued, last, .. } = e
+                && issued >= from
+                && cycle <= now
+            {
+                let e = expected.entry(core).or_default();
+                e.0 += 1;
+                e.1 += last - issued;
+            }
+        }
+    }
+    let mut s = session_on_tiny();
+    run(&mut s, &format!("until {now}"));
+    s.prepare_interference(Some(now - from));
+    let i = s.interference.get(now, now - from).expect("worked out").clone();
+    assert_eq!((i.from, i.to), (from, now));
+    assert!(i.loads > 100, "{} loads", i.loads);
+    let got: HashMap<u16, (u64, u64)> = i.sms.iter().map(|(c, sm)| (*c, (sm.loads, sm.latency))).collect();
+    assert_eq!(got, expected, "per SM: loads and their summed latency");
+    for (ch, c) in &i.channels {
+        assert_eq!(c.by_cause.values().sum::<u64>(), c.cycles, "channel {ch}: the causes add up");
+        let other = c.by_cause.get(&Cause::OtherWarps).copied().unwrap_or(0);
+        assert_eq!(
+            c.pairs.values().sum::<u64>(),
+            other,
+            "channel {ch}: the pairs share the other-warps cycles"
+        );
+        assert!(c.pairs.keys().all(|(a, b)| a != b), "a warp does not delay itself");
+    }
+    assert!(i.channels.values().any(|c| !c.pairs.is_empty()), "warps delay each other somewhere");
+    let text = run(&mut s, &format!("show interference {}", now - from));
+    assert!(text.contains(&format!("{} loads", i.loads)) && text.contains("Per channel"), "{text}");
+    assert!(s.execute_blocking("show interference 0").unwrap_err().contains("not a number of cycles"));
+    assert!(s.execute_blocking("show interference x").unwrap_err().contains("not a number of cycles"));
 }

@@ -76,7 +76,8 @@ fn hash_at(cycle: u64) -> u64 {
 
 #[test]
 fn every_event_kind_breaks_where_the_machine_reports_it() {
-    for kind in EventKind::ALL {
+    // `delayed` is worked out by the debugger, not reported by the machine (tests/blame.rs).
+    for kind in EventKind::ALL.iter().filter(|k| **k != EventKind::Delayed) {
         let events = reference_events_on(machine_for(*kind), *kind, 400_000);
         let Some((cycle, first)) = events.first().cloned() else {
             panic!("the test workload never produces {}", kind.name());

@@ -310,6 +310,8 @@ fn every_view_is_a_show_command_a_pane_and_in_help() {
                 Param::Warp => Some(format!("{}.{}", app.warp.0, app.warp.1)),
                 // The pane shows the warp's latest finished load, as `show` without it does.
                 Param::Load => None,
+                // The pane looks back the default window, as `show` without it does.
+                Param::Cycles => None,
             })
             .collect();
         let show = format!("show {} {}", v.name, args.join(" "));

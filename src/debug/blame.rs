@@ -19,7 +19,7 @@ use crate::sim::dram::command::CommandKind;
 use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome};
 use crate::sim::stats::StallCause;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Where a request waited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -53,6 +53,24 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage, in the order a request meets them.
+    pub const ALL: [Stage; 13] = [
+        Stage::Ldst,
+        Stage::L1Hit,
+        Stage::L1Merged,
+        Stage::L1MissQueue,
+        Stage::Request,
+        Stage::L2Queue,
+        Stage::L2Hit,
+        Stage::L2Merged,
+        Stage::L2MissQueue,
+        Stage::Dram,
+        Stage::L2Fill,
+        Stage::Reply,
+        Stage::ReplyQueue,
+    ];
+
+    /// The name views print and breakpoints filter on (`stage=dram`).
     pub fn name(self) -> &'static str {
         match self {
             Stage::Ldst => "ldst",
@@ -104,22 +122,56 @@ pub enum Cause {
 }
 
 impl Cause {
-    pub fn name(self) -> String {
+    /// Every cause, in declaration order.
+    pub const ALL: [Cause; 18] = [
+        Cause::OtherWarps,
+        Cause::OwnWarp,
+        Cause::SameLoad,
+        Cause::Writes,
+        Cause::WriteDrain,
+        Cause::Refresh,
+        Cause::Prefetch,
+        Cause::RowConflict,
+        Cause::RowMiss,
+        Cause::Refused(StallCause::Mshr),
+        Cause::Refused(StallCause::MergeFull),
+        Cause::Refused(StallCause::LineAlloc),
+        Cause::Refused(StallCause::MissQueue),
+        Cause::Refused(StallCause::Response),
+        Cause::Refused(StallCause::DataPort),
+        Cause::BackPressure,
+        Cause::Service,
+        Cause::Merged,
+    ];
+
+    /// The name views print and breakpoints filter on (`cause=other-warps`).
+    pub fn name(self) -> &'static str {
         match self {
-            Cause::OtherWarps => "other warps".into(),
-            Cause::OwnWarp => "own warp".into(),
-            Cause::SameLoad => "same load".into(),
-            Cause::Writes => "writes".into(),
-            Cause::WriteDrain => "write drain".into(),
-            Cause::Refresh => "refresh".into(),
-            Cause::Prefetch => "prefetch".into(),
-            Cause::RowConflict => "row conflict".into(),
-            Cause::RowMiss => "row miss".into(),
-            Cause::Refused(c) => format!("refused: {}", c.name()),
-            Cause::BackPressure => "back-pressure".into(),
-            Cause::Service => "service".into(),
-            Cause::Merged => "merged".into(),
+            Cause::OtherWarps => "other-warps",
+            Cause::OwnWarp => "own-warp",
+            Cause::SameLoad => "same-load",
+            Cause::Writes => "writes",
+            Cause::WriteDrain => "write-drain",
+            Cause::Refresh => "refresh",
+            Cause::Prefetch => "prefetch",
+            Cause::RowConflict => "row-conflict",
+            Cause::RowMiss => "row-miss",
+            Cause::Refused(StallCause::Mshr) => "refused-mshr",
+            Cause::Refused(StallCause::MergeFull) => "refused-merge-full",
+            Cause::Refused(StallCause::LineAlloc) => "refused-line-alloc",
+            Cause::Refused(StallCause::MissQueue) => "refused-miss-queue",
+            Cause::Refused(StallCause::Response) => "refused-response",
+            Cause::Refused(StallCause::DataPort) => "refused-data-port",
+            Cause::BackPressure => "back-pressure",
+            Cause::Service => "service",
+            Cause::Merged => "merged",
         }
+    }
+
+    /// Whether the cycles went to the request's own service (its transfers, latencies, data
+    /// burst and its own PRE/ACT) rather than to waiting.
+    pub fn is_service(self) -> bool {
+        matches!(self, Cause::Service | Cause::RowConflict | Cause::RowMiss)
     }
 
     /// Whether other requests' service is to blame (the interference the seeds are about),
@@ -137,10 +189,11 @@ impl Cause {
 pub struct Part {
     pub cause: Cause,
     pub cycles: u64,
-    /// The requests served ahead for this cause, their warps (core, warp slot), and how many
-    /// were DRAM row hits (a column command with no ACT of their own since recording began).
+    /// The requests served ahead for this cause, the cycles each of their warps (core, warp
+    /// slot) took, and how many were DRAM row hits (a column command with no ACT of their own
+    /// since recording began).
     pub requests: BTreeSet<u64>,
-    pub warps: BTreeSet<(u16, u16)>,
+    pub by_warp: BTreeMap<(u16, u16), u64>,
     pub row_hits: u32,
 }
 
@@ -208,12 +261,28 @@ impl LoadBlame {
     }
 }
 
-/// The passes of a stretch of history, looked up by point and unit.
+/// The passes of a stretch of history, looked up by point and unit, and by request.
 struct Index<'a> {
     passes: &'a [Pass],
+    /// Where each request first passed each point.
+    first: HashMap<(u64, Point), usize>,
+    /// When each request had its first ACT.
+    act: HashMap<u64, u64>,
 }
 
 impl<'a> Index<'a> {
+    fn new(passes: &'a [Pass]) -> Index<'a> {
+        let mut first = HashMap::new();
+        let mut act = HashMap::new();
+        for (i, p) in passes.iter().enumerate() {
+            first.entry((p.who.id, p.point)).or_insert(i);
+            if p.command().is_some_and(|(k, _)| k == CommandKind::Act) {
+                act.entry(p.who.id).or_insert(p.cycle);
+            }
+        }
+        Index { passes, first, act }
+    }
+
     /// Passes at `point` of `unit` in cycles [from, to).
     fn at(&self, point: Point, unit: u16, from: u64, to: u64) -> impl Iterator<Item = &'a Pass> {
         let start = self.passes.partition_point(|p| p.cycle < from);
@@ -225,7 +294,7 @@ impl<'a> Index<'a> {
 
     /// The first pass of request `id` at `point`.
     fn of(&self, id: u64, point: Point) -> Option<&'a Pass> {
-        self.passes.iter().find(|p| p.who.id == id && p.point == point)
+        self.first.get(&(id, point)).map(|&i| &self.passes[i])
     }
 }
 
@@ -240,13 +309,28 @@ pub fn blame(
     seq: u32,
     issued: Option<u64>,
 ) -> Result<LoadBlame, String> {
-    let ix = Index { passes };
     let is_load = |p: &&Pass| p.who.core == core && p.who.warp == warp && p.who.seq == seq;
     let issue = passes
         .iter()
         .filter(|p| p.point == Point::Issue && p.unit == core && is_load(p))
         .rfind(|p| issued.is_none_or(|t| p.cycle == t))
         .ok_or_else(|| format!("load {seq} of warp {core}.{warp} was not issued in the recorded history"))?;
+    blame_issue(&Index::new(passes), issue)
+}
+
+/// The blame of every load issued at or after cycle `from` whose data is all back within
+/// `passes` (in cycle order), in the order they were issued.
+pub fn blame_all(passes: &[Pass], from: u64) -> Vec<LoadBlame> {
+    let ix = Index::new(passes);
+    let issues =
+        passes[passes.partition_point(|p| p.cycle < from)..].iter().filter(|p| p.point == Point::Issue);
+    issues.filter_map(|i| blame_issue(&ix, i).ok()).collect()
+}
+
+/// The blame of the load whose issue is `issue`.
+fn blame_issue(ix: &Index<'_>, issue: &Pass) -> Result<LoadBlame, String> {
+    let Who { core, warp, seq, .. } = issue.who;
+    let is_load = |p: &&Pass| p.who.core == core && p.who.warp == warp && p.who.seq == seq;
     let count = usize::from(issue.detail);
     let accesses: Vec<&Pass> = ix
         .at(Point::Access, core, issue.cycle, u64::MAX)
@@ -262,7 +346,7 @@ pub fn blame(
     }
     let mut requests = Vec::new();
     for access in accesses {
-        let stages = stages_of(&ix, issue.cycle, access)?;
+        let stages = stages_of(ix, issue.cycle, access)?;
         requests.push(RequestBlame { who: access.who, stages });
     }
     Ok(LoadBlame { core, warp, seq, issued: issue.cycle, requests })
@@ -374,7 +458,7 @@ fn own(stage: Stage, unit: u16, from: u64, to: u64, cause: Cause) -> StageBlame 
 }
 
 fn part(cause: Cause, cycles: u64) -> Part {
-    Part { cause, cycles, requests: BTreeSet::new(), warps: BTreeSet::new(), row_hits: 0 }
+    Part { cause, cycles, requests: BTreeSet::new(), by_warp: BTreeMap::new(), row_hits: 0 }
 }
 
 /// The LD/ST unit, from the load's issue to this access: earlier accesses of the core's
@@ -492,10 +576,7 @@ fn dram_stage(ix: &Index<'_>, me: &Who, enter: &Pass, out: &Pass) -> StageBlame 
 /// Whether the request of column command `c` had an ACT of its own before it (so `c` was not
 /// a row hit).
 fn row_opened_for(ix: &Index<'_>, c: &Pass) -> bool {
-    ix.passes
-        .iter()
-        .take_while(|p| p.cycle <= c.cycle)
-        .any(|p| p.who.id == c.who.id && p.command().is_some_and(|(k, _)| k == CommandKind::Act))
+    ix.act.get(&c.who.id).is_some_and(|t| *t <= c.cycle)
 }
 
 /// Why another request served ahead of `me` delayed it.
@@ -530,11 +611,11 @@ impl Parts {
         };
         let p = &mut self.0[i];
         p.cycles += cycles;
-        if let Some(w) = who
-            && p.requests.insert(w.id)
-        {
-            p.warps.insert((w.core, w.warp));
-            p.row_hits += u32::from(row_hit);
+        if let Some(w) = who {
+            *p.by_warp.entry((w.core, w.warp)).or_default() += cycles;
+            if p.requests.insert(w.id) {
+                p.row_hits += u32::from(row_hit);
+            }
         }
     }
 
@@ -612,7 +693,7 @@ mod tests {
         assert_eq!((dram.from, dram.to), (95, 150));
         let other = dram.parts.iter().find(|p| p.cause == Cause::OtherWarps).unwrap();
         assert_eq!((other.cycles, other.requests.len(), other.row_hits), (19, 2, 1));
-        assert_eq!(other.warps.iter().copied().collect::<Vec<_>>(), vec![(0, 0)]);
+        assert_eq!(other.by_warp.iter().map(|(w, c)| (*w, *c)).collect::<Vec<_>>(), vec![((0, 0), 19)]);
         assert_eq!((cycles(dram, Cause::RowConflict), cycles(dram, Cause::Service)), (16, 20));
         // Every stage's parts add up to it, and the stages to the request's latency.
         let r = &blame.requests[0];

@@ -13,6 +13,7 @@
 //! used up after t is armed again, watchpoints re-read their values at t. So from any cycle,
 //! `continue` stops exactly where a fresh session replayed to that cycle would.
 
+use super::blame::{Cause, Stage};
 use super::expr::{Expr, Lookup, Seg, Val};
 use super::state;
 use crate::sim::Gpu;
@@ -37,11 +38,60 @@ pub fn event_names() -> Vec<&'static str> {
     EventKind::ALL.iter().map(|k| k.name()).collect()
 }
 
-/// A field filter: `core=3`, `reason=data-mem`.
+/// A field filter: `core=3`, `reason=data-mem`, `cycles>200`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Filter {
     pub field: &'static str,
+    pub op: Cmp,
     pub value: Val,
+}
+
+/// How a filter compares a field with its value; the orderings only for numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    /// Spellings, longest first so that `>=` is not read as `>`.
+    const ALL: [(&'static str, Cmp); 6] =
+        [("!=", Cmp::Ne), (">=", Cmp::Ge), ("<=", Cmp::Le), ("=", Cmp::Eq), (">", Cmp::Gt), ("<", Cmp::Lt)];
+
+    pub fn symbol(self) -> &'static str {
+        Cmp::ALL.iter().find(|(_, c)| *c == self).map_or("=", |(s, _)| s)
+    }
+
+    /// Splits `field OP value` at its first operator.
+    fn split(word: &str) -> Option<(&str, Cmp, &str)> {
+        let at = word.find(['=', '!', '<', '>'])?;
+        let (field, rest) = word.split_at(at);
+        let (sym, op) = Cmp::ALL.iter().find(|(sym, _)| rest.starts_with(sym))?;
+        Some((field, *op, &rest[sym.len()..]))
+    }
+
+    fn holds(self, field: &Val, value: &Val) -> bool {
+        match (self, field, value) {
+            (Cmp::Eq, a, b) => a == b,
+            (Cmp::Ne, a, b) => a != b,
+            (Cmp::Lt, Val::Int(a), Val::Int(b)) => a < b,
+            (Cmp::Le, Val::Int(a), Val::Int(b)) => a <= b,
+            (Cmp::Gt, Val::Int(a), Val::Int(b)) => a > b,
+            (Cmp::Ge, Val::Int(a), Val::Int(b)) => a >= b,
+            _ => false,
+        }
+    }
+}
+
+impl Filter {
+    /// Whether `event`'s field passes this filter (an absent field passes none).
+    pub fn passes(&self, event: &Event) -> bool {
+        event.field(self.field).map(field_val).is_some_and(|v| self.op.holds(&v, &self.value))
+    }
 }
 
 /// What a breakpoint waits for.
@@ -93,7 +143,7 @@ impl Breakpoint {
             Trigger::Event { kind, filters } => {
                 let mut s = kind.name().to_string();
                 for f in filters {
-                    s.push_str(&format!(" {}={}", f.field, f.value));
+                    s.push_str(&format!(" {}{}{}", f.field, f.op.symbol(), f.value));
                 }
                 s
             }
@@ -129,17 +179,21 @@ pub fn parse_trigger(spec: &str) -> Result<(Trigger, Option<(String, Expr)>), St
     let kind = event_kind(name)?;
     let mut filters = Vec::new();
     for w in words {
-        let (k, v) =
-            w.split_once('=').ok_or_else(|| format!("`{w}`: filters are field=value, e.g. core=3"))?;
+        let (k, op, v) = Cmp::split(w).ok_or_else(|| {
+            format!(
+                "`{w}`: filters are field=value (or !=, <, <=, >, >= for numbers), e.g. core=3 cycles>200"
+            )
+        })?;
         if k == "warp"
+            && op == Cmp::Eq
             && let Some((c, wp)) = v.split_once('.')
             && kind.fields().contains(&"core")
         {
-            filters.push(filter(kind, "core", c)?);
-            filters.push(filter(kind, "warp", wp)?);
+            filters.push(filter(kind, "core", Cmp::Eq, c)?);
+            filters.push(filter(kind, "warp", Cmp::Eq, wp)?);
             continue;
         }
-        filters.push(filter(kind, k, v)?);
+        filters.push(filter(kind, k, op, v)?);
     }
     Ok((Trigger::Event { kind, filters }, cond))
 }
@@ -152,26 +206,35 @@ fn parse_u64(s: &str) -> Option<u64> {
     }
 }
 
-fn filter(kind: EventKind, key: &str, value: &str) -> Result<Filter, String> {
+fn filter(kind: EventKind, key: &str, op: Cmp, value: &str) -> Result<Filter, String> {
     let Some(&field) = kind.fields().iter().find(|f| **f == key) else {
         return Err(format!("{} has no field `{key}`; fields: {}", kind.name(), kind.fields().join(", ")));
+    };
+    let one_of = |names: &[&'static str], v: &str| {
+        names
+            .iter()
+            .find(|n| **n == v)
+            .map(|n| Val::Str((*n).into()))
+            .ok_or_else(|| format!("{key}={value}: valid: {}", names.join(", ")))
     };
     let value = match field {
         "reason" => {
             let r: StallReason = value.parse()?;
             Val::Str(r.name().into())
         }
-        "cmd" => {
-            let names = ["ACT", "PRE", "RD", "WR", "REF"];
-            let up = value.to_ascii_uppercase();
-            if !names.contains(&up.as_str()) {
-                return Err(format!("cmd={value}: valid: {}", names.join(", ")));
-            }
-            Val::Str(up)
+        "cmd" => one_of(&["ACT", "PRE", "RD", "WR", "REF"], &value.to_ascii_uppercase())?,
+        "stage" if kind == EventKind::Delayed => one_of(&Stage::ALL.map(Stage::name), value)?,
+        "cause" if kind == EventKind::Delayed => one_of(&Cause::ALL.map(Cause::name), value)?,
+        _ => {
+            let n =
+                parse_u64(value).ok_or_else(|| format!("{key}{}{value}: expected a number", op.symbol()))?;
+            return Ok(Filter { field, op, value: Val::Int(n as i64) });
         }
-        _ => Val::Int(parse_u64(value).ok_or_else(|| format!("{key}={value}: expected a number"))? as i64),
     };
-    Ok(Filter { field, value })
+    if !matches!(op, Cmp::Eq | Cmp::Ne) {
+        return Err(format!("{key}{}{value}: a name is compared with = or != only", op.symbol()));
+    }
+    Ok(Filter { field, op, value })
 }
 
 /// The machine's bound on a numeric filter field (`channel` < channels, ...), with its name.
@@ -190,7 +253,7 @@ fn field_bound(field: &str, gpu: &Gpu) -> Option<(usize, &'static str)> {
 pub fn check_filters(trigger: &Trigger, gpu: &Gpu) -> Result<(), String> {
     let Trigger::Event { filters, .. } = trigger else { return Ok(()) };
     for f in filters {
-        if let (Val::Int(v), Some((n, what))) = (&f.value, field_bound(f.field, gpu))
+        if let (Cmp::Eq, Val::Int(v), Some((n, what))) = (f.op, &f.value, field_bound(f.field, gpu))
             && *v as u64 >= n as u64
         {
             return Err(format!(
@@ -327,6 +390,30 @@ impl Breakpoints {
             .fold(0, |m, b| m | b)
     }
 
+    /// Whether an enabled breakpoint waits for events of `kind`.
+    pub fn listens(&self, kind: EventKind) -> bool {
+        self.event_mask() & kind.bit() != 0
+    }
+
+    /// Whether a `delayed` event of a load of warp `core.warp` whose latency was `latency`
+    /// could match an enabled breakpoint: no stage waits longer than the load's latency, so a
+    /// lower bound on `cycles` above it rules the load out, as does another warp.
+    pub fn delayed_may_match(&self, core: u16, warp: u16, latency: u64) -> bool {
+        let allows = |f: &Filter| {
+            let v = match f.field {
+                "core" => i64::from(core),
+                "warp" => i64::from(warp),
+                "cycles" if matches!(f.op, Cmp::Gt | Cmp::Ge) => latency as i64,
+                _ => return true,
+            };
+            f.op.holds(&Val::Int(v), &f.value)
+        };
+        self.list.iter().filter(|b| b.enabled).any(|b| match &b.trigger {
+            Trigger::Event { kind: EventKind::Delayed, filters } => filters.iter().all(allows),
+            _ => false,
+        })
+    }
+
     pub fn has_watches(&self) -> bool {
         self.list.iter().any(|b| b.enabled && matches!(b.trigger, Trigger::Watch { .. }))
     }
@@ -351,7 +438,7 @@ impl Breakpoints {
         if !b.enabled || event.kind() != *kind {
             return false;
         }
-        if !filters.iter().all(|f| event.field(f.field).map(field_val).as_ref() == Some(&f.value)) {
+        if !filters.iter().all(|f| f.passes(event)) {
             return false;
         }
         match &b.condition {
@@ -496,8 +583,8 @@ mod tests {
             Trigger::Event {
                 kind: EventKind::MemoryOcclusion,
                 filters: vec![
-                    Filter { field: "core", value: Val::Int(3) },
-                    Filter { field: "warp", value: Val::Int(17) }
+                    Filter { field: "core", op: Cmp::Eq, value: Val::Int(3) },
+                    Filter { field: "warp", op: Cmp::Eq, value: Val::Int(17) }
                 ]
             }
         );
@@ -509,6 +596,48 @@ mod tests {
         let (t, _) = parse_trigger("warp-stall reason=data-mem").unwrap();
         let Trigger::Event { filters, .. } = t else { panic!() };
         assert_eq!(filters[0].value, Val::Str("data-mem".into()));
+    }
+
+    #[test]
+    fn filters_compare_numbers_and_check_names() {
+        let (t, _) = parse_trigger("delayed stage=dram cycles>200 warp=1.2").unwrap();
+        let Trigger::Event { filters, .. } = t else { panic!() };
+        let ops: Vec<(&str, Cmp)> = filters.iter().map(|f| (f.field, f.op)).collect();
+        assert_eq!(ops, [("stage", Cmp::Eq), ("cycles", Cmp::Gt), ("core", Cmp::Eq), ("warp", Cmp::Eq)]);
+        let delayed = |cycles, stage| Event::Delayed {
+            core: 1,
+            warp: 2,
+            load_seq: 7,
+            stage,
+            cycles,
+            cause: "other-warps",
+        };
+        let pass = |e: &Event| filters.iter().all(|f| f.passes(e));
+        assert!(pass(&delayed(201, "dram")));
+        assert!(!pass(&delayed(200, "dram")), "200 is not more than 200");
+        assert!(!pass(&delayed(500, "l2-queue")));
+        for (spec, ok) in [
+            ("cycles>=200", [false, true, true]),
+            ("cycles<=200", [true, true, false]),
+            ("cycles<200", [true, false, false]),
+            ("cycles!=200", [true, false, true]),
+        ] {
+            let (Trigger::Event { filters, .. }, _) = parse_trigger(&format!("delayed {spec}")).unwrap()
+            else {
+                panic!()
+            };
+            let got = [199, 200, 201].map(|c| filters[0].passes(&delayed(c, "dram")));
+            assert_eq!(got, ok, "{spec}");
+        }
+        let e = parse_trigger("delayed stage=drm").unwrap_err();
+        assert!(e.starts_with("stage=drm: valid: ldst, l1-hit,") && e.contains("dram"), "{e}");
+        let e = parse_trigger("delayed cause=others").unwrap_err();
+        assert!(e.contains("other-warps") && e.contains("row-conflict"), "{e}");
+        assert_eq!(
+            parse_trigger("delayed stage>dram").unwrap_err(),
+            "stage>dram: a name is compared with = or != only"
+        );
+        assert_eq!(parse_trigger("delayed cycles>lots").unwrap_err(), "cycles>lots: expected a number");
     }
 
     #[test]

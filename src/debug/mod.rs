@@ -6,8 +6,10 @@
 pub mod blame;
 pub mod breakpoint;
 pub mod command;
+pub mod delay;
 pub mod expr;
 pub mod history;
+pub mod interference;
 pub mod recording;
 pub mod scene;
 pub mod session;

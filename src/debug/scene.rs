@@ -4,6 +4,7 @@
 
 use super::breakpoint::Breakpoints;
 use super::history::{EventLog, Samples};
+use super::interference::InterferenceCache;
 use super::recording::BlameCache;
 use super::timetravel::TimeTravel;
 use crate::sim::Gpu;
@@ -19,4 +20,6 @@ pub struct Scene<'a> {
     pub travel: &'a TimeTravel,
     /// The blame the session last worked out.
     pub blame: &'a BlameCache,
+    /// The interference the session last worked out.
+    pub interference: &'a InterferenceCache,
 }

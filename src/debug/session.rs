@@ -5,8 +5,10 @@
 
 use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, event_kind, parse_trigger};
 use super::command::{COMMANDS, Command, Info};
+use super::delay::DelayWatch;
 use super::expr::Expr;
 use super::history::{EventLog, Samples};
+use super::interference::{DEFAULT_WINDOW, InterferenceCache, interference};
 use super::recording::{BlameCache, warp_load_blame};
 use super::scene::Scene;
 use super::timetravel::TimeTravel;
@@ -92,6 +94,10 @@ pub struct Session {
     buf: Vec<(u64, Event)>,
     /// The last blame worked out (`prepare_blame`).
     pub blame: BlameCache,
+    /// The interference last worked out (`prepare_interference`).
+    pub interference: InterferenceCache,
+    /// The passes a `delayed` breakpoint needs.
+    delay: DelayWatch,
 }
 
 impl Session {
@@ -110,6 +116,8 @@ impl Session {
             run: None,
             buf: Vec::new(),
             blame: BlameCache::default(),
+            interference: InterferenceCache::default(),
+            delay: DelayWatch::default(),
         })
     }
 
@@ -122,6 +130,7 @@ impl Session {
             samples: &self.samples,
             travel: &self.travel,
             blame: &self.blame,
+            interference: &self.interference,
         }
     }
 
@@ -321,17 +330,29 @@ impl Session {
             return Some(stop);
         }
         self.gpu.events.set_mask(self.event_mask(breaks));
+        let delayed = breaks != Breaks::Off && self.breakpoints.listens(EventKind::Delayed);
+        if delayed {
+            self.delay.before_step(&mut self.gpu, &self.travel);
+        } else {
+            self.gpu.events.set_recording(false);
+            self.delay.reset();
+        }
         if self.gpu.leap(self.leap_limit(breaks, limit)) == 0 {
             self.gpu.step();
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.extend(self.gpu.events.drain());
+        if delayed {
+            let bps = &self.breakpoints;
+            let found = self.delay.after_step(&mut self.gpu, &buf, |c, w, l| bps.delayed_may_match(c, w, l));
+            buf.extend(found);
         }
         self.furthest = self.furthest.max(self.gpu.cycle);
         self.travel.observe(&self.gpu);
         self.samples.observe(&self.gpu);
         let checks = breaks != Breaks::Off && !self.breakpoints.list.is_empty();
         let mut hit = None;
-        if !self.gpu.events.events().is_empty() {
-            let mut buf = std::mem::take(&mut self.buf);
-            buf.extend(self.gpu.events.drain());
+        {
             for (cycle, e) in buf.drain(..) {
                 // The event a breakpoint stops on is logged whatever its kind, so the log
                 // shows why the machine stopped.
@@ -347,8 +368,8 @@ impl Session {
                     self.log.push(cycle, e);
                 }
             }
-            self.buf = buf;
         }
+        self.buf = buf;
         if checks {
             let cycle = self.gpu.cycle;
             let at_cycle = self.breakpoints.check_cycle(cycle, &self.gpu);
@@ -371,6 +392,16 @@ impl Session {
         let key = (self.gpu.cycle, warp, seq);
         if self.blame.get(key).is_none() {
             self.blame.put(key, warp_load_blame(&self.gpu, &self.travel, warp, seq));
+        }
+    }
+
+    /// Works out who delayed whom over the last `window` cycles (the default when `None`),
+    /// unless already known, so the interference pane draws at once.
+    pub fn prepare_interference(&mut self, window: Option<u64>) {
+        let window = window.unwrap_or(DEFAULT_WINDOW);
+        if self.interference.get(self.gpu.cycle, window).is_none() {
+            let i = interference(&self.travel, self.gpu.cycle, window);
+            self.interference.put(self.gpu.cycle, window, i);
         }
     }
 
@@ -403,6 +434,7 @@ impl Session {
         let back = t < now;
         if back || (snap.cycle > now && !self.breakpoints.any_enabled()) {
             self.gpu = snap.clone();
+            self.delay.reset();
             self.log.truncate_after(self.gpu.cycle);
             self.samples.truncate_after(self.gpu.cycle);
         }
@@ -452,9 +484,18 @@ impl Session {
         });
         watch.reset_watches(&g);
         let mut last = None;
+        let delayed = self.breakpoints.listens(EventKind::Delayed);
+        let mut delay = DelayWatch::default();
         while g.cycle < end && g.is_running() {
+            if delayed {
+                delay.before_step(&mut g, &self.travel);
+            }
             g.step();
-            let events: Vec<(u64, Event)> = g.events.drain().collect();
+            let mut events: Vec<(u64, Event)> = g.events.drain().collect();
+            if delayed {
+                let bps = &self.breakpoints;
+                events.extend(delay.after_step(&mut g, &events, |c, w, l| bps.delayed_may_match(c, w, l)));
+            }
             for (cycle, e) in &events {
                 if *cycle >= limit {
                     continue;
@@ -528,7 +569,7 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
             let mut s = String::from(
                 "break EVENT [field=value]... [if EXPR]   stop when an event with these fields happens\n\
                  break cycle N                           stop when the machine reaches cycle N\n\
-                 (warp=C.W sets core and warp together; conditions see the event's fields and machine state)\n\nEvents and their fields:\n",
+                 (warp=C.W sets core and warp together; numbers also compare: cycles>200, bank!=3; conditions see the event's fields and machine state)\n\nEvents and their fields:\n",
             );
             let width = EventKind::ALL.iter().map(|k| k.name().len()).max().unwrap_or(0);
             for k in EventKind::ALL {
@@ -541,7 +582,7 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
                  after T — hit counts, ignore counts (`ignore N COUNT` ignores the next COUNT hits) and used-up\n\
                  tbreaks are restored, so `continue` stops where it did from T.\n",
             );
-            s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300");
+            s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300 | break delayed stage=dram cycles>200 (stages and causes as `show blame` names them)");
             s
         }
         "watch" | "print" | "condition" => {

@@ -69,6 +69,13 @@ macro_rules! name_fields {
 }
 name_fields!(StallReason, Early, DrainCause);
 
+/// A name carried as is (the stage and cause of a `delayed` event).
+impl ToField for &'static str {
+    fn to_field(&self) -> Option<FieldValue> {
+        Some(FieldValue::Name(self))
+    }
+}
+
 /// A DRAM command reads as its kind (`cmd == ACT`); its bank, row and column are derived fields.
 impl ToField for Command {
     fn to_field(&self) -> Option<FieldValue> {
@@ -229,6 +236,12 @@ events! {
         last - first
     );
 
+    /// Who delayed a finished load (issue 17), worked out by the debugger while a breakpoint
+    /// listens: the longest wait of one of its requests in `stage` and that wait's largest
+    /// cause (the names of `show blame`). The machine never emits it itself.
+    Delayed "delayed" { core: u16, warp: u16, load_seq: u32, stage: &'static str, cycles: u64, cause: &'static str }
+    describe = format!("load {load_seq} of warp {core}.{warp} waited {cycles} cycles in {stage}, mostly {cause}");
+
     /// A warp's state at the issue stage changed (emitted on change, exact for every resident
     /// warp: `Issued`, `NotSelected`, or why it could not issue).
     WarpStall "warp-stall" { core: u16, warp: u16, reason: StallReason }
@@ -357,9 +370,12 @@ impl EventSink {
         &self.events
     }
 
-    /// Starts or stops recording passes.
+    /// Starts or stops recording passes; stopping drops the passes not taken.
     pub fn set_recording(&mut self, on: bool) {
         self.recording = on;
+        if !on {
+            self.passes.clear();
+        }
     }
 
     /// Whether passes are recorded. Recording points test this first.
@@ -379,6 +395,11 @@ impl EventSink {
     /// Removes and returns the recorded passes.
     pub fn take_passes(&mut self) -> Vec<Pass> {
         std::mem::take(&mut self.passes)
+    }
+
+    /// Moves the recorded passes to the end of `into`.
+    pub fn append_passes(&mut self, into: &mut Vec<Pass>) {
+        into.append(&mut self.passes);
     }
 
     /// Removes and returns the collected events.
@@ -450,6 +471,14 @@ mod tests {
             }
             EventKind::LostLocality => Event::LostLocality { core: 1, warp: 2, line: 0x500, score: 7 },
             EventKind::FcwChange => Event::FcwChange { core: 1, from: 2, to: 3 },
+            EventKind::Delayed => Event::Delayed {
+                core: 1,
+                warp: 2,
+                load_seq: 3,
+                stage: "dram",
+                cycles: 240,
+                cause: "other-warps",
+            },
         }
     }
 

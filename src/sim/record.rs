@@ -15,7 +15,7 @@ use super::dram::command::CommandKind;
 use super::request::{AccessKind, MemRequest};
 
 /// A point of a request's journey (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Point {
     /// A warp issued a global load into the LD/ST unit (unit: the core; detail: its requests;
     /// the pass's request is the load, with no id).

@@ -133,6 +133,7 @@ impl App {
             bank: st.detail,
             rows: PANE_ROWS,
             load: None,
+            cycles: None,
         };
         (kind.view(), target)
     }
@@ -147,6 +148,9 @@ impl App {
             let (view, target) = self.target(idx);
             if view.takes(crate::debug::views::Param::Warp) {
                 self.session.prepare_blame(target.warp, target.load);
+            }
+            if view.takes(crate::debug::views::Param::Cycles) {
+                self.session.prepare_interference(target.cycles);
             }
         }
     }

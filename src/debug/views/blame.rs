@@ -121,7 +121,9 @@ fn merge(into: &mut Vec<Part>, s: &StageBlame) {
             Some(q) => {
                 q.cycles += p.cycles;
                 q.requests.extend(&p.requests);
-                q.warps.extend(&p.warps);
+                for (w, c) in &p.by_warp {
+                    *q.by_warp.entry(*w).or_default() += c;
+                }
                 q.row_hits += p.row_hits;
             }
             None => into.push(p.clone()),
@@ -137,14 +139,17 @@ fn describe(parts: &[Part]) -> String {
         .map(|p| {
             let mut w = format!("{} {}", p.cause.name(), p.cycles);
             if !p.requests.is_empty() {
-                let warps: Vec<String> = p.warps.iter().take(4).map(|(c, w)| format!("{c}.{w}")).collect();
-                let more = if p.warps.len() > 4 { " …" } else { "" };
+                // The warps that took the most of it first.
+                let mut by: Vec<_> = p.by_warp.iter().collect();
+                by.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+                let warps: Vec<String> = by.iter().take(4).map(|((c, w), _)| format!("{c}.{w}")).collect();
+                let more = if p.by_warp.len() > 4 { " …" } else { "" };
                 w += &format!(
                     " ({} request{} of {} warp{}: {}{more}",
                     p.requests.len(),
                     if p.requests.len() == 1 { "" } else { "s" },
-                    p.warps.len(),
-                    if p.warps.len() == 1 { "" } else { "s" },
+                    p.by_warp.len(),
+                    if p.by_warp.len() == 1 { "" } else { "s" },
                     warps.join(" ")
                 );
                 if p.cause != Cause::Refresh && p.row_hits > 0 {

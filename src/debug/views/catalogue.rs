@@ -22,8 +22,8 @@
 
 use super::super::scene::Scene;
 use super::{
-    View, banks, blame, breakpoints, events, inspector, lru, merb, mshr, queues, stats, unavailable,
-    warpgroups, warps,
+    View, banks, blame, breakpoints, events, inspector, interference, lru, merb, mshr, queues, stats,
+    unavailable, warpgroups, warps,
 };
 use crate::sim::Gpu;
 use serde::{Deserialize, Serialize};
@@ -40,6 +40,8 @@ pub enum Param {
     /// One of the warp's loads, by its sequence number (the warp's latest finished load when
     /// left out).
     Load,
+    /// A number of cycles back from now.
+    Cycles,
 }
 
 impl Param {
@@ -51,6 +53,7 @@ impl Param {
             Param::Set => "SET",
             Param::Warp => "CORE.WARP",
             Param::Load => "LOAD",
+            Param::Cycles => "CYCLES",
         }
     }
 }
@@ -87,6 +90,8 @@ pub struct Target {
     pub rows: usize,
     /// A load of the warp, by sequence number.
     pub load: Option<u32>,
+    /// How many cycles back a view of a stretch of history looks.
+    pub cycles: Option<u64>,
 }
 
 /// A view parameter's [`Param`], and (after `ty`) the type a layout file gives it in.
@@ -105,6 +110,9 @@ macro_rules! param {
     };
     (load) => {
         Param::Load
+    };
+    (cycles) => {
+        Param::Cycles
     };
     (ty core) => {
         u16
@@ -178,6 +186,14 @@ impl ViewSpec {
                             a.parse::<u32>().map_err(|_| {
                                 format!("`{a}` is not a load number (its sequence number in the warp)")
                             })
+                        })
+                        .transpose()?
+                }
+                Param::Cycles => {
+                    t.cycles = given
+                        .map(|a| match a.parse::<u64>() {
+                            Ok(n) if n > 0 => Ok(n),
+                            _ => Err(format!("`{a}` is not a number of cycles (1 or more)")),
                         })
                         .transpose()?
                 }
@@ -296,4 +312,7 @@ views! {
     Blame (warp: Required, load: Optional) "blame"
         "who delayed a warp's load: each stage's wait split by cause and by the warps served ahead"
         => |s, t| blame::load(s, t.warp, t.load);
+    Interference (cycles: Optional) "interference"
+        "who delayed whom lately: per SM waiting vs service, per channel the warps served ahead"
+        => |s, t| Ok(interference::view(s, t.cycles));
 }

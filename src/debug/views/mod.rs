@@ -10,6 +10,7 @@ mod blame;
 mod catalogue;
 mod events;
 mod inspector;
+mod interference;
 mod lru;
 mod merb;
 mod mshr;
