@@ -154,7 +154,7 @@ impl WarpProgram {
                 | WarpProgram::Spmv(_)
                 | WarpProgram::Sssp(_),
                 _,
-            ) => Instr::exit(0),
+            ) => Instr::exit(0, 0),
         }
     }
 

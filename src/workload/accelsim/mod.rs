@@ -165,7 +165,8 @@ impl TraceCursor {
             let pc =
                 self.end.checked_sub(1).and_then(|i| self.cta.instrs.get(i as usize)).map_or(0, |t| t.pc);
             self.next = self.end + 1;
-            return Instr::exit(pc);
+            // The trace names no lanes for it (and a warp slot with no trace has none).
+            return Instr::exit(pc, 0);
         }
         let t = self.cta.instrs[self.next as usize];
         self.next += 1;

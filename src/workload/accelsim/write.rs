@@ -23,8 +23,10 @@
 //! every ALU operation (`IMAD.WIDE` when it writes a register pair), keeping the PC, active
 //! mask, destination and source registers, so scoreboard dependencies survive; the
 //! functional unit and latency Accel-Sim gives `IADD3` stand in for whatever the operation
-//! was. The grid is written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch
-//! order; `-shmem = 0` and `-nregs = 32` (warpscope models neither). A destination is one
+//! was. A warp's final `EXIT` is written with the lanes its program gives it: the warp's
+//! threads (Accel-Sim finishes a thread only as an active lane of an `EXIT`). The grid is
+//! written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch order; `-shmem = 0`
+//! and `-nregs = 32` (warpscope models neither). A destination is one
 //! register as the tracer writes it (Accel-Sim's `MAX_DST`), at most four sources; an
 //! instruction that cannot be written so that it reads back the same (a load writing fewer
 //! registers than its width, an ALU writing more than two) is an error naming it.
@@ -445,7 +447,7 @@ mod tests {
         // An EXIT before the warp's end retires lanes (an issue slot); at its end, ends it.
         assert_eq!(named(&Instr { dst: NO_REG, ..alu }, "EXIT", false), "EXIT");
         assert_eq!(named(&Instr { dst: NO_REG, ..alu }, "EXIT", true), "IADD3");
-        assert_eq!(named(&Instr::exit(0x40), "EXIT", true), "EXIT");
+        assert_eq!(named(&Instr::exit(0x40, u32::MAX), "EXIT", true), "EXIT");
         // A name that is no opcode, or one the importer reads as another operation.
         assert_eq!(named(&alu, "load A[i]", false), "IADD3");
         assert_eq!(named(&alu, "LDG.E", false), "IADD3");
@@ -473,7 +475,11 @@ mod tests {
         assert_eq!(line(&st, &a, AddressModes::Compressed), "0030 00000001 0 STS.U16 2 R6 R3 2 2 0x1000 \n");
         let bar = Instr { op: Op::Barrier, dst: NO_REG, srcs: [NO_REG; 4], ..alu };
         assert_eq!(line(&bar, &a, AddressModes::Compressed), "0030 00000001 0 BAR.SYNC 0 0 \n");
-        assert_eq!(line(&Instr::exit(0x40), &a, AddressModes::Compressed), "0040 00000000 0 EXIT 0 0 \n");
+        // The final EXIT carries the warp's threads: Accel-Sim finishes only its active lanes.
+        assert_eq!(
+            line(&Instr::exit(0x40, 0x0000_ffff), &a, AddressModes::Compressed),
+            "0040 0000ffff 0 EXIT 0 0 \n"
+        );
         let ldl = Instr { op: Op::Load { space: Space::Local, width: 8 }, dst_regs: 2, ..alu };
         assert_eq!(
             line(&ldl, &a, AddressModes::Compressed),

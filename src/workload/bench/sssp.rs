@@ -327,7 +327,8 @@ impl SsspCursor {
                     self.at = At::LoopHead;
                     ("BRA ii < neighborsize", Instr { mask: self.active, ..alu(1, 1) })
                 }
-                At::Exit => ("EXIT", Instr::exit(pc)),
+                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
+                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
             self.name = name;
             return instr;
