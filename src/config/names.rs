@@ -58,6 +58,10 @@ macro_rules! policy_names {
     };
 }
 
+/// The set (or memory sub-partition) counts GPGPU-Sim's IPOLY hash is defined for
+/// (`ipoly_hash_function`; the hash itself is `sim::ipoly`).
+pub const IPOLY_SIZES: [u32; 3] = [16, 32, 64];
+
 /// A policy name that is not one of the valid spellings.
 #[derive(Debug, Clone)]
 pub struct UnknownName {
@@ -184,6 +188,9 @@ policy_names! {
         Fermi => "fermi",
         /// Full-permutation indexing (seed 004 §3.2.3).
         Fup => "fup",
+        /// IPOLY: the line modulo an irreducible polynomial over GF(2) (GPGPU-Sim's `P`;
+        /// 16, 32 or 64 sets).
+        Ipoly => "ipoly",
     }
 }
 
@@ -225,6 +232,27 @@ policy_names! {
 }
 
 policy_names! {
+    /// What an L1 store does with the line (GPGPU-Sim's write policy and write allocation).
+    L1Write {
+        /// Write-evict, no write-allocate (GPGPU-Sim `E:N`; Fermi): a hit drops the line.
+        Evict => "evict",
+        /// Write-through with lazy fetch on read (GPGPU-Sim `T:L`, Volta): a hit keeps the
+        /// line, a miss that writes every byte of the line installs it (a later load hits).
+        Through => "through",
+    }
+}
+
+policy_names! {
+    /// How lines are spread over memory partitions and L2 slices.
+    PartitionIndexing {
+        /// As the mapping scheme says.
+        Consecutive => "consecutive",
+        /// GPGPU-Sim's IPOLY partition hash (`-gpgpu_memory_partition_indexing 2`).
+        Ipoly => "ipoly",
+    }
+}
+
+policy_names! {
     /// Physical address to DRAM location mapping (seed 000 §II-C).
     MappingScheme {
         /// Column bits lowest, then channel (interleave-sized chunks, modulo), bank, row.
@@ -245,12 +273,14 @@ impl IndexName {
             IndexName::Pmod => sets >= 2,
             IndexName::Pdisp | IndexName::Fup => sets.is_power_of_two() && sets >= 4,
             IndexName::Fermi => sets == 32 || sets == 64,
+            IndexName::Ipoly => IPOLY_SIZES.contains(&sets),
         };
         (!ok).then_some(match self {
             IndexName::Conv | IndexName::Bxor => "a power of two (e.g. 32, 64)",
             IndexName::Pmod => "at least 2 (a prime, or the largest prime below it is used)",
             IndexName::Pdisp | IndexName::Fup => "a power of two ≥ 4 (e.g. 32, 64)",
             IndexName::Fermi => "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)",
+            IndexName::Ipoly => "16, 32 or 64 (GPGPU-Sim's IPOLY polynomials)",
         })
     }
 }

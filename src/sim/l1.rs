@@ -1,6 +1,9 @@
 //! The per-SM L1 data cache (MECHANISMS §1): tags, MSHRs with merging, a miss queue toward
-//! the crossbar, allocate-on-miss or allocate-on-fill, write-evict and no-write-allocate for
-//! stores (stores need no MSHR).
+//! the crossbar, allocate-on-miss or allocate-on-fill, and for stores (which need no MSHR)
+//! either write-evict and no-write-allocate (Fermi) or write-through with lazy fetch on read
+//! (Volta, GPGPU-Sim's `T:L`: a hit keeps the line, a miss writing the whole line installs
+//! it). With an adaptive unified L1/shared array the tag array holds the largest L1 and the
+//! kernel's launch sets how many ways are in use ([`L1::use_ways`]).
 //!
 //! One access per cycle arrives from the LD/ST unit, with its [`AccessCtx`] (issuing warp,
 //! its GTO priority, the load's request count). Only requests that go below are mapped to their
@@ -17,7 +20,7 @@
 //! loads. Misses are classified cold / intra-warp / inter-warp from a record of who evicted
 //! each line (seed 004 §2.1.1).
 
-use crate::config::{AllocPolicy, Config};
+use crate::config::{AllocPolicy, Config, L1Write};
 use crate::sim::cache::AccessCtx;
 use crate::sim::cache::index::IndexKind;
 use crate::sim::cache::line::{Line, LineState};
@@ -119,6 +122,8 @@ pub struct L1 {
     /// Hits on their way back: (ready cycle, request).
     hits: VecDeque<(u64, MemRequest)>,
     pub alloc: AllocPolicy,
+    write: L1Write,
+    flush_when_idle: bool,
     line_shift: u32,
     hit_latency: u64,
     /// Fills so far (a replay can only change outcome after one).
@@ -142,18 +147,24 @@ pub struct L1 {
 impl L1 {
     pub fn new(c: &Config, core: u16) -> L1 {
         let l = &c.l1;
-        let (sets, ways) = (l.sets as usize, l.ways as usize);
+        let sets = l.sets as usize;
+        // An adaptive L1 is allocated at the whole unified array; it starts at its own ways.
+        let ways = l.ways as usize * c.l1_adaptive_multiple() as usize;
         let line_shift = l.line_bytes.trailing_zeros();
         let fcw = FcwTrainer::new(c.core.warp_schedulers, c.warps_per_sm() as u32);
         let mut replacement = ReplacementKind::new(l.replacement, sets, ways, c);
         replacement.repartition(fcw.fcw);
+        let mut tags = TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement);
+        tags.set_active_ways(l.ways as usize);
         L1 {
             core,
-            tags: TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement),
+            tags,
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
             hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
             alloc: l.allocate,
+            write: l.write,
+            flush_when_idle: l.flush_when_idle,
             line_shift,
             hit_latency: l.hit_latency.into(),
             fills: 0,
@@ -203,9 +214,14 @@ impl L1 {
                 return Err(StallCause::MissQueue);
             }
             self.stats.writes += 1;
-            if self.tags.invalidate(key) {
-                self.stats.write_hits += 1;
-                self.history.dropped(key, req.origin.warp);
+            match self.write {
+                L1Write::Evict => {
+                    if self.tags.invalidate(key) {
+                        self.stats.write_hits += 1;
+                        self.history.dropped(key, req.origin.warp);
+                    }
+                }
+                L1Write::Through => self.write_through(key, &req, ctx, sink),
             }
             req.trace.l1 = CacheOutcome::Write;
             req.loc = map.map(req.addr);
@@ -275,6 +291,57 @@ impl L1 {
         let _ = self.miss_queue.push(req);
         self.serviced(set, true, ctx, sink);
         Ok(CacheOutcome::Miss)
+    }
+
+    /// The L1 side of a write-through store with lazy fetch on read (GPGPU-Sim's
+    /// `data_cache::wr_hit_wt` and `wr_miss_wa_lazy_fetch_on_read`): a hit updates the line and
+    /// keeps it; a miss that writes every byte of the line installs it valid, so the next load
+    /// of it hits (GPGPU-Sim makes a fully written sector readable; a partly written line it
+    /// would fetch on that load is not installed here, warpscope keeping whole lines). The
+    /// data goes below either way.
+    fn write_through(&mut self, key: u64, req: &MemRequest, ctx: &AccessCtx, sink: &mut EventSink) {
+        let (set, probe) = self.tags.probe(key);
+        match probe {
+            Probe::Hit(way) => {
+                self.tags.touch(set, way);
+                self.stats.write_hits += 1;
+            }
+            Probe::Pending(_) => {}
+            Probe::Miss => {
+                let line_bytes = 1u32 << self.line_shift;
+                let whole =
+                    req.bytes >= line_bytes && ctx.sectors.count_ones() == line_bytes / SECTOR_BYTES as u32;
+                let way = if whole { self.tags.victim(set) } else { None };
+                if let Some(way) = way {
+                    let line = Line {
+                        key,
+                        addr: req.addr,
+                        state: LineState::Valid,
+                        dirty: false,
+                        owner: req.origin.warp,
+                        pc: req.origin.pc,
+                    };
+                    self.history.0.insert(key, RESIDENT);
+                    if let Some(old) = self.tags.install(set, way, line, ctx) {
+                        self.evicted(&old, set, ctx, sink);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Uses `ways` ways of every set (an adaptive L1 at a kernel's launch).
+    pub fn use_ways(&mut self, ways: usize) {
+        self.tags.set_active_ways(ways);
+    }
+
+    /// No thread is resident on the SM: an L1 that flushes when idle drops every valid line
+    /// (GPGPU-Sim's `-gpgpu_flush_l1_cache`: `simt_core_cluster::cache_invalidate` each cycle a
+    /// cluster has no thread left, after that cycle's CTA launches).
+    pub fn sm_idle(&mut self) {
+        if self.flush_when_idle {
+            self.tags.invalidate_all();
+        }
     }
 
     /// Sends a missing access below without a line: only its 32 B sectors, no MSHR (the data
@@ -569,6 +636,49 @@ mod tests {
 
         fn fcw_changes(&mut self) -> Vec<Event> {
             self.events().into_iter().filter(|e| matches!(e, Event::FcwChange { .. })).collect()
+        }
+    }
+
+    /// A store of `bytes` bytes over `sectors` of the line at `addr`.
+    fn store(r: &mut Rig, addr: u64, bytes: u32, sectors: u8) {
+        r.next_id += 1;
+        let req = MemRequest { kind: AccessKind::Store, bytes, ..req(r.next_id, addr, 0) };
+        let ctx = AccessCtx { sectors, ..one(0) };
+        assert_eq!(r.l1.access(req, &ctx, 0, &r.map, &mut r.sink), Ok(CacheOutcome::Write));
+        assert_eq!(r.l1.miss_queue.pop().map(|w| w.kind), Some(AccessKind::Store), "the data goes below");
+    }
+
+    #[test]
+    fn stores_evict_or_write_through_and_install_whole_lines() {
+        // Write-evict: a store hit drops the line, so the next load misses.
+        let mut r = rig(&[]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        r.fill_all();
+        store(&mut r, 0x1000, 128, 0b1111);
+        assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Miss));
+        assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (1, 1));
+        // Write-through: the hit keeps the line; a miss writing all 128 bytes installs it; a
+        // miss writing 4 bytes of one sector does not.
+        let mut r = rig(&["l1.write=\"through\""]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        r.fill_all();
+        store(&mut r, 0x1000, 128, 0b1111);
+        store(&mut r, 0x2000, 128, 0b1111);
+        store(&mut r, 0x3000, 4, 0b0001);
+        assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Hit));
+        assert_eq!(r.access(0x2000, &one(0), 1), Ok(CacheOutcome::Hit));
+        assert_eq!(r.access(0x3000, &one(0), 1), Ok(CacheOutcome::Miss));
+        assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (3, 1));
+    }
+
+    #[test]
+    fn an_idle_sm_flushes_only_a_flushing_l1() {
+        for (flush, after) in [(false, CacheOutcome::Hit), (true, CacheOutcome::Miss)] {
+            let mut r = rig(&[&format!("l1.flush_when_idle={flush}")]);
+            assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+            r.fill_all();
+            r.l1.sm_idle();
+            assert_eq!(r.access(0x1000, &one(0), 1), Ok(after), "flush_when_idle = {flush}");
         }
     }
 

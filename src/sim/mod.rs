@@ -14,6 +14,7 @@ pub mod event;
 pub mod icnt;
 pub mod ideal;
 pub mod inspect;
+pub mod ipoly;
 pub mod l1;
 pub mod l2;
 pub mod ledger;
@@ -311,6 +312,21 @@ impl Gpu {
         if l.saturated || l.next_cta >= k.ctas() {
             return false;
         }
+        if l.next_cta == 0 {
+            // GPGPU-Sim's m_kernel_TB_latency: the kernel's CTAs wait out its launch latency.
+            let c = &self.config.core;
+            let delay =
+                u64::from(c.kernel_launch_latency) + u64::from(k.ctas()) * u64::from(c.cta_launch_latency);
+            if self.cycle < l.kernel_start + delay {
+                return false;
+            }
+            let shared = u64::from(k.shared_bytes_per_cta()) * resident_ctas(&self.config, k);
+            if let Some(ways) = self.config.l1_adaptive_ways(shared) {
+                for sm in &mut self.sms {
+                    sm.l1.use_ways(ways as usize);
+                }
+            }
+        }
         let first = l.next_cta;
         let n = self.sms.len();
         for i in 0..n {
@@ -409,6 +425,13 @@ impl Gpu {
         );
         h.0.finish()
     }
+}
+
+/// CTAs of `k` an SM holds at once (its CTA and warp slots), and no more than an even share
+/// of the grid — GPGPU-Sim's `shader_core_config::max_cta`, whose result sizes the adaptive L1.
+fn resident_ctas(c: &Config, k: &Kernel) -> u64 {
+    let fit = u64::from(c.core.max_ctas).min(c.warps_per_sm() as u64 / u64::from(k.warps_per_cta()));
+    fit.min(u64::from(k.ctas()).div_ceil(c.core.count.into()))
 }
 
 /// The request network takes from the SM's L1 miss queue.

@@ -158,6 +158,7 @@ impl Sm {
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) {
         if self.exec.valid == 0 {
+            self.l1.sm_idle();
             if env.kernel_active {
                 self.stats.no_warp_cycles += 1;
             }

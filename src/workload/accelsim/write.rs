@@ -25,8 +25,9 @@
 //! functional unit and latency Accel-Sim gives `IADD3` stand in for whatever the operation
 //! was. A warp's final `EXIT` is written with the lanes its program gives it: the warp's
 //! threads (Accel-Sim finishes a thread only as an active lane of an `EXIT`). The grid is
-//! written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch order; `-shmem = 0`
-//! and `-nregs = 32` (warpscope models neither). A destination is one
+//! written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch order; `-shmem` is
+//! the kernel's declared shared memory (a trace's own, 0 for warpscope's kernels) and
+//! `-nregs = 32` (warpscope does not model register occupancy). A destination is one
 //! register as the tracer writes it (Accel-Sim's `MAX_DST`), at most four sources; an
 //! instruction that cannot be written so that it reads back the same (a load writing fewer
 //! registers than its width, an ALU writing more than two) is an error naming it.
@@ -116,7 +117,7 @@ pub fn write_kernel(
     writeln!(out, "-kernel id = {id}")?;
     writeln!(out, "-grid dim = ({ctas},1,1)")?;
     writeln!(out, "-block dim = ({},1,1)", kernel.threads_per_cta())?;
-    writeln!(out, "-shmem = 0")?;
+    writeln!(out, "-shmem = {}", kernel.shared_bytes_per_cta())?;
     writeln!(out, "-nregs = 32")?;
     let binary = match kernel {
         Kernel::Trace(k) => k.header.binary_version,
