@@ -16,7 +16,9 @@
 //!
 //! Opcodes: an instruction whose program names it with an opcode that reads back as the
 //! same operation and registers (a trace's own SASS opcode, see [`super::opcode`]) keeps
-//! it. What is approximated: other warpscope instructions carry an operation class, not a
+//! it, and so does a memory instruction whose name starts with one (a benchmark's
+//! `LDG.U8 g_graph_mask[tid]`, SSSP's `RED.E.MIN.S32 dist[dst], altdist`, which Accel-Sim
+//! performs as an atomic at the L2). What is approximated: other warpscope instructions carry an operation class, not a
 //! SASS opcode, so each gets a representative one the importer and Accel-Sim classify the
 //! same way — `LDG.E`/`LDL`/`LDS` loads and `STG.E`/`STL`/`STS` stores with the width suffix
 //! (`.U8`, `.U16`, none for 4 bytes, `.64`, `.128`), `BAR.SYNC`, `EXIT`, and `IADD3` for
@@ -184,6 +186,12 @@ pub fn write_instr(
     addrs: &LaneAddrs,
     modes: AddressModes,
 ) -> Result<(), WriteError> {
+    // A benchmark names a memory instruction as SASS does, opcode first (`RED.E.MIN.S32
+    // dist[dst], altdist`): the opcode says what Accel-Sim does with it (a RED is an atomic,
+    // performed at the L2), so it is kept when it reads back the same. An ALU instruction keeps
+    // only a name that is an opcode (a trace's own), so Accel-Sim times every synthetic one as
+    // IADD3.
+    let name = name.map(|n| if i.op.is_memory() { n.split_whitespace().next().unwrap_or(n) } else { n });
     let (opcode, writes) = match name.filter(|n| reads_back_as(n, i, last)) {
         Some(n) => (n, i.dst != NO_REG),
         None => sass_opcode(i)?,
@@ -455,6 +463,17 @@ mod tests {
         let ld = load(u32::MAX, 8);
         assert_eq!(named(&ld, "LDG.E.64.SYS", false), "LDG.E.64.SYS");
         assert_eq!(named(&ld, "LDG.E.128", false), "LDG.E.64");
+        // A memory instruction named opcode first keeps the opcode (an atomic stays one), an
+        // ALU instruction does not (its name is source text, timed as IADD3).
+        assert_eq!(named(&ld, "LDG.E.64 row_ptr[i]", false), "LDG.E.64");
+        let red = Instr { op: Op::Store { space: Space::Global, width: 4 }, dst: NO_REG, dst_regs: 1, ..ld };
+        assert_eq!(named(&red, "RED.E.MIN.S32 dist[dst], altdist", false), "RED.E.MIN.S32");
+        assert_eq!(
+            named(&red, "ATOM.MIN dist[dst]", false),
+            "STG.E",
+            "a generic ATOM returns a value: a load"
+        );
+        assert_eq!(named(&alu, "FFMA x = a*b + c", false), "IADD3");
         // A generic access to shared memory: the exported header has no windows, so it
         // would read back as global.
         let shared = Instr { op: Op::Load { space: Space::Shared, width: 4 }, dst_regs: 1, ..ld };

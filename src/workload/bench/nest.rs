@@ -22,7 +22,9 @@
 //! counter update, compare and branch; the index arithmetic before the guard is one slot per
 //! index. Register dependencies follow the data flow: an arithmetic slot waits for the loads
 //! before it and for the accumulator it updates; a store waits for the accumulator, or for the
-//! load just before it when it copies a loaded value.
+//! load just before it when it copies a loaded value. An access at an affine index names no
+//! address register (SASS would name the register its index arithmetic wrote): it does not
+//! wait for the loop counter update, in warpscope or in an exported trace.
 
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space, warp_threads};
 use super::super::synth::{ArrayInfo, lanes};
