@@ -500,7 +500,7 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
-    let peak = match peak_rss_mb() {
+    let peak = match warpscope::batch::peak_memory::peak_rss_mb() {
         Some(mb) => format!("{mb:.1} MB"),
         None => "unavailable (no /proc/self/status)".into(),
     };
@@ -525,14 +525,6 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
         )?)?;
     }
     Ok(run::exit_code(&gpu.status))
-}
-
-/// Peak resident set size of this process (Linux `VmHWM`).
-fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 fn dram_cmd(a: DramArgs) -> Result<i32> {
