@@ -188,10 +188,14 @@ pub fn write_instr(
 ) -> Result<(), WriteError> {
     // A benchmark names a memory instruction as SASS does, opcode first (`RED.E.MIN.S32
     // dist[dst], altdist`): the opcode says what Accel-Sim does with it (a RED is an atomic,
-    // performed at the L2), so it is kept when it reads back the same. An ALU instruction keeps
-    // only a name that is an opcode (a trace's own), so Accel-Sim times every synthetic one as
-    // IADD3.
-    let name = name.map(|n| if i.op.is_memory() { n.split_whitespace().next().unwrap_or(n) } else { n });
+    // performed at the L2), so it is kept when it reads back the same and Accel-Sim reads the
+    // same width from it. An ALU instruction keeps only a name that is an opcode (a trace's
+    // own), so Accel-Sim times every synthetic one as IADD3.
+    let name = name.and_then(|n| match n.split_once(' ') {
+        Some((op, _)) if i.op.is_memory() => Some(op).filter(|op| accel_sim_width(op) == access_width(i)),
+        Some(_) => None,
+        None => Some(n),
+    });
     let (opcode, writes) = match name.filter(|n| reads_back_as(n, i, last)) {
         Some(n) => (n, i.dst != NO_REG),
         None => sass_opcode(i)?,
@@ -257,16 +261,30 @@ fn write_addresses(
     Ok(())
 }
 
+/// The bytes per lane Accel-Sim reads from an opcode: it ignores the trace's width field and
+/// takes a `.64` or `.U8` token (bits / 8), else 4 (`inst_trace_t::get_datawidth_from_opcode`).
+fn accel_sim_width(opcode: &str) -> u32 {
+    let bits = |t: &str| t.parse::<u32>().ok();
+    opcode
+        .split('.')
+        .find_map(|t| bits(t).or_else(|| t.strip_prefix('U').and_then(bits)))
+        .map_or(4, |b| b / 8)
+}
+
+/// The bytes per lane of a memory instruction (0 for any other).
+fn access_width(i: &Instr) -> u32 {
+    match i.op {
+        Op::Load { width, .. } | Op::Store { width, .. } => u32::from(width),
+        _ => 0,
+    }
+}
+
 /// Whether the importer reads `name` on a line written for `i` (one destination register,
 /// no generic address windows in the header; `last` in its warp) as the same operation
 /// writing the same registers.
 fn reads_back_as(name: &str, i: &Instr, last: bool) -> bool {
-    let width = match i.op {
-        Op::Load { width, .. } | Op::Store { width, .. } => u32::from(width),
-        _ => 0,
-    };
     is_opcode(name)
-        && classify(name, width, i.dst != NO_REG).is_ok_and(|info| {
+        && classify(name, access_width(i), i.dst != NO_REG).is_ok_and(|info| {
             // An `EXIT` before the last instruction only retires lanes: an issue slot.
             let op = match info.op(Space::Global) {
                 Op::Exit if !last => Op::Alu,
@@ -466,6 +484,15 @@ mod tests {
         // A memory instruction named opcode first keeps the opcode (an atomic stays one), an
         // ALU instruction does not (its name is source text, timed as IADD3).
         assert_eq!(named(&ld, "LDG.E.64 row_ptr[i]", false), "LDG.E.64");
+        // ... when Accel-Sim reads the same width from it: it takes widths from the opcode only,
+        // 4 bytes without a suffix.
+        assert_eq!(named(&ld, "LDG dist[i]", false), "LDG.E.64");
+        let byte = Instr { op: Op::Load { space: Space::Global, width: 1 }, dst_regs: 1, ..ld };
+        assert_eq!(named(&byte, "LDG.U8 mask[tid]", false), "LDG.U8");
+        assert_eq!(
+            (accel_sim_width("LDG.E.128"), accel_sim_width("STG.E.U16"), accel_sim_width("RED.E.MIN.S32")),
+            (16, 2, 4)
+        );
         let red = Instr { op: Op::Store { space: Space::Global, width: 4 }, dst: NO_REG, dst_regs: 1, ..ld };
         assert_eq!(named(&red, "RED.E.MIN.S32 dist[dst], altdist", false), "RED.E.MIN.S32");
         assert_eq!(
