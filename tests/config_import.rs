@@ -116,6 +116,8 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert_eq!(qv.config.dram.mapping.partition_indexing, PartitionIndexing::Ipoly);
     assert_eq!(qv.config.l2.index, IndexName::Ipoly);
     assert_eq!((qv.config.core.kernel_launch_latency, qv.config.core.cta_launch_latency), (5000, 0));
+    // -gpgpu_l1_latency 20 through the L1 latency queue; -dram_latency 100 before the DRAM queue.
+    assert_eq!((l1.hit_latency, l1.latency_queue, qv.config.dram.frontend_latency), (20, true, 100));
     // Without trace.config, the PTX ADD latency (4) times every ALU operation.
     assert_eq!((qv.config.core.alu_latency, qv.config.core.simd_width), (4, 32));
     assert!(
@@ -180,7 +182,10 @@ fn the_command_writes_a_machine_run_accepts_and_the_same_file_twice() {
     let first = import();
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let stderr = String::from_utf8_lossy(&first.stderr);
-    assert!(stderr.contains("-dram_latency 100 — the fixed delay"), "{stderr}");
+    assert!(
+        stderr.contains("-gpgpu_shader_registers 32768 — register and shared-memory occupancy"),
+        "{stderr}"
+    );
     assert!(stderr.contains("wrote ") && stderr.contains("15 SMs, 6 channels × 16 banks"), "{stderr}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(

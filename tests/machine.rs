@@ -60,6 +60,8 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
             "l1.write=through",
             "l1.flush_when_idle=true",
             "l1.adaptive=Some((unified_kb: 32, shared_options_kb: [0]))",
+            "l1.latency_queue=true",
+            "dram.frontend_latency=100",
         ][..],
     ] {
         let mut g = gpu(small_config(sets), workload(TINY, 1));

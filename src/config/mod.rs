@@ -212,6 +212,10 @@ pub struct L1Config {
     pub miss_queue: u32,
     /// Hit latency (core cycles).
     pub hit_latency: u32,
+    /// Every access waits `hit_latency` before its tag lookup, so misses and stores too leave
+    /// that much later (GPGPU-Sim 4's L1 latency queue, `-gpgpu_l1_latency`); false: they
+    /// leave at once.
+    pub latency_queue: bool,
     pub allocate: AllocPolicy,
     /// Set-index function (seed 004 ch. 3); some need a particular set count.
     pub index: IndexName,
@@ -353,6 +357,9 @@ pub struct DramConfig {
     /// ...and stop at this one.
     pub write_low_watermark: u32,
     pub scheduler: DramSchedulerName,
+    /// Core cycles a request from the L2 waits before it enters the controller's queue
+    /// (GPGPU-Sim's `-dram_latency`: its DRAM latency queue); 0 = none.
+    pub frontend_latency: u32,
     /// FR-FCFS-Cap: column commands an open row may serve ahead of older requests.
     pub row_hit_cap: u32,
     /// GMC's transaction and command scheduling (also the command queues and write sorting
@@ -673,6 +680,7 @@ impl Default for L1Config {
             mshr_merge: 8,
             miss_queue: 8,
             hit_latency: 20,
+            latency_queue: false,
             allocate: AllocPolicy::OnMiss,
             index: IndexName::Conv,
             replacement: ReplacementName::Lru,
@@ -726,6 +734,7 @@ impl Default for DramConfig {
             write_high_watermark: 32,
             write_low_watermark: 16,
             scheduler: DramSchedulerName::FrFcfs,
+            frontend_latency: 0,
             row_hit_cap: 16,
             gmc: GmcConfig::default(),
             warp_aware: WarpAwareConfig::default(),

@@ -119,6 +119,10 @@ pub struct L1 {
     pub tags: TagArray,
     pub mshr: Mshr,
     pub miss_queue: BoundedQueue<MemRequest>,
+    /// Requests on their way to the miss queue through the lookup pipeline: (cycle they
+    /// reach it, request); empty unless `latency_queue`.
+    looking_up: VecDeque<(u64, MemRequest)>,
+    latency_queue: bool,
     /// Hits on their way back: (ready cycle, request).
     hits: VecDeque<(u64, MemRequest)>,
     pub alloc: AllocPolicy,
@@ -161,6 +165,8 @@ impl L1 {
             tags,
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
+            looking_up: VecDeque::new(),
+            latency_queue: l.latency_queue,
             hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
             alloc: l.allocate,
             write: l.write,
@@ -209,7 +215,7 @@ impl L1 {
         }
         let key = self.key(req.addr);
         if req.kind == AccessKind::Store {
-            if self.miss_queue.is_full() {
+            if self.below_full() {
                 self.stats.stall(StallCause::MissQueue);
                 return Err(StallCause::MissQueue);
             }
@@ -225,7 +231,7 @@ impl L1 {
             }
             req.trace.l1 = CacheOutcome::Write;
             req.loc = map.map(req.addr);
-            let _ = self.miss_queue.push(req);
+            self.send_below(req, now);
             return Ok(CacheOutcome::Write);
         }
         let (set, probe) = self.tags.probe(key);
@@ -252,7 +258,7 @@ impl L1 {
         }
         let cause = if self.mshr.free() == 0 {
             Some(StallCause::Mshr)
-        } else if self.miss_queue.is_full() {
+        } else if self.below_full() {
             Some(StallCause::MissQueue)
         } else {
             None
@@ -264,7 +270,7 @@ impl L1 {
         if self.alloc == AllocPolicy::OnMiss {
             let Some(way) = self.tags.victim(set) else {
                 if self.tags.replacement.bypasses() {
-                    self.bypass(req, set, ctx, map, sink);
+                    self.bypass(req, set, ctx, (map, now), sink);
                     return Ok(CacheOutcome::Miss);
                 }
                 self.stats.stall(StallCause::LineAlloc);
@@ -288,7 +294,7 @@ impl L1 {
         req.trace.l1 = CacheOutcome::Miss;
         req.loc = map.map(req.addr);
         self.mshr.allocate(key, req.id, req.origin.warp, now);
-        let _ = self.miss_queue.push(req);
+        self.send_below(req, now);
         self.serviced(set, true, ctx, sink);
         Ok(CacheOutcome::Miss)
     }
@@ -330,6 +336,34 @@ impl L1 {
         }
     }
 
+    /// Whether the miss queue (with the requests still in the lookup pipeline) is full.
+    fn below_full(&self) -> bool {
+        self.miss_queue.len() + self.looking_up.len() >= self.miss_queue.capacity()
+    }
+
+    /// Sends a request toward the crossbar: into the miss queue, or, when misses wait out the
+    /// lookup latency, into the lookup pipeline until `now + hit_latency`.
+    fn send_below(&mut self, req: MemRequest, now: u64) {
+        if self.latency_queue {
+            self.looking_up.push_back((now + self.hit_latency, req));
+        } else {
+            let _ = self.miss_queue.push(req);
+        }
+    }
+
+    /// Moves the requests whose lookup latency has passed into the miss queue (GPGPU-Sim 4's
+    /// `l1_latency_queue`: every access waits `-gpgpu_l1_latency` cycles before its tag lookup,
+    /// so a miss leaves that much later, as a hit returns).
+    pub fn advance(&mut self, now: u64) {
+        while let Some((ready, _)) = self.looking_up.front() {
+            if *ready > now || self.miss_queue.is_full() {
+                break;
+            }
+            let (_, req) = self.looking_up.pop_front().expect("front exists");
+            let _ = self.miss_queue.push(req);
+        }
+    }
+
     /// Uses `ways` ways of every set (an adaptive L1 at a kernel's launch).
     pub fn use_ways(&mut self, ways: usize) {
         self.tags.set_active_ways(ways);
@@ -351,7 +385,7 @@ impl L1 {
         mut req: MemRequest,
         set: usize,
         ctx: &AccessCtx,
-        map: &AddressMap,
+        (map, now): (&AddressMap, u64),
         sink: &mut EventSink,
     ) {
         self.stats.reads += 1;
@@ -373,7 +407,7 @@ impl L1 {
                 bytes: req.bytes,
             });
         }
-        let _ = self.miss_queue.push(req);
+        self.send_below(req, now);
         self.serviced(set, true, ctx, sink);
     }
 
@@ -515,7 +549,10 @@ impl L1 {
 
     /// Requests held here: queued below, merged in MSHRs, or returning hits.
     pub fn occupancy(&self) -> usize {
-        self.miss_queue.len() + self.hits.len() + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
+        self.looking_up.len()
+            + self.miss_queue.len()
+            + self.hits.len()
+            + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
     }
 
     pub fn hits_in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
@@ -639,13 +676,17 @@ mod tests {
         }
     }
 
-    /// A store of `bytes` bytes over `sectors` of the line at `addr`.
-    fn store(r: &mut Rig, addr: u64, bytes: u32, sectors: u8) {
+    /// A store of `bytes` bytes over `sectors` of the line at `addr`, at cycle `now`.
+    fn store(r: &mut Rig, addr: u64, bytes: u32, sectors: u8, now: u64) {
         r.next_id += 1;
         let req = MemRequest { kind: AccessKind::Store, bytes, ..req(r.next_id, addr, 0) };
         let ctx = AccessCtx { sectors, ..one(0) };
-        assert_eq!(r.l1.access(req, &ctx, 0, &r.map, &mut r.sink), Ok(CacheOutcome::Write));
-        assert_eq!(r.l1.miss_queue.pop().map(|w| w.kind), Some(AccessKind::Store), "the data goes below");
+        assert_eq!(r.l1.access(req, &ctx, now, &r.map, &mut r.sink), Ok(CacheOutcome::Write));
+    }
+
+    /// The store the L1 sent below last.
+    fn sent_store(r: &mut Rig) -> Option<AccessKind> {
+        r.l1.miss_queue.pop().map(|w| w.kind)
     }
 
     #[test]
@@ -654,7 +695,8 @@ mod tests {
         let mut r = rig(&[]);
         assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
         r.fill_all();
-        store(&mut r, 0x1000, 128, 0b1111);
+        store(&mut r, 0x1000, 128, 0b1111, 0);
+        assert_eq!(sent_store(&mut r), Some(AccessKind::Store), "the data goes below");
         assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Miss));
         assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (1, 1));
         // Write-through: the hit keeps the line; a miss writing all 128 bytes installs it; a
@@ -662,13 +704,34 @@ mod tests {
         let mut r = rig(&["l1.write=\"through\""]);
         assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
         r.fill_all();
-        store(&mut r, 0x1000, 128, 0b1111);
-        store(&mut r, 0x2000, 128, 0b1111);
-        store(&mut r, 0x3000, 4, 0b0001);
+        for (addr, bytes, sectors) in [(0x1000, 128, 0b1111), (0x2000, 128, 0b1111), (0x3000, 4, 0b0001)] {
+            store(&mut r, addr, bytes, sectors, 0);
+            assert_eq!(sent_store(&mut r), Some(AccessKind::Store), "the data goes below");
+        }
         assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Hit));
         assert_eq!(r.access(0x2000, &one(0), 1), Ok(CacheOutcome::Hit));
         assert_eq!(r.access(0x3000, &one(0), 1), Ok(CacheOutcome::Miss));
         assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (3, 1));
+    }
+
+    #[test]
+    fn with_a_latency_queue_misses_and_stores_leave_after_the_hit_latency() {
+        let mut r = rig(&["l1.latency_queue=true", "l1.miss_queue=2"]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        store(&mut r, 0x2000, 4, 1, 3);
+        assert_eq!((r.l1.miss_queue.len(), r.l1.occupancy()), (0, 2));
+        // The two in the pipeline fill the 2-entry miss queue's room.
+        assert_eq!(r.access(0x3000, &one(0), 4), Err(StallCause::MissQueue));
+        r.l1.advance(19);
+        assert_eq!(r.l1.miss_queue.len(), 0, "hit latency 20");
+        r.l1.advance(20);
+        assert_eq!(r.l1.miss_queue.pop().map(|m| m.addr), Some(0x1000));
+        r.l1.advance(23);
+        assert_eq!(r.l1.miss_queue.pop().map(|m| (m.addr, m.kind)), Some((0x2000, AccessKind::Store)));
+        // Without it, a miss is in the miss queue at once.
+        let mut r = rig(&[]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        assert_eq!(r.l1.miss_queue.len(), 1);
     }
 
     #[test]

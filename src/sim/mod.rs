@@ -244,7 +244,7 @@ impl Gpu {
                 };
                 if mc.can_accept(head.kind.is_write()) {
                     let req = self.l2[s].miss_queue.pop().expect("head exists");
-                    mc.enqueue(req, stamp);
+                    mc.accept(req, stamp);
                     self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
                     break;
                 }

@@ -356,6 +356,9 @@ fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
     }
     if let Some((v, o)) = c.number("gpgpu_l1_latency")? {
         c.set("l1.hit_latency", v, src(o));
+        // GPGPU-Sim 4 (the version with this option) sends every access through a latency
+        // queue of this length before its tag lookup, misses and stores included.
+        c.set("l1.latency_queue", v > 0, format!("{} (misses wait it out too)", src(o)));
     }
     adaptive_l1(c)?;
     match c.number("gpgpu_flush_l1_cache")? {
@@ -559,6 +562,13 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     }
     dram_queues(c)?;
     bank_indexing(c);
+    if let Some((v, o)) = c.number("dram_latency")? {
+        c.set(
+            "dram.frontend_latency",
+            v,
+            format!("{} (core cycles between the L2 and the DRAM queue)", src(o)),
+        );
+    }
     if let Some((v, o)) = c.number("gpgpu_dram_scheduler")? {
         match v {
             0 => c.set("dram.scheduler", "\"fcfs\"", src(o)),
@@ -786,10 +796,6 @@ fn unrepresented(name: &str) -> &'static str {
         (
             &["gpgpu_shmem_num_banks", "gpgpu_shmem_limited_broadcast", "gpgpu_shmem_warp_parts"],
             "shared-memory bank conflicts are not modelled (a fixed core.shared_latency)",
-        ),
-        (
-            &["dram_latency"],
-            "the fixed delay in front of GPGPU-Sim's DRAM queue is not modelled: warpscope's DRAM latency is its queues and timing",
         ),
         (
             &["gpgpu_dram_return_queue_size"],

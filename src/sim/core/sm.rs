@@ -174,6 +174,7 @@ impl Sm {
         } else {
             self.stats.active_cycles += 1;
         }
+        self.l1.advance(now);
         self.returns(now, env);
         self.step_ldst(now, env);
         self.issue(now, env);

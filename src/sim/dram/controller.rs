@@ -49,6 +49,10 @@ pub struct Controller {
     pub cas_per_request: u8,
     /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
     in_flight: VecDeque<(u64, MemRequest)>,
+    /// Requests accepted but not yet queued: (core cycle they may enter the queue, request);
+    /// GPGPU-Sim's DRAM latency queue (`dram.frontend_latency`).
+    frontend: VecDeque<(u64, MemRequest)>,
+    frontend_latency: u64,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
     /// only choose a ready request, so selection is skipped until then; see
     /// [`DramScheduler::wake_at`]). Reset by arrivals and anything else that changes choices.
@@ -87,6 +91,8 @@ impl Controller {
             low_watermark: c.dram.write_low_watermark as usize,
             cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
+            frontend: VecDeque::new(),
+            frontend_latency: c.dram.frontend_latency.into(),
             idle_until: 0,
             skip_idle: true,
             next_refresh,
@@ -103,6 +109,20 @@ impl Controller {
     /// Whether a request of this direction would be accepted.
     pub fn can_accept(&self, is_write: bool) -> bool {
         self.queues.has_room(is_write)
+    }
+
+    /// Takes a request from its L2 slice (the caller checked [`Controller::can_accept`]): it
+    /// enters the queue at once, or `dram.frontend_latency` core cycles later — GPGPU-Sim's
+    /// `-dram_latency`: `memory_partition_unit::dram_cycle` moves a request from the L2→DRAM
+    /// queue into a latency queue when the DRAM queue has room, and from there, once the
+    /// latency has passed and the queue has room again, one request per DRAM cycle into the
+    /// queue ([`Controller::tick`]).
+    pub fn accept(&mut self, req: MemRequest, stamp: u64) {
+        if self.frontend_latency == 0 {
+            self.enqueue(req, stamp);
+        } else {
+            self.frontend.push_back((stamp + self.frontend_latency, req));
+        }
     }
 
     /// Queues a request whose DRAM location is already in `req.loc` (the caller checked
@@ -127,13 +147,13 @@ impl Controller {
         slot
     }
 
-    /// Requests queued or with data still on the bus.
+    /// Requests waiting to enter the queue, queued, or with data still on the bus.
     pub fn occupancy(&self) -> usize {
-        self.queues.n_reads + self.queues.n_writes + self.in_flight.len()
+        self.frontend.len() + self.queues.n_reads + self.queues.n_writes + self.in_flight.len()
     }
 
     pub fn is_idle(&self) -> bool {
-        self.queues.is_empty() && self.in_flight.is_empty()
+        self.frontend.is_empty() && self.queues.is_empty() && self.in_flight.is_empty()
     }
 
     /// Reads (and prefetches) whose data has fully arrived by now, oldest first.
@@ -217,6 +237,13 @@ impl Controller {
     // slower (measured with callgrind on the default machine).
     #[inline(never)]
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
+        if let Some((ready, r)) = self.frontend.front()
+            && stamp >= *ready
+            && self.queues.has_room(r.kind.is_write())
+        {
+            let (_, req) = self.frontend.pop_front().expect("head exists");
+            self.enqueue(req, stamp);
+        }
         let now = self.now;
         self.account_cycle();
         if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
@@ -342,7 +369,9 @@ impl Controller {
             _ if !self.skip_idle => self.now,
             _ => self.idle_until,
         };
-        queued.min(refresh).max(self.now)
+        // A request waiting to enter the queue is looked at every cycle.
+        let entering = if self.frontend.is_empty() { u64::MAX } else { self.now };
+        queued.min(refresh).min(entering).max(self.now)
     }
 
     /// Jumps to DRAM cycle `t` (≤ [`Controller::next_activity`], with no arrival before it),
@@ -580,6 +609,31 @@ mod tests {
         };
         (r.loc.bank, r.loc.row) = ((id % 16) as u32, id as u32);
         r
+    }
+
+    /// GPGPU-Sim's `-dram_latency`: a request enters the queue `frontend_latency` core cycles
+    /// after the controller took it, one per DRAM cycle, and counts as held meanwhile.
+    #[test]
+    fn the_frontend_holds_requests_for_its_latency() {
+        let mut c = Config::default();
+        c.dram.frontend_latency = 100;
+        let mut mc = Controller::new(&c, 0);
+        let (mut sink, mut ledger) = (EventSink::default(), Ledger::default());
+        mc.accept(req(0, AccessKind::Load), 5);
+        mc.accept(req(1, AccessKind::Load), 5);
+        assert_eq!((mc.occupancy(), mc.queues.n_reads, mc.is_idle()), (2, 0, false));
+        for stamp in 5..105 {
+            mc.tick(stamp, &mut sink, &mut ledger);
+        }
+        assert_eq!(mc.queues.n_reads, 0, "until core cycle 105");
+        mc.tick(105, &mut sink, &mut ledger);
+        assert_eq!((mc.queues.n_reads, mc.occupancy()), (1, 2), "one request per DRAM cycle");
+        mc.tick(106, &mut sink, &mut ledger);
+        assert_eq!(mc.queues.n_reads + mc.in_flight.len(), 2);
+        // Without the latency a request is queued at once.
+        let mut direct = Controller::new(&Config::default(), 0);
+        direct.accept(req(2, AccessKind::Load), 5);
+        assert_eq!(direct.queues.n_reads, 1);
     }
 
     /// Seed 000 §II-C: writes drain once the write queue passes the high watermark (or no read
