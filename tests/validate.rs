@@ -65,3 +65,27 @@ fn the_table_sets_our_run_beside_the_peer_log() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The shipped study: its spec parses, names at least 12 kernels, and names the kernels the
+/// script exports, in the script's order (the script writes the spec; this keeps a hand edit of
+/// either from going unnoticed).
+#[test]
+fn the_shipped_spec_is_the_scripts() {
+    use warpscope::batch::validate::ValidateSpec;
+    use warpscope::config::{Origin, parse_ron};
+    let path = format!("{ROOT}/sample-configs/validation/accelsim-qv100.ron");
+    let spec: ValidateSpec =
+        parse_ron(&std::fs::read_to_string(&path).unwrap(), &Origin::File(path.clone())).unwrap();
+    let script = std::fs::read_to_string(format!("{ROOT}/scripts/validate-accelsim.sh")).unwrap();
+    let exported: Vec<&str> = script
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('"')?.strip_suffix('"')?.split_once('|').map(|(name, _)| name))
+        .collect();
+    let named: Vec<&str> = spec.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert!(named.len() >= 12, "{named:?}");
+    assert_eq!(named, exported);
+    for k in &spec.kernels {
+        assert_eq!(k.trace, format!("../../validation-run/traces/{}/kernelslist.g", k.name));
+        assert_eq!(k.peer_log, format!("../../validation-run/peer/{}.log", k.name));
+    }
+}
