@@ -51,7 +51,7 @@ fn a_pure_row_hit_stream_reaches_the_analytic_peak_bandwidth() {
     let peak = f64::from(c.dram_burst_bytes()) / t_burst * f64::from(c.dram.channels) / tck;
     let r = run(&c, row_hit_stream(&c, 4), false);
     assert!((r.peak_bandwidth_gbps - peak).abs() < 1e-9, "{} vs {peak}", r.peak_bandwidth_gbps);
-    assert!(r.dram.row_hit_rate > 0.95, "row hits {}", r.dram.row_hit_rate);
+    assert!(r.dram.metrics.row_hit_rate > 0.95, "row hits {}", r.dram.metrics.row_hit_rate);
     let ratio = r.bandwidth_gbps / peak;
     assert!(ratio > 0.95 && ratio <= 1.0, "{:.1} GB/s of {peak:.1} GB/s ({ratio:.3})", r.bandwidth_gbps);
 }

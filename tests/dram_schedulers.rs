@@ -31,7 +31,7 @@ fn every_scheduler_finishes_conserves_requests_and_is_deterministic() {
         let (g, r1, t1) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         assert_eq!(g.status, Status::Done, "{name}");
         assert_eq!(g.ledger.in_flight(), 0, "{name}: request conservation");
-        assert!(r1.dram.reads > 0 && r1.dram.writes > 0, "{name}");
+        assert!(r1.dram.metrics.reads > 0 && r1.dram.metrics.writes > 0, "{name}");
         let (_, r2, t2) = run_traced(gpu(small_config(&[&set]), workload(TINY, 1)), RUNAWAY);
         assert_eq!(serde_json::to_string(&r1).unwrap(), serde_json::to_string(&r2).unwrap(), "{name}");
         assert_eq!(t1, t2, "{name}: DRAM trace");
@@ -307,6 +307,6 @@ fn the_fig4_oracles() {
     let m = &zld.memory;
     assert!(m.latency_divergence_mean <= m.requests_per_load - 1.0 + 1e-9, "{m:?}");
     assert!(base.memory.latency_divergence_mean > 10.0 * m.latency_divergence_mean);
-    assert!(zld.dram.reads * 10 >= base.dram.reads * 9, "the requests still use DRAM");
+    assert!(zld.dram.metrics.reads * 10 >= base.dram.metrics.reads * 9, "the requests still use DRAM");
     assert!(zld.cycles < base.cycles);
 }

@@ -63,7 +63,7 @@ fn perfect_caches_keep_requests_where_they_are() {
     // Perfect L2: the real crossbar and L2 hit pipeline, no DRAM.
     let (_, g) = one_load(&["ideal.perfect_l2=true"]);
     let r = Report::new(&g, 0.0);
-    assert_eq!((r.l2.hit_rate, r.dram.reads), (1.0, 0));
+    assert_eq!((r.l2.hit_rate, r.dram.metrics.reads), (1.0, 0));
     // P_DRAM: the real L2 misses, but DRAM answers `dram_latency` after the miss queue,
     // untimed: the lone load's latency grows by exactly the difference of two settings.
     let (a, g) = one_load(&["ideal.memory=infinite-dram", "ideal.dram_latency=100"]);

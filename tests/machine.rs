@@ -72,10 +72,13 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
         assert_eq!(g.requests_in_flight(), 0);
         assert!(g.drained());
         let r = Report::new(&g, 0.0);
-        assert!(r.dram.writes > 0 && r.dram.reads > 0, "{sets:?}: reads and write-backs reach DRAM");
+        assert!(
+            r.dram.metrics.writes > 0 && r.dram.metrics.reads > 0,
+            "{sets:?}: reads and write-backs reach DRAM"
+        );
         // Bypasses ask for sectors but the L2 still fetches whole lines from DRAM.
         let cas = u64::from(g.dram[0].cas_per_request);
-        assert_eq!(r.dram.commands.rd, r.dram.reads * cas, "{sets:?}");
+        assert_eq!(r.dram.commands.rd, r.dram.metrics.reads * cas, "{sets:?}");
         let d = r.l1.divergence.as_ref().unwrap();
         assert_eq!(d.misses.cold + d.misses.intra_warp + d.misses.inter_warp, r.l1.read_misses, "{sets:?}");
         if sets.contains(&"l1.ways=2") {

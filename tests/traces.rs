@@ -84,7 +84,7 @@ fn the_shared_samples_run_to_completion_and_issue_every_traced_instruction() {
         assert_eq!(report.warp_instructions, insts, "{name}: one issue per traced line");
         assert_eq!(report.core.ctas, w.kernels.iter().map(|k| u64::from(k.ctas())).sum::<u64>());
         assert_eq!(gpu.ledger.in_flight(), 0);
-        assert!(report.memory.loads > 0 && report.dram.reads > 0, "{name} reaches DRAM");
+        assert!(report.memory.loads > 0 && report.dram.metrics.reads > 0, "{name} reaches DRAM");
     }
 }
 

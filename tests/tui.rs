@@ -12,8 +12,8 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use warpscope::debug::Session;
-use warpscope::debug::views;
+use warpscope::debug::views::{self, Param, VIEWS};
+use warpscope::debug::{Outcome, Session};
 use warpscope::tui::pane::lay_out;
 use warpscope::tui::{App, Layout, Theme, draw, fit};
 
@@ -36,6 +36,8 @@ fn app_at_occlusion() -> App {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> String {
+    // As the event loop does before it draws.
+    app.prepare();
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| draw(f, app)).unwrap();
     let buf = t.backend().buffer();
@@ -122,7 +124,7 @@ fn no_width_cuts_a_value() {
         app.load_layout(name);
         views.extend((0..app.layout.panes().len()).map(|i| app.view(i)));
     }
-    views.push(warpscope::debug::views::breakpoints(&app.session));
+    views.push(warpscope::debug::views::breakpoints(&app.session.breakpoints));
     for v in &views {
         let known = values(&data(v));
         for w in 20..=200usize {
@@ -275,6 +277,71 @@ fn help_popup_too_small_and_bad_layout() {
     app.load_layout("mine");
     assert_eq!(app.layout.name, "default");
     assert!(app.message.contains("mine.ron:1:") && app.message.contains("Warpz"), "{}", app.message);
+}
+
+/// Every view of the catalogue is a `show` command, in `warpscope batch` too, and a pane a
+/// layout file names (with its parameters left to follow the focus, it shows what `show` does
+/// for the focused core, channel and warp), and `help show` lists it with its help.
+#[test]
+fn every_view_is_a_show_command_a_pane_and_in_help() {
+    let mut app = app_at_occlusion();
+    // The stop focused a core and a warp; focus the last channel too, away from `show`'s default.
+    app.channel = (app.session.gpu.dram.len() - 1) as u16;
+    assert!(app.core > 0 && app.channel > 0, "core {} channel {}", app.core, app.channel);
+    let text = |app: &mut App, line: &str| match app.session.execute(line) {
+        Ok(Outcome::Text(t)) => t,
+        other => panic!("{line}: {other:?}"),
+    };
+    let help = text(&mut app, "help show");
+    let dir = tempfile::tempdir().unwrap();
+    app.layouts_dir = dir.path().to_path_buf();
+    let mut script = vec!["break occlusion".to_string(), "continue".to_string()];
+    let mut titles = Vec::new();
+    for v in VIEWS {
+        let listed = format!("show {:<12} {:<10} {}", v.name, v.usage(), v.help);
+        assert!(help.lines().any(|l| l.trim() == listed.trim()), "`help show` lacks `{listed}`:\n{help}");
+        let args: Vec<String> = v
+            .args
+            .iter()
+            .filter_map(|a| match a.param {
+                Param::Core => Some(app.core.to_string()),
+                Param::Channel => Some(app.channel.to_string()),
+                Param::Set => Some("0".into()),
+                Param::Warp => Some(format!("{}.{}", app.warp.0, app.warp.1)),
+                // The pane shows the warp's latest finished load, as `show` without it does.
+                Param::Load => None,
+            })
+            .collect();
+        let show = format!("show {} {}", v.name, args.join(" "));
+        let shown = text(&mut app, &show);
+        let fields = v.args.iter().any(|a| matches!(a.param, Param::Core | Param::Channel | Param::Set));
+        let layout = format!("(name: \"only\", root: Pane({}{}))", v.pane, if fields { "()" } else { "" });
+        std::fs::write(dir.path().join("only.ron"), &layout).unwrap();
+        app.load_layout("only");
+        assert!(!app.error, "{layout}: {}", app.message);
+        assert_eq!(app.layout.panes()[0].view().name, v.name, "{layout}");
+        let pane = app.view(0);
+        assert_eq!(pane.to_text(), shown, "`{show}` and the pane of {layout}");
+        titles.push(pane.title);
+        script.push(show);
+    }
+    let out = std::process::Command::new(BIN)
+        .args([
+            "batch",
+            "-c",
+            "tests/fixtures/small.ron",
+            "-w",
+            "tests/fixtures/tiny.ron",
+            "-x",
+            &script.join("; "),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for t in titles {
+        assert!(stdout.contains(&t), "batch printed no `{t}`:\n{stdout}");
+    }
 }
 
 #[test]

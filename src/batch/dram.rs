@@ -463,12 +463,12 @@ pub fn summary(r: &DramModeReport) -> String {
         ("requests", format!("{} ({} reads, {} writes)", r.requests, r.reads, r.writes)),
         ("DRAM cycles", r.dram_cycles.to_string()),
         ("bandwidth", format!("{:.1} GB/s of {:.1} GB/s peak", r.bandwidth_gbps, r.peak_bandwidth_gbps)),
-        ("bus utilization", format!("{:.1}%", r.dram.bandwidth_utilization * 100.0)),
+        ("bus utilization", format!("{:.1}%", r.dram.metrics.bandwidth_utilization * 100.0)),
         (
             "row hits / misses / conflicts",
             format!(
                 "{:.1}% / {:.1}% / {:.1}%",
-                r.dram.row_hit_rate * 100.0,
+                r.dram.metrics.row_hit_rate * 100.0,
                 r.dram.row_miss_rate * 100.0,
                 r.dram.row_conflict_rate * 100.0
             ),

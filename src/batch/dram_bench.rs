@@ -65,7 +65,7 @@ pub fn bench(config: &Config, requests: u64, runs: usize) -> Result<Vec<DramBenc
                 pattern,
                 requests,
                 dram_cycles: reports[0].dram_cycles,
-                row_hit_rate: reports[0].dram.row_hit_rate,
+                row_hit_rate: reports[0].dram.metrics.row_hit_rate,
                 per_second: reports.iter().map(|r| r.sim.requests_per_second).collect(),
             })
         })

@@ -50,9 +50,12 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
         }
         Ok(())
     };
-    while gpu.is_running() && (max == 0 || gpu.cycle < max) {
-        gpu.step();
-        if gpu.cycle.is_multiple_of(256) {
+    let limit = if max == 0 { u64::MAX } else { max };
+    while gpu.is_running() && gpu.cycle < limit {
+        if gpu.leap(limit) == 0 {
+            gpu.step();
+        }
+        if gpu.events.events().len() >= 1024 {
             flush(gpu, &mut out)?;
         }
     }

@@ -564,6 +564,9 @@ pub struct SimConfig {
     pub watchdog_cycles: u64,
     /// Stop after this many core cycles (0 = run to completion).
     pub max_cycles: u64,
+    /// Step every unit in every cycle: no idle skipping (issue 16). Results are the same
+    /// either way (tests check it); only speed differs. For those checks and for doubt.
+    pub no_skip: bool,
 }
 
 impl Default for Config {
@@ -815,7 +818,7 @@ impl Default for MappingConfig {
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { seed: 1, watchdog_cycles: 200_000, max_cycles: 0 }
+        SimConfig { seed: 1, watchdog_cycles: 200_000, max_cycles: 0, no_skip: false }
     }
 }
 

@@ -2,12 +2,52 @@
 //!
 //! Every selectable policy is a unit enum declared with [`policy_names!`], which gives it
 //! `FromStr`/`Display` and serde support through its kebab-case name, and an error listing
-//! every valid name when the config names one that does not exist.
+//! every valid name when the config names one that does not exist. What a policy needs of the
+//! rest of the machine (a DRAM scheduler that groups warps, say) is stated once, on its row.
 
 use std::fmt;
 
-/// Declares a policy enum whose config spelling is the given string.
+/// Declares a policy enum whose config spelling is the given string:
+/// `Name { Variant => "spelling", … }`. A table may end with `capabilities Caps { cap, … }`
+/// and mark rows with the capabilities they have (`Variant => "spelling" [cap, …]`); that
+/// generates the struct `Caps` of one flag per capability, `Name::capabilities()` and one
+/// `Name::cap()` query per capability, so a policy's capabilities are stated only on its row.
 macro_rules! policy_names {
+    (
+        $(#[$meta:meta])* $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident => $text:literal $([$($has:ident),+ $(,)?])?),+ $(,)?
+        }
+        $(#[$cmeta:meta])* capabilities $caps:ident { $($(#[$capmeta:meta])* $cap:ident),+ $(,)? }
+    ) => {
+        policy_names! { $(#[$meta])* $name { $($(#[$vmeta])* $variant => $text),+ } }
+
+        $(#[$cmeta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $caps { $($(#[$capmeta])* pub $cap: bool),+ }
+
+        impl $caps {
+            /// No capability.
+            pub const NONE: $caps = $caps { $($cap: false),+ };
+        }
+
+        impl $name {
+            /// The capabilities its row states.
+            // A row may state every capability, which leaves nothing for `..NONE` to fill.
+            #[allow(clippy::needless_update)]
+            pub const fn capabilities(self) -> $caps {
+                match self {
+                    $($name::$variant => $caps { $($($has: true,)+)? ..$caps::NONE },)+
+                }
+            }
+
+            $(
+                $(#[$capmeta])*
+                pub const fn $cap(self) -> bool {
+                    self.capabilities().$cap
+                }
+            )+
+        }
+    };
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -90,38 +130,28 @@ policy_names! {
         /// The GPU memory controller baseline: row sorter, command queues (seed 000 §II-C).
         Gmc => "gmc",
         /// Warp-group shortest-job-first in one controller (seed 000 §IV-B).
-        Wg => "wg",
+        Wg => "wg" [groups_warps],
         /// WG coordinated across controllers (seed 000 §IV-C).
-        WgM => "wg-m",
+        WgM => "wg-m" [groups_warps, coordinates],
         /// WG-M with MERB row-miss postponement (seed 000 §IV-D).
-        WgBw => "wg-bw",
+        WgBw => "wg-bw" [groups_warps, coordinates],
         /// WG-Bw with warp-aware write draining (seed 000 §IV-E).
-        WgW => "wg-w",
+        WgW => "wg-w" [groups_warps, coordinates],
         /// α-SJF: tolerance-aware core, then shortest warp queue vs row hits (seed 001).
-        AlphaSjf => "asjf",
+        AlphaSjf => "asjf" [hears_core_warps],
         /// α-SJF with writes scheduled with reads, in their warp's queue (seed 001).
-        AlphaSjfW => "asjfw",
+        AlphaSjfW => "asjfw" [hears_core_warps],
         /// Warp-groups whole, in completion order (seed 000 §VI-C2).
-        Wafcfs => "wafcfs",
+        Wafcfs => "wafcfs" [groups_warps],
     }
-}
-
-impl DramSchedulerName {
-    /// Schedules warp-groups: needs the SMs' last-request tags.
-    pub fn groups_warps(self) -> bool {
-        matches!(
-            self,
-            DramSchedulerName::Wg
-                | DramSchedulerName::WgM
-                | DramSchedulerName::WgBw
-                | DramSchedulerName::WgW
-                | DramSchedulerName::Wafcfs
-        )
-    }
-
-    /// Coordinates the controllers over WG-M's network.
-    pub fn coordinates(self) -> bool {
-        matches!(self, DramSchedulerName::WgM | DramSchedulerName::WgBw | DramSchedulerName::WgW)
+    /// What a DRAM scheduler needs of the rest of the machine, stated on its row above.
+    capabilities DramSchedulerCapabilities {
+        /// Schedules warp-groups: needs the SMs' last-request tags.
+        groups_warps,
+        /// Coordinates the controllers over WG-M's network.
+        coordinates,
+        /// Hears how many warps each SM has assigned (α-SJF's tolerance; seed 001 §V-A).
+        hears_core_warps,
     }
 }
 
@@ -268,19 +298,37 @@ policy_names! {
 impl IndexName {
     /// What this index function needs of the set count, when `sets` does not satisfy it.
     pub fn set_count_requirement(self, sets: u32) -> Option<&'static str> {
-        let ok = match self {
-            IndexName::Conv | IndexName::Bxor => sets.is_power_of_two(),
-            IndexName::Pmod => sets >= 2,
-            IndexName::Pdisp | IndexName::Fup => sets.is_power_of_two() && sets >= 4,
-            IndexName::Fermi => sets == 32 || sets == 64,
-            IndexName::Ipoly => IPOLY_SIZES.contains(&sets),
+        let (ok, need) = match self {
+            IndexName::Conv | IndexName::Bxor => (sets.is_power_of_two(), "a power of two (e.g. 32, 64)"),
+            IndexName::Pmod => (sets >= 2, "at least 2 (a prime, or the largest prime below it is used)"),
+            IndexName::Pdisp | IndexName::Fup => {
+                (sets.is_power_of_two() && sets >= 4, "a power of two ≥ 4 (e.g. 32, 64)")
+            }
+            IndexName::Fermi => {
+                (sets == 32 || sets == 64, "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)")
+            }
+            IndexName::Ipoly => (IPOLY_SIZES.contains(&sets), "16, 32 or 64 (GPGPU-Sim's IPOLY polynomials)"),
         };
-        (!ok).then_some(match self {
-            IndexName::Conv | IndexName::Bxor => "a power of two (e.g. 32, 64)",
-            IndexName::Pmod => "at least 2 (a prime, or the largest prime below it is used)",
-            IndexName::Pdisp | IndexName::Fup => "a power of two ≥ 4 (e.g. 32, 64)",
-            IndexName::Fermi => "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)",
-            IndexName::Ipoly => "16, 32 or 64 (GPGPU-Sim's IPOLY polynomials)",
-        })
+        (!ok).then_some(need)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DramSchedulerName as D;
+
+    /// The schedulers with a capability, by name.
+    fn with(cap: fn(D) -> bool) -> Vec<&'static str> {
+        D::ALL.iter().filter(|&&n| cap(n)).map(|n| n.name()).collect()
+    }
+
+    #[test]
+    fn each_scheduler_has_the_capabilities_its_row_states() {
+        assert_eq!(with(D::groups_warps), ["wg", "wg-m", "wg-bw", "wg-w", "wafcfs"]);
+        assert_eq!(with(D::coordinates), ["wg-m", "wg-bw", "wg-w"]);
+        assert_eq!(with(D::hears_core_warps), ["asjf", "asjfw"]);
+        assert_eq!(D::Fcfs.capabilities(), super::DramSchedulerCapabilities::NONE);
+        let wg_m = D::WgM.capabilities();
+        assert!(wg_m.groups_warps && wg_m.coordinates && !wg_m.hears_core_warps);
     }
 }

@@ -331,6 +331,15 @@ impl Breakpoints {
         self.list.iter().any(|b| b.enabled && matches!(b.trigger, Trigger::Watch { .. }))
     }
 
+    /// The first cycle after `now` at which an enabled `break cycle` fires.
+    pub fn next_cycle_trigger(&self, now: u64) -> Option<u64> {
+        let cycles = self.list.iter().filter(|b| b.enabled).filter_map(|b| match b.trigger {
+            Trigger::Cycle(c) if c > now => Some(c),
+            _ => None,
+        });
+        cycles.min()
+    }
+
     /// Whether any breakpoint is enabled (so moving forward must count hits).
     pub fn any_enabled(&self) -> bool {
         self.list.iter().any(|b| b.enabled)

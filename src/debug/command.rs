@@ -1,7 +1,10 @@
 //! The command language shared by the TUI command line and `warpscope batch`, following gdb:
 //! commands and view names may be shortened to any unambiguous prefix, common ones have
 //! one- or two-letter aliases (`s`, `c`, `b`, `rs`, `rc`), and an empty line repeats the last
-//! command. [`COMMANDS`] is the single table that parsing, completion and help all use.
+//! command. [`COMMANDS`] is the single table that parsing, completion and help all use; the
+//! views `show` knows come from the view catalogue ([`VIEWS`]).
+
+use super::views::VIEWS;
 
 /// One command of the language.
 #[derive(Clone, Copy, Debug)]
@@ -135,48 +138,6 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec { name: "help", aliases: &["h"], args: "[COMMAND]", help: "list commands, or explain one" },
     CommandSpec { name: "quit", aliases: &["q"], args: "", help: "leave warpscope" },
-];
-
-/// One view of `show`, also a TUI pane.
-#[derive(Clone, Copy, Debug)]
-pub struct ViewSpec {
-    pub name: &'static str,
-    pub args: &'static str,
-    pub help: &'static str,
-}
-
-pub const VIEWS: &[ViewSpec] = &[
-    ViewSpec {
-        name: "banks",
-        args: "[CH]",
-        help: "a channel's banks: open row, queued commands, timing countdowns",
-    },
-    ViewSpec {
-        name: "warpgroups",
-        args: "[CH]",
-        help: "warp-group scores and completeness (warp-aware DRAM schedulers)",
-    },
-    ViewSpec { name: "merb", args: "[CH]", help: "row-hit counters against the MERB threshold (WG-Bw)" },
-    ViewSpec {
-        name: "mshr",
-        args: "[CORE]",
-        help: "an SM's MSHR entries, merged requests, waiting warps, occlusion",
-    },
-    ViewSpec { name: "lru", args: "CORE SET", help: "one L1 set's lines from MRU to LRU" },
-    ViewSpec {
-        name: "warps",
-        args: "[CORE]",
-        help: "an SM's warps: stall reason, priority, next instruction, loads",
-    },
-    ViewSpec {
-        name: "warp",
-        args: "CORE.WARP",
-        help: "the warp inspector: each load's requests through the memory system",
-    },
-    ViewSpec { name: "stats", args: "", help: "headline metrics and their history" },
-    ViewSpec { name: "events", args: "", help: "the most recent logged events" },
-    ViewSpec { name: "queues", args: "", help: "occupancy of every queue in the machine" },
-    ViewSpec { name: "breakpoints", args: "", help: "breakpoints and watchpoints" },
 ];
 
 /// A parsed command.

@@ -1,11 +1,15 @@
 //! The debugger, UI-free: a [`session::Session`] owns the machine, breakpoints, time travel
-//! and the command language; [`views`] describe what panes show as plain data. The TUI
-//! (`src/tui`) and `warpscope batch` both drive it.
+//! and the command language; [`views`] describe what panes show as plain data, reading the
+//! session through a [`scene::Scene`]. The TUI (`src/tui`) and `warpscope batch` both drive
+//! it.
 
+pub mod blame;
 pub mod breakpoint;
 pub mod command;
 pub mod expr;
 pub mod history;
+pub mod recording;
+pub mod scene;
 pub mod session;
 pub mod state;
 pub mod timetravel;

@@ -4,9 +4,11 @@
 //! [`Session::advance`], so a terminal can redraw and be interrupted between chunks.
 
 use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, event_kind, parse_trigger};
-use super::command::{COMMANDS, Command, Info, VIEWS};
+use super::command::{COMMANDS, Command, Info};
 use super::expr::Expr;
 use super::history::{EventLog, Samples};
+use super::recording::{BlameCache, warp_load_blame};
+use super::scene::Scene;
 use super::timetravel::TimeTravel;
 use super::views;
 use crate::config::Config;
@@ -88,6 +90,8 @@ pub struct Session {
     pub furthest: u64,
     run: Option<Run>,
     buf: Vec<(u64, Event)>,
+    /// The last blame worked out (`prepare_blame`).
+    pub blame: BlameCache,
 }
 
 impl Session {
@@ -105,7 +109,20 @@ impl Session {
             furthest: 0,
             run: None,
             buf: Vec::new(),
+            blame: BlameCache::default(),
         })
+    }
+
+    /// What the views read: the machine and the session's history.
+    pub fn scene(&self) -> Scene<'_> {
+        Scene {
+            gpu: &self.gpu,
+            breakpoints: &self.breakpoints,
+            log: &self.log,
+            samples: &self.samples,
+            travel: &self.travel,
+            blame: &self.blame,
+        }
     }
 
     /// A moving command is in progress.
@@ -207,10 +224,10 @@ impl Session {
             }
             Command::Disable(ids) => self.set_enabled(&ids, false),
             Command::Enable(ids) => self.set_enabled(&ids, true),
-            Command::Info(Info::Breakpoints) => text(views::breakpoints(self).to_text()),
+            Command::Info(Info::Breakpoints) => text(views::breakpoints(&self.breakpoints).to_text()),
             Command::Info(Info::Snapshots) => text(self.snapshot_info()),
             Command::Info(Info::Log) => text(self.log_info()),
-            Command::Show { view, args } => text(views::show(self, view, &args)?.to_text()),
+            Command::Show { view, args } => text(views::show(&self.scene(), view, &args)?.to_text()),
             Command::Print(e) => {
                 let v = Expr::parse(&e)?.eval(&EventScope { event: None, gpu: &self.gpu })?;
                 text(format!("{e} = {v}"))
@@ -270,7 +287,7 @@ impl Session {
             {
                 return Some(self.stop(Stop::Reached(self.gpu.cycle)));
             }
-            if let Some(stop) = self.step_once(run.breaks) {
+            if let Some(stop) = self.step_once(run.breaks, run.until.unwrap_or(u64::MAX)) {
                 return Some(self.stop(stop));
             }
         }
@@ -295,14 +312,18 @@ impl Session {
         self.log.mask | if breaks == Breaks::Off { 0 } else { self.breakpoints.event_mask() }
     }
 
-    /// One core cycle: step, snapshot, log, count breakpoint hits (stopping at one if
-    /// `breaks` says so).
-    fn step_once(&mut self, breaks: Breaks) -> Option<Stop> {
+    /// One core cycle — or, when nothing can happen in them, every cycle up to the next one
+    /// that matters (`limit`, a snapshot, a sample, a `break cycle`; never with a watchpoint,
+    /// whose value could be read each cycle): step, snapshot, log, count breakpoint hits
+    /// (stopping at one if `breaks` says so).
+    fn step_once(&mut self, breaks: Breaks, limit: u64) -> Option<Stop> {
         if let Some(stop) = self.finished() {
             return Some(stop);
         }
         self.gpu.events.set_mask(self.event_mask(breaks));
-        self.gpu.step();
+        if self.gpu.leap(self.leap_limit(breaks, limit)) == 0 {
+            self.gpu.step();
+        }
         self.furthest = self.furthest.max(self.gpu.cycle);
         self.travel.observe(&self.gpu);
         self.samples.observe(&self.gpu);
@@ -344,6 +365,29 @@ impl Session {
         hit.map(Stop::Hit).or_else(|| self.finished())
     }
 
+    /// Works out who delayed load `seq` of `warp` (its latest finished load when `None`) at
+    /// the current cycle, unless already known, so views can show it at once.
+    pub fn prepare_blame(&mut self, warp: (u16, u16), seq: Option<u32>) {
+        let key = (self.gpu.cycle, warp, seq);
+        if self.blame.get(key).is_none() {
+            self.blame.put(key, warp_load_blame(&self.gpu, &self.travel, warp, seq));
+        }
+    }
+
+    /// The last cycle a leap may reach from now (see `step_once`).
+    fn leap_limit(&self, breaks: Breaks, limit: u64) -> u64 {
+        let now = self.gpu.cycle;
+        if breaks != Breaks::Off && self.breakpoints.has_watches() {
+            return now;
+        }
+        let next = |every: u64| now - now % every + every;
+        let mut t = limit.min(next(self.travel.interval)).min(next(self.samples.every));
+        if breaks != Breaks::Off {
+            t = t.min(self.breakpoints.next_cycle_trigger(now).unwrap_or(u64::MAX));
+        }
+        t
+    }
+
     /// Moves to cycle `t` (back by restoring a snapshot and replaying, forward by stepping),
     /// without stopping at breakpoints. Lands on exactly the state a forward run shows at `t`,
     /// with the breakpoints' counts as they are at `t` (see [`Breakpoints::rewind`]).
@@ -368,7 +412,7 @@ impl Session {
         let breaks = if back { Breaks::Off } else { Breaks::Count };
         let mut stop = None;
         while self.gpu.cycle < t && stop.is_none() {
-            stop = self.step_once(breaks);
+            stop = self.step_once(breaks, t);
         }
         self.breakpoints.reset_watches(&self.gpu);
         match stop {
@@ -513,8 +557,8 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
         }
         "show" => {
             let mut s = String::from("Views (each is also a TUI pane):\n");
-            for v in VIEWS {
-                s.push_str(&format!("  show {:<12} {:<10} {}\n", v.name, v.args, v.help));
+            for v in views::VIEWS {
+                s.push_str(&format!("  show {:<12} {:<10} {}\n", v.name, v.usage(), v.help));
             }
             s.trim_end().to_string()
         }

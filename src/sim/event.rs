@@ -5,13 +5,22 @@
 //! Every event is one row of the [`events!`] catalogue below: its variant, its user-facing
 //! name, its fields (with their types), fields derived from them, and its one-line
 //! description. The enum, the kinds, their names and field lists, field lookup and the
-//! descriptions are all generated from that row, so they cannot drift apart. Adding an event is
-//! one row here plus its emission site.
+//! descriptions are all generated from that row, so they cannot drift apart; `break`, `log`,
+//! `help break`, breakpoint filters and conditions read them.
+//!
+//! Adding an event: its row here and its case in `sample` in this file's tests (one event of
+//! every kind with each field set); its emission site in the component that sees it
+//! (`if sink.wants(EventKind::X) { sink.emit(Event::X { … }) }`); and, when the small test
+//! machine does not produce it as configured, the overrides that do in `machine_for` of
+//! `tests/debugger.rs`, whose `every_event_kind_breaks_where_the_machine_reports_it` breaks on
+//! every kind. Its name goes in the README's list of `break` events. Optional: the kind in
+//! `debug::history::DEFAULT_LOG` to log it by default, a tone in `debug/views/events.rs`.
 
 use super::core::StallReason;
 use super::dram::command::Command;
 use super::dram::sched::DrainCause;
 use super::dram::sched::early::Early;
+use super::record::{Pass, Point, Who};
 
 /// A field value of an event, for breakpoint filters and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,6 +310,9 @@ pub struct EventSink {
     mask: u64,
     now: u64,
     events: Vec<(u64, Event)>,
+    /// Requests' passes, while someone records them (`sim::record`).
+    recording: bool,
+    passes: Vec<Pass>,
 }
 
 impl EventSink {
@@ -343,6 +355,30 @@ impl EventSink {
     /// The events collected since the last drain.
     pub fn events(&self) -> &[(u64, Event)] {
         &self.events
+    }
+
+    /// Starts or stops recording passes.
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+    }
+
+    /// Whether passes are recorded. Recording points test this first.
+    #[inline(always)]
+    pub fn records(&self) -> bool {
+        self.recording
+    }
+
+    /// Records that `who` crossed `point` of `unit` in the current core cycle (the cycle
+    /// before the one events are stamped with).
+    #[cold]
+    pub fn pass(&mut self, point: Point, unit: u16, detail: u16, who: Who) {
+        let cycle = self.now.saturating_sub(1);
+        self.passes.push(Pass { cycle, point, unit, detail, who });
+    }
+
+    /// Removes and returns the recorded passes.
+    pub fn take_passes(&mut self) -> Vec<Pass> {
+        std::mem::take(&mut self.passes)
     }
 
     /// Removes and returns the collected events.

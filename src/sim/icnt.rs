@@ -72,6 +72,23 @@ impl Network {
         &self.pipes
     }
 
+    /// Interconnect cycles from `now` in which this network would do nothing but turn its
+    /// round-robin pointer: no input has a packet, and none crossing arrives before then.
+    pub fn quiet_ticks<I: Injector>(&self, now: u64, inputs: &[I]) -> u64 {
+        if inputs.iter().any(|i| i.head().is_some()) {
+            return 0;
+        }
+        let arrival = self.pipes.iter().filter_map(|p| p.front()).map(|&(at, _)| at).min();
+        arrival.map_or(u64::MAX, |at| at.saturating_sub(now))
+    }
+
+    /// Passes `ticks` such cycles, as stepping through them would.
+    pub fn pass_quiet(&mut self, ticks: u64) {
+        if let Some(n) = std::num::NonZeroU64::new(self.in_busy.len() as u64) {
+            self.rr = ((self.rr as u64 + ticks % n.get()) % n.get()) as usize;
+        }
+    }
+
     /// Delivers arrived packets, then grants new ones. `now` is the interconnect cycle;
     /// `on_grant` stamps a packet as it leaves its input, `on_deliver` as it arrives.
     pub fn step<I: Injector, E: Ejector>(

@@ -69,6 +69,9 @@ impl IdealPipe {
     /// P∞ / fixed latency, one core cycle: take every SM's L1 misses, return what is due.
     pub fn serve_l1_misses(&mut self, now: u64, sms: &mut [Sm], l2: &mut [L2Slice], ledger: &mut Ledger) {
         for (i, sm) in sms.iter_mut().enumerate() {
+            if !sm.l1.miss_queue.is_empty() {
+                sm.poke();
+            }
             while let Some(mut r) = sm.l1.miss_queue.pop() {
                 self.requests += 1;
                 r.trace.icnt_in = now;
@@ -98,6 +101,7 @@ impl IdealPipe {
                     }
                     let (_, mut r) = fifo.pop_front().expect("front exists");
                     r.trace.l2_out = now;
+                    sm.poke();
                     if sm.reply_queue.push(r).is_err() {
                         unreachable!("reply queue room checked");
                     }

@@ -353,15 +353,23 @@ impl L1 {
 
     /// Moves the requests whose lookup latency has passed into the miss queue (GPGPU-Sim 4's
     /// `l1_latency_queue`: every access waits `-gpgpu_l1_latency` cycles before its tag lookup,
-    /// so a miss leaves that much later, as a hit returns).
-    pub fn advance(&mut self, now: u64) {
+    /// so a miss leaves that much later, as a hit returns). Returns whether any moved.
+    pub fn advance(&mut self, now: u64) -> bool {
+        let mut moved = false;
         while let Some((ready, _)) = self.looking_up.front() {
             if *ready > now || self.miss_queue.is_full() {
                 break;
             }
             let (_, req) = self.looking_up.pop_front().expect("front exists");
             let _ = self.miss_queue.push(req);
+            moved = true;
         }
+        moved
+    }
+
+    /// When the oldest request in the lookup pipeline may enter the miss queue.
+    pub fn next_lookup_at(&self) -> Option<u64> {
+        self.looking_up.front().map(|&(at, _)| at)
     }
 
     /// Uses `ways` ways of every set (an adaptive L1 at a kernel's launch).
@@ -376,6 +384,12 @@ impl L1 {
         if self.flush_when_idle {
             self.tags.invalidate_all();
         }
+    }
+
+    /// Whether [`L1::sm_idle`] may still drop lines (an SM without warps is quiet only once
+    /// it has nothing left to flush).
+    pub fn flush_due(&self) -> bool {
+        self.flush_when_idle && self.tags.holds_lines()
     }
 
     /// Sends a missing access below without a line: only its 32 B sectors, no MSHR (the data
@@ -537,6 +551,11 @@ impl L1 {
         }
         out.push(reply);
         self.mshr.release(key, out);
+    }
+
+    /// When the next returning hit's latency elapses.
+    pub fn next_hit_at(&self) -> Option<u64> {
+        self.hits.front().map(|&(at, _)| at)
     }
 
     /// The next hit whose latency has elapsed.

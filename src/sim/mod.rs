@@ -17,8 +17,10 @@ pub mod inspect;
 pub mod ipoly;
 pub mod l1;
 pub mod l2;
+mod leap;
 pub mod ledger;
 pub mod queue;
+pub mod record;
 pub mod request;
 pub mod stats;
 mod watchdog;
@@ -37,6 +39,7 @@ use icnt::{Crossbar, Ejector, Injector};
 use ideal::IdealPipe;
 use l2::L2Slice;
 use ledger::Ledger;
+use record::{Point, Who};
 use request::AccessKind;
 use request::MemRequest;
 use std::sync::Arc;
@@ -65,6 +68,17 @@ pub struct CtaLauncher {
     pub kernel_start: u64,
     /// Every SM was full at the last attempt and no warp slot has been freed since.
     saturated: bool,
+}
+
+impl CtaLauncher {
+    /// The first core cycle at which kernel `k`, the current one, may launch a CTA: GPGPU-Sim's
+    /// m_kernel_TB_latency, the kernel's launch latency and each CTA's after its start.
+    fn first_launch_at(&self, c: &Config, k: &Kernel) -> u64 {
+        let c = &c.core;
+        self.kernel_start
+            + u64::from(c.kernel_launch_latency)
+            + u64::from(k.ctas()) * u64::from(c.cta_launch_latency)
+    }
 }
 
 /// The whole GPU.
@@ -97,6 +111,7 @@ pub struct Gpu {
     tags_groups: bool,
     pub watchdog: Watchdog,
     pub status: Status,
+    leap_backoff: leap::Backoff,
 }
 
 impl Gpu {
@@ -137,6 +152,7 @@ impl Gpu {
             tags_groups: c.dram.scheduler.groups_warps(),
             watchdog: Watchdog::new(c.sim.watchdog_cycles),
             status: Status::Running,
+            leap_backoff: leap::Backoff::default(),
             config,
             workload,
         })
@@ -200,6 +216,12 @@ impl Gpu {
         }
         self.finish_ctas(finished);
         self.cycle += 1;
+        self.end_cycle();
+    }
+
+    /// After a cycle: the run is done when every kernel finished and the machine drained;
+    /// the watchdog looks every `CHECK_EVERY` cycles.
+    fn end_cycle(&mut self) {
         if self.launcher.kernel >= self.workload.kernels.len() && self.drained() {
             debug_assert_eq!(self.ledger.in_flight(), 0, "request conservation");
             self.status = Status::Done;
@@ -211,10 +233,14 @@ impl Gpu {
         }
     }
 
-    /// Steps until done, stuck, or `max_cycles` core cycles (0 = no limit).
+    /// Runs until done, stuck, or `max_cycles` core cycles (0 = no limit), leaping over the
+    /// cycles in which nothing can happen (`leap`).
     pub fn run(&mut self, max_cycles: u64) {
-        while self.is_running() && (max_cycles == 0 || self.cycle < max_cycles) {
-            self.step();
+        let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
+        while self.is_running() && self.cycle < limit {
+            if self.leap(limit) == 0 {
+                self.step();
+            }
         }
     }
 
@@ -244,6 +270,9 @@ impl Gpu {
                 };
                 if mc.can_accept(head.kind.is_write()) {
                     let req = self.l2[s].miss_queue.pop().expect("head exists");
+                    if self.events.records() {
+                        self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));
+                    }
                     mc.accept(req, stamp);
                     self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
                     break;
@@ -254,6 +283,9 @@ impl Gpu {
             mc.tick(stamp, &mut self.events, &mut self.ledger);
             while let Some(mut r) = mc.pop_completed() {
                 r.trace.dram_done = stamp;
+                if self.events.records() {
+                    self.events.pass(Point::DramDone, ch as u16, 0, Who::of(&r));
+                }
                 let slice = &mut self.l2[ch * spc + r.loc.slice as usize];
                 if r.kind == AccessKind::Prefetch {
                     slice.prefetch_fills.accept(r);
@@ -272,10 +304,7 @@ impl Gpu {
     /// Tells the controllers how many warps each SM has assigned (α-SJF's tolerance; seed
     /// 001 §V-A: sent when it changes).
     fn report_core_warps(&mut self) {
-        if !matches!(
-            self.config.dram.scheduler,
-            crate::config::DramSchedulerName::AlphaSjf | crate::config::DramSchedulerName::AlphaSjfW
-        ) {
+        if !self.config.dram.scheduler.hears_core_warps() {
             return;
         }
         for sm in &self.sms {
@@ -288,17 +317,54 @@ impl Gpu {
 
     fn icnt_tick(&mut self, stamp: u64) {
         let now = self.icnt_cycle;
-        self.icnt.reply.step(now, &mut self.l2, &mut self.sms, |r| r.trace.l2_out = stamp, |_| {});
+        let spc = self.config.l2.slices_per_channel;
+        let slice = move |r: &MemRequest| (r.loc.channel * spc + r.loc.slice) as u16;
+        // Passes of the networks' grants and deliveries, when recording: the two closures of a
+        // network step cannot share the sink, so each keeps its own until the step is over.
+        let recording = self.events.records();
+        let mut granted: Vec<(Point, u16, Who)> = Vec::new();
+        let mut delivered: Vec<(Point, u16, Who)> = Vec::new();
+        self.icnt.reply.step(
+            now,
+            &mut self.l2,
+            &mut self.sms,
+            |r| {
+                r.trace.l2_out = stamp;
+                if recording {
+                    granted.push((Point::Reply, slice(r), Who::of(r)));
+                }
+            },
+            |r| {
+                if recording {
+                    delivered.push((Point::SmArrive, r.origin.core, Who::of(r)));
+                }
+            },
+        );
         for slice in &mut self.l2 {
-            slice.step(now, stamp, &self.map, &mut self.ledger);
+            slice.step(now, stamp, &self.map, &mut self.ledger, &mut self.events);
         }
         self.icnt.request.step(
             now,
             &mut self.sms,
             &mut self.l2,
-            |r| r.trace.icnt_in = stamp,
-            |r| r.trace.l2_in = stamp,
+            |r| {
+                r.trace.icnt_in = stamp;
+                if recording {
+                    granted.push((Point::Inject, r.origin.core, Who::of(r)));
+                }
+            },
+            |r| {
+                r.trace.l2_in = stamp;
+                if recording {
+                    delivered.push((Point::L2Arrive, slice(r), Who::of(r)));
+                }
+            },
         );
+        if recording {
+            for (point, unit, who) in granted.into_iter().chain(delivered) {
+                self.events.pass(point, unit, 0, who);
+            }
+        }
     }
 
     /// Launches what fits; returns whether a CTA was launched.
@@ -313,11 +379,7 @@ impl Gpu {
             return false;
         }
         if l.next_cta == 0 {
-            // GPGPU-Sim's m_kernel_TB_latency: the kernel's CTAs wait out its launch latency.
-            let c = &self.config.core;
-            let delay =
-                u64::from(c.kernel_launch_latency) + u64::from(k.ctas()) * u64::from(c.cta_launch_latency);
-            if self.cycle < l.kernel_start + delay {
+            if self.cycle < l.first_launch_at(&self.config, k) {
                 return false;
             }
             let shared = u64::from(k.shared_bytes_per_cta()) * resident_ctas(&self.config, k);
@@ -440,6 +502,7 @@ impl Injector for Sm {
         self.l1.miss_queue.front().map(|r| (self.slice_of(r), r.request_packet_bytes(self.header_bytes)))
     }
     fn pop(&mut self) -> MemRequest {
+        self.poke();
         self.l1.miss_queue.pop().expect("head exists")
     }
 }
@@ -450,6 +513,7 @@ impl Ejector for Sm {
         self.reply_queue.free()
     }
     fn accept(&mut self, req: MemRequest) {
+        self.poke();
         self.reply_queue.accept(req);
     }
 }

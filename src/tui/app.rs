@@ -6,7 +6,7 @@ use super::keymap::{self, Action};
 use super::layout::{Layout, PaneKind};
 use super::theme::Theme;
 use crate::debug::command::complete;
-use crate::debug::views::{self, RowKey, View};
+use crate::debug::views::{self, PANE_ROWS, Param, RowKey, Target, View, ViewSpec};
 use crate::debug::{Outcome, Session};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -106,10 +106,7 @@ impl App {
             .layout
             .panes()
             .iter()
-            .map(|p| PaneState {
-                set: if let PaneKind::Lru { set: Some(s), .. } = p { *s } else { 0 },
-                ..PaneState::default()
-            })
+            .map(|p| PaneState { set: p.fixed().set.unwrap_or(0), ..PaneState::default() })
             .collect();
         self.extents = vec![Extent::default(); self.panes.len()];
         self.focus = self.focus.min(self.panes.len().saturating_sub(1));
@@ -120,32 +117,44 @@ impl App {
         self.apply_layout_params();
     }
 
-    /// The view a pane shows now.
-    pub fn view(&self, idx: usize) -> View {
+    /// The view pane `idx` shows and what it looks at: the layout's parameters, else the
+    /// focus, kept in range.
+    fn target(&self, idx: usize) -> (&'static ViewSpec, Target) {
         let g = &self.session.gpu;
         let kind = &self.layout.panes()[idx];
+        let fixed = kind.fixed();
         let st = &self.panes[idx];
-        let core = |c: &Option<u16>| (c.unwrap_or(self.core) as usize).min(g.sms.len() - 1);
-        let channel = |c: &Option<u16>| (c.unwrap_or(self.channel) as usize).min(g.dram.len() - 1);
-        let shown = match kind {
-            PaneKind::Warps { core: c } => Ok(views::warps(g, core(c))),
-            PaneKind::Inspector => views::inspector(g, self.warp.0, self.warp.1),
-            PaneKind::Banks { channel: c } => Ok(views::banks(g, channel(c), st.detail)),
-            PaneKind::WarpGroups { channel: c } => {
-                views::show(&self.session, "warpgroups", &[channel(c).to_string()])
-            }
-            PaneKind::Merb { channel: c } => views::show(&self.session, "merb", &[channel(c).to_string()]),
-            PaneKind::Mshr { core: c } => Ok(views::mshr(g, core(c))),
-            PaneKind::Lru { core: c, .. } => {
-                let c = core(c);
-                Ok(views::lru(g, c, (st.set as usize).min(g.sms[c].l1.tags.sets - 1)))
-            }
-            PaneKind::Stats => Ok(views::stats(&self.session)),
-            PaneKind::Events => Ok(views::events(&self.session, 200)),
-            PaneKind::Queues => Ok(views::queues(g)),
-            PaneKind::Breakpoints => Ok(views::breakpoints(&self.session)),
+        let core = (fixed.core.unwrap_or(self.core) as usize).min(g.sms.len() - 1);
+        let target = Target {
+            core,
+            channel: (fixed.channel.unwrap_or(self.channel) as usize).min(g.dram.len() - 1),
+            set: (st.set as usize).min(g.sms[core].l1.tags.sets - 1),
+            warp: self.warp,
+            bank: st.detail,
+            rows: PANE_ROWS,
+            load: None,
         };
-        shown.unwrap_or_else(|e| View::new("error").text(e))
+        (kind.view(), target)
+    }
+
+    /// Works out, while the machine is stopped, what visible panes show that takes a replay
+    /// of history (who delayed the inspected warp's last load), so drawing them is quick.
+    pub fn prepare(&mut self) {
+        if self.session.is_running() {
+            return;
+        }
+        for idx in 0..self.layout.panes().len() {
+            let (view, target) = self.target(idx);
+            if view.takes(crate::debug::views::Param::Warp) {
+                self.session.prepare_blame(target.warp, target.load);
+            }
+        }
+    }
+
+    /// The view a pane shows now.
+    pub fn view(&self, idx: usize) -> View {
+        let (view, target) = self.target(idx);
+        view.build(&self.session.scene(), &target).unwrap_or_else(|e| View::new("error").text(e))
     }
 
     fn say(&mut self, msg: impl Into<String>, error: bool) {
@@ -299,7 +308,7 @@ impl App {
                     }
                 }
                 lines.push(String::new());
-                lines.extend(super::render::help_lines());
+                lines.extend(super::help::help_lines());
                 self.popup = Some(Popup { title: "help".into(), lines, scroll: 0 })
             }
             Action::FocusNext => self.focus = (self.focus + 1) % n,
@@ -387,35 +396,32 @@ impl App {
         }
     }
 
-    /// `[` / `]`: the previous/next core, channel, set or warp of the focused pane.
+    /// `[` / `]`: the previous/next of the focused pane's innermost parameter that follows the
+    /// focus: the set of an L1 set's view, the warp of a warp's, else its core or channel.
     fn shift(&mut self, d: i32) {
         let g = &self.session.gpu;
         let step = |v: u16, len: usize| ((v as i64 + d as i64).rem_euclid(len as i64)) as u16;
-        match self.layout.panes()[self.focus].clone() {
-            PaneKind::Warps { core: None } | PaneKind::Mshr { core: None } => {
-                self.core = step(self.core, g.sms.len())
-            }
-            PaneKind::Banks { channel: None }
-            | PaneKind::WarpGroups { channel: None }
-            | PaneKind::Merb { channel: None } => self.channel = step(self.channel, g.dram.len()),
-            PaneKind::Lru { core, .. } => {
-                let sets = g.sms[core.unwrap_or(self.core) as usize].l1.tags.sets;
-                let st = &mut self.panes[self.focus];
-                st.set = ((st.set as i64 + d as i64).rem_euclid(sets as i64)) as u32;
-            }
-            PaneKind::Inspector => {
-                let sm = &g.sms[self.warp.0 as usize];
-                let n = sm.exec.warps.len() as i64;
-                let mut w = self.warp.1 as i64;
-                for _ in 0..n {
-                    w = (w + d as i64).rem_euclid(n);
-                    if sm.exec.valid & (1 << w) != 0 {
-                        break;
-                    }
+        let (view, target) = self.target(self.focus);
+        let fixed = self.layout.panes()[self.focus].fixed();
+        if view.takes(Param::Set) {
+            let sets = g.sms[target.core].l1.tags.sets;
+            let st = &mut self.panes[self.focus];
+            st.set = ((st.set as i64 + d as i64).rem_euclid(sets as i64)) as u32;
+        } else if view.takes(Param::Warp) {
+            let sm = &g.sms[self.warp.0 as usize];
+            let n = sm.exec.warps.len() as i64;
+            let mut w = self.warp.1 as i64;
+            for _ in 0..n {
+                w = (w + d as i64).rem_euclid(n);
+                if sm.exec.valid & (1 << w) != 0 {
+                    break;
                 }
-                self.warp.1 = w as u16;
             }
-            _ => {}
+            self.warp.1 = w as u16;
+        } else if view.takes(Param::Core) && fixed.core.is_none() {
+            self.core = step(self.core, g.sms.len());
+        } else if view.takes(Param::Channel) && fixed.channel.is_none() {
+            self.channel = step(self.channel, g.dram.len());
         }
         let st = &mut self.panes[self.focus];
         (st.selected, st.scroll) = (0, 0);

@@ -1,48 +1,13 @@
 //! Pane layouts from `layouts/*.ron`: a tree of splits with ratatui constraints whose leaves
 //! are panes with parameters. The four shipped layouts are embedded; a file in `layouts/`
 //! with the same name overrides one, and a broken file is reported (file, line:column) and
-//! replaced by the default layout.
+//! replaced by the default layout. The panes, [`PaneKind`], come from the view catalogue.
+
+pub use crate::debug::views::PaneKind;
 
 use crate::config::{ConfigError, Origin, parse_ron};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-
-/// A pane and what it shows. Parameters left out follow the focused core/channel/warp.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum PaneKind {
-    Warps {
-        #[serde(default)]
-        core: Option<u16>,
-    },
-    Inspector,
-    Banks {
-        #[serde(default)]
-        channel: Option<u16>,
-    },
-    WarpGroups {
-        #[serde(default)]
-        channel: Option<u16>,
-    },
-    Merb {
-        #[serde(default)]
-        channel: Option<u16>,
-    },
-    Mshr {
-        #[serde(default)]
-        core: Option<u16>,
-    },
-    Lru {
-        #[serde(default)]
-        core: Option<u16>,
-        #[serde(default)]
-        set: Option<u32>,
-    },
-    Stats,
-    Events,
-    Queues,
-    Breakpoints,
-}
 
 /// A ratatui constraint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,6 +8,7 @@
 mod app;
 pub mod bench;
 pub mod fit;
+mod help;
 mod keymap;
 pub mod layout;
 pub mod pane;
@@ -15,8 +16,9 @@ mod render;
 mod theme;
 
 pub use app::App;
+pub use help::help_lines;
 pub use layout::Layout;
-pub use render::{draw, help_lines};
+pub use render::draw;
 pub use theme::Theme;
 
 use crate::debug::Session;
@@ -105,6 +107,7 @@ fn event_loop(term: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> a
             }
         }
         if dirty {
+            app.prepare();
             term.draw(|f| draw(f, app))?;
             frames += 1;
             last_draw = Instant::now();

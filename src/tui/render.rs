@@ -5,10 +5,8 @@
 use super::app::App;
 use super::app::Extent;
 use super::fit;
-use super::keymap::BINDINGS;
 use super::layout::{Direction, Node};
 use super::pane::lay_out;
-use crate::debug::command::COMMANDS;
 use crate::debug::views::View;
 use crate::sim::Status;
 use ratatui::Frame;
@@ -225,24 +223,6 @@ fn draw_pane(f: &mut Frame, app: &mut App, i: usize, v: &View, area: Rect) {
     let shown: Vec<Line> = laid.lines.iter().skip(st.scroll).take(h).cloned().collect();
     f.render_widget(Paragraph::new(shown), inner);
     app.extents[i] = Extent { rows: laid.rows, height: h, top: inner.y };
-}
-
-/// The help screen: every key (from the key table) and command (from the command table).
-pub fn help_lines() -> Vec<String> {
-    let mut out = vec!["Keys".to_string()];
-    for b in BINDINGS {
-        let keys = b.keys.iter().map(|k| k.label()).collect::<Vec<_>>().join(" / ");
-        out.push(format!("  {keys:<28} {}", b.help));
-    }
-    out.push(String::new());
-    out.push("Commands (after :, any unambiguous prefix; Enter on an empty line repeats)".into());
-    for c in COMMANDS {
-        let names = std::iter::once(c.name).chain(c.aliases.iter().copied()).collect::<Vec<_>>().join(", ");
-        out.push(format!("  {:<24} {:<26} {}", names, c.args, c.help));
-    }
-    out.push(String::new());
-    out.push("More: :help break, :help watch, :help show".into());
-    out
 }
 
 #[cfg(test)]

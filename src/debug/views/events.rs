@@ -1,17 +1,17 @@
 //! The event log: the most recent events of the logged kinds (`log EVENT on|off`).
 
-use super::super::session::Session;
+use super::super::history::EventLog;
 use super::{Block, Table, Tone, View, plain, span};
 use crate::sim::event::EventKind;
 
-pub fn events(s: &Session, max: usize) -> View {
+pub fn events(log: &EventLog, max: usize) -> View {
     let mut t = Table {
         header: vec!["cycle".into(), "event".into()],
         right: vec![0],
         flex: Some(1),
         ..Table::default()
     };
-    for (cycle, e) in s.log.entries.iter().rev().take(max) {
+    for (cycle, e) in log.entries.iter().rev().take(max) {
         let tone = match e.kind() {
             EventKind::MemoryOcclusion | EventKind::MshrFull => Tone::Bad,
             EventKind::WriteDrainStart | EventKind::RowMiss => Tone::Warn,
@@ -21,11 +21,11 @@ pub fn events(s: &Session, max: usize) -> View {
         t.rows.push(vec![plain(cycle.to_string()), span(e.describe(), tone)]);
         t.keys.push(super::RowKey::None);
     }
-    let mut v = View::new(format!("Events (newest first, {} logged)", s.log.entries.len()));
-    if s.log.complete_from > 0 {
+    let mut v = View::new(format!("Events (newest first, {} logged)", log.entries.len()));
+    if log.complete_from > 0 {
         v = v.text(format!(
             "events before cycle {} not kept (the log keeps the newest {})",
-            s.log.complete_from, s.log.capacity
+            log.complete_from, log.capacity
         ));
     }
     if t.rows.is_empty() { v.text("no events logged yet") } else { v.block(Block::Table(t)) }

@@ -1,9 +1,13 @@
 //! Views: what a pane shows, as plain data (titles, tables, timelines, sparklines) that also
 //! renders as text — so every pane is a `show` command and testable without a terminal.
 //! State is carried in the text itself (words and symbols), and additionally in a [`Tone`]
-//! a terminal may colour; nothing depends on colour alone.
+//! a terminal may colour; nothing depends on colour alone. Which views there are, their
+//! `show` names and their panes in layout files come from one table, [`VIEWS`] in
+//! `catalogue.rs` (whose doc lists what adding a view touches).
 
 mod banks;
+mod blame;
+mod catalogue;
 mod events;
 mod inspector;
 mod lru;
@@ -15,10 +19,11 @@ mod text;
 mod warpgroups;
 mod warps;
 
+pub use catalogue::{Need, PANE_ROWS, PaneKind, Param, SHOW_ROWS, Target, VIEWS, ViewSpec, show};
 pub use text::{bar_columns, sparkline};
+pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
-use super::breakpoint::Trigger;
-use super::session::Session;
+use super::breakpoint::{Breakpoints, Trigger};
 
 /// How a piece of text should stand out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -167,81 +172,6 @@ impl View {
     }
 }
 
-/// Parses `C.W`.
-pub fn parse_warp(s: &str) -> Result<(u16, u16), String> {
-    let (c, w) = s.split_once('.').ok_or_else(|| format!("`{s}`: a warp is CORE.WARP, e.g. 3.17"))?;
-    let c = c.parse().map_err(|_| format!("`{s}`: `{c}` is not a core number"))?;
-    let w = w.parse().map_err(|_| format!("`{s}`: `{w}` is not a warp number"))?;
-    Ok((c, w))
-}
-
-fn index_arg(
-    args: &[String],
-    i: usize,
-    what: &str,
-    len: usize,
-    default: Option<usize>,
-) -> Result<usize, String> {
-    let v = match (args.get(i), default) {
-        (Some(a), _) => a.parse::<usize>().map_err(|_| format!("`{a}` is not a {what} number"))?,
-        (None, Some(d)) => d,
-        (None, None) => return Err(format!("which {what}? (0..{})", len.saturating_sub(1))),
-    };
-    if v >= len {
-        return Err(format!("{what} {v} does not exist (0..{})", len.saturating_sub(1)));
-    }
-    Ok(v)
-}
-
-/// Builds the view `name` with its arguments (the `show` command).
-pub fn show(s: &Session, name: &str, args: &[String]) -> Result<View, String> {
-    let g = &s.gpu;
-    match name {
-        "banks" => Ok(banks::banks(g, index_arg(args, 0, "channel", g.dram.len(), Some(0))?, None)),
-        "warpgroups" => {
-            let ch = index_arg(args, 0, "channel", g.dram.len(), Some(0))?;
-            Ok(warpgroups::warpgroups(g, ch).unwrap_or_else(|| {
-                unavailable(
-                    "Warp-group scores",
-                    "warp-aware DRAM schedulers (wg, wg-m, wg-bw, wg-w, wafcfs)",
-                    g,
-                )
-            }))
-        }
-        "merb" => {
-            let ch = index_arg(args, 0, "channel", g.dram.len(), Some(0))?;
-            Ok(merb::merb(g, ch)
-                .unwrap_or_else(|| unavailable("MERB counters", "the WG-Bw scheduler (wg-bw)", g)))
-        }
-        "mshr" => Ok(mshr::mshr(g, index_arg(args, 0, "core", g.sms.len(), Some(0))?)),
-        "lru" => {
-            let core = index_arg(args, 0, "core", g.sms.len(), None)?;
-            let set = index_arg(args, 1, "set", g.sms[core].l1.tags.sets, None)?;
-            Ok(lru::lru(g, core, set))
-        }
-        "warps" => Ok(warps::warps(g, index_arg(args, 0, "core", g.sms.len(), Some(0))?)),
-        "warp" => {
-            let a = args.first().ok_or("which warp? e.g. show warp 3.17")?;
-            let (c, w) = parse_warp(a)?;
-            inspector::inspector(g, c, w)
-        }
-        "stats" => Ok(stats::stats(s)),
-        "events" => Ok(events::events(s, 40)),
-        "queues" => Ok(queues::queues(g)),
-        "breakpoints" => Ok(breakpoints(s)),
-        other => Err(format!("no view `{other}`")),
-    }
-}
-
-pub use banks::banks;
-pub use events::events;
-pub use inspector::inspector;
-pub use lru::lru;
-pub use mshr::mshr;
-pub use queues::queues;
-pub use stats::stats;
-pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction, warps};
-
 /// A view for a mechanism this machine does not run.
 fn unavailable(what: &str, needs: &str, g: &crate::sim::Gpu) -> View {
     View::new(what.to_string()).line(vec![span(
@@ -254,14 +184,14 @@ fn unavailable(what: &str, needs: &str, g: &crate::sim::Gpu) -> View {
 }
 
 /// Breakpoints and watchpoints.
-pub fn breakpoints(s: &Session) -> View {
+pub fn breakpoints(set: &Breakpoints) -> View {
     let mut t = Table {
         header: ["Num", "Type", "Enb", "Hits", "What"].map(String::from).to_vec(),
         right: vec![0, 3],
         flex: Some(4),
         ..Table::default()
     };
-    for b in &s.breakpoints.list {
+    for b in &set.list {
         let kind = match (&b.trigger, b.temporary) {
             (Trigger::Watch { .. }, _) => "watchpoint",
             (_, true) => "tbreak",

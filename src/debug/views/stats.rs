@@ -1,12 +1,13 @@
 //! Headline metrics so far, and their history as sparklines (IPC, DRAM bandwidth, MSHR use).
 
-use super::super::session::Session;
+use super::super::history::Samples;
 use super::{Block, Spark, Table, View, plain};
+use crate::sim::Gpu;
 use crate::sim::stats::metrics::{SUMMARY, format, value};
 use crate::sim::stats::report::Report;
 
-pub fn stats(s: &Session) -> View {
-    let report = Report::new(&s.gpu, 0.0);
+pub fn stats(gpu: &Gpu, samples: &Samples) -> View {
+    let report = Report::new(gpu, 0.0);
     let mut t = Table {
         header: vec!["metric".into(), "value".into()],
         right: vec![1],
@@ -19,9 +20,9 @@ pub fn stats(s: &Session) -> View {
             t.keys.push(super::RowKey::None);
         }
     }
-    let (ipc, bw, mshr) = s.samples.series();
+    let (ipc, bw, mshr) = samples.series();
     let last = |v: &[f64], unit: &str| v.last().map_or("-".to_string(), |x| format!("{x:.1}{unit}"));
-    View::new(format!("Statistics at cycle {}", s.gpu.cycle))
+    View::new(format!("Statistics at cycle {}", gpu.cycle))
         .block(Block::Sparks(vec![
             Spark { label: "IPC".into(), now: last(&ipc, ""), values: ipc },
             Spark { label: "DRAM bandwidth %".into(), now: last(&bw, "%"), values: bw },

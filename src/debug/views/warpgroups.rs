@@ -11,6 +11,13 @@ use crate::sim::Gpu;
 use crate::sim::dram::sched::DramScheduler;
 use crate::sim::dram::sched::early::Early;
 
+/// The schedulers that keep warp-groups, as the config spells them (`wg, wg-m, …`).
+pub fn schedulers() -> String {
+    let names: Vec<&str> =
+        DramSchedulerName::ALL.iter().filter(|n| n.groups_warps()).map(|n| n.name()).collect();
+    names.join(", ")
+}
+
 pub fn warpgroups(g: &Gpu, channel: usize) -> Option<View> {
     let mc = &g.dram[channel];
     let sorter = mc.scheduler.warp_sorter()?;

@@ -132,6 +132,12 @@ impl TagArray {
         }
     }
 
+    /// Whether some line may be valid or reserved (false after [`TagArray::invalidate_all`]
+    /// with no fill pending).
+    pub fn holds_lines(&self) -> bool {
+        self.holds_lines
+    }
+
     /// Invalidates every valid line (reserved ones wait for their fills).
     pub fn invalidate_all(&mut self) {
         if !self.holds_lines {

@@ -159,6 +159,12 @@ impl IssueStage {
         }
     }
 
+    /// Another issue stage with no warp to offer would leave the stage as it is (no warp held
+    /// now or at the previous stage, none issued).
+    pub fn settled(&self) -> bool {
+        self.held == 0 && self.prev_held == 0 && self.issued_last == 0
+    }
+
     /// Starts this cycle's issue stage: priorities are brought up to date, and the warps
     /// blocked now and the LD/ST queue's state are what every scheduler skips this cycle.
     #[inline]

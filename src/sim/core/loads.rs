@@ -68,6 +68,11 @@ impl LoadTracker {
         track.complete().then_some((w, slot))
     }
 
+    /// Oracle: when the next load is released.
+    pub fn next_release(&self) -> Option<u64> {
+        self.released.iter().map(|&(at, ..)| at).min()
+    }
+
     /// Oracle: the first load due by `now` whose other requests are now deemed back; marks
     /// them returned and gives the load when that completes it. Call until `None`: release
     /// times are not in push order (loads differ in size), so every due one is taken.

@@ -7,6 +7,7 @@ pub mod group_tags;
 pub mod issue;
 pub mod ldst;
 pub mod loads;
+pub mod quiet;
 pub mod sched;
 pub mod sm;
 pub mod stall;

@@ -17,6 +17,7 @@ use super::group_tags::GroupTagger;
 use super::issue::{IssueInputs, IssueStage};
 use super::ldst::{Ldst, LdstIo, NO_LOAD};
 use super::loads::{LoadTracker, record_finished};
+use super::quiet::{self, Quiet};
 use super::sched::{Learner, MemoryFeedback};
 use super::stall::{StallClass, StallReason};
 use super::warp::ReqRecord;
@@ -28,6 +29,7 @@ use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
 use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
+use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, ReqTrace};
 use crate::sim::stats::CoreStats;
 use crate::workload::instr::{Op, Space};
@@ -70,6 +72,9 @@ pub struct Sm {
     shared_latency: u64,
     scratch: Vec<MemRequest>,
     pub stats: CoreStats,
+    /// Idle skipping is on (`sim.no_skip` off), and the quiet cycle the SM is in, if any.
+    skip: bool,
+    pub quiet: Option<Quiet>,
 }
 
 impl Sm {
@@ -95,6 +100,8 @@ impl Sm {
             shared_latency: c.core.shared_latency.into(),
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
             stats: CoreStats::default(),
+            skip: !c.sim.no_skip,
+            quiet: None,
         }
     }
 
@@ -113,6 +120,7 @@ impl Sm {
         programs: Vec<WarpProgram>,
         sink: &mut EventSink,
     ) {
+        self.poke();
         let launched = self.exec.launch(kernel_index, kernel, cta, programs);
         if launched.new_kernel {
             // The divergent load classifier restarts per kernel (seed 004 §5.4.3).
@@ -157,27 +165,46 @@ impl Sm {
     /// One core cycle.
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) {
+        if let Some(q) = self.quiet {
+            if now < q.until && !quiet::heard(env.sink) {
+                q.count(1, env.kernel_active, &mut self.stats, &mut self.l1.stats);
+                return;
+            }
+            self.quiet = None;
+        }
         if self.exec.valid == 0 {
             self.l1.sm_idle();
             if env.kernel_active {
                 self.stats.no_warp_cycles += 1;
             }
             if self.reply_queue.is_empty() && self.ldst.is_idle() && self.l1.occupancy() == 0 {
-                self.stats.idle += self.issue.schedulers.len() as u64;
+                let k = self.issue.schedulers.len();
+                self.stats.idle += k as u64;
                 self.issue.issued_last = 0;
                 self.issue.held = 0;
                 if env.kernel_active {
                     self.stats.inactive_cycles += 1;
+                }
+                if self.skip {
+                    let nothing = Quiet {
+                        until: u64::MAX,
+                        resident: false,
+                        idle_slots: k as u8,
+                        refused: None,
+                        class: None,
+                        memory_block: false,
+                    };
+                    self.quiet = Some(nothing);
                 }
                 return;
             }
         } else {
             self.stats.active_cycles += 1;
         }
-        self.l1.advance(now);
-        self.returns(now, env);
-        self.step_ldst(now, env);
-        self.issue(now, env);
+        let advanced = self.l1.advance(now);
+        let returned = self.returns(now, env);
+        let sent = self.step_ldst(now, env);
+        let offered = self.issue(now, env);
         if self.issue.issued_last != 0 {
             self.stats.issued_cycles += 1;
             return;
@@ -186,21 +213,81 @@ impl Sm {
         if env.kernel_active {
             self.stats.inactive_cycles += 1;
         }
+        let mut class = None;
+        let mut memory_block = false;
         if self.exec.valid != 0 {
             let io = self.issue_inputs(now);
-            let class = self.issue.classify(&io);
-            self.stats.stall_classes[class as usize] += 1;
+            let c = self.issue.classify(&io);
+            self.stats.stall_classes[c as usize] += 1;
             // MemoryBlockCycles: every resident warp waits on a load (or drains after EXIT).
             let e = &self.exec;
-            if class == StallClass::DataMem && e.valid & !(e.wait_mem | e.exited) == 0 {
+            if c == StallClass::DataMem && e.valid & !(e.wait_mem | e.exited) == 0 {
                 self.stats.memory_block_cycles += 1;
+                memory_block = true;
             }
+            class = Some(c);
+        }
+        // An SM without warps flushes a flushing L1 each cycle: quiet once nothing is left.
+        let flushing = self.exec.valid == 0 && self.l1.flush_due();
+        if self.skip
+            && !(advanced || returned || sent || offered || flushing)
+            && self.issue.settled()
+            && !quiet::heard(env.sink)
+        {
+            self.quiet = Some(self.quiet_from(now, class, memory_block));
         }
     }
 
-    /// Replies fill the L1; hits and shared loads come back.
-    fn returns(&mut self, now: u64, env: &mut SmEnv<'_>) {
+    /// The record of this cycle, which did nothing but count, as a quiet cycle: until when
+    /// the next ones are the same (see `quiet`).
+    #[cold]
+    fn quiet_from(&self, now: u64, class: Option<StallClass>, memory_block: bool) -> Quiet {
+        let mut until = self.l1.next_hit_at().unwrap_or(u64::MAX);
+        // A request in the L1's lookup pipeline enters the miss queue when its latency has
+        // passed (or, if that queue is full, when the crossbar takes from it: a poke).
+        if let Some(at) = self.l1.next_lookup_at().filter(|&at| at > now) {
+            until = until.min(at);
+        }
+        if let Some(&(at, ..)) = self.ldst.shared.front() {
+            until = until.min(at);
+        }
+        if let Some(at) = self.loads.next_release() {
+            until = until.min(at);
+        }
+        if self.ldst.queue.is_full() {
+            // Warps skipped for the full LD/ST queue: their stall class turns when their ALU
+            // operands become ready.
+            let e = &self.exec;
+            for w in super::sched::bits(e.valid & !e.blocked() & e.mem_next) {
+                let at = e.warps[w].ready_at;
+                if at > now {
+                    until = until.min(at);
+                }
+            }
+        }
+        let schedulers = self.issue.sched_masks.iter();
+        Quiet {
+            until,
+            resident: self.exec.valid != 0,
+            idle_slots: schedulers.filter(|&&m| m & self.exec.valid == 0).count() as u8,
+            refused: if self.ldst.queue.is_empty() { None } else { self.ldst.stalled },
+            class,
+            memory_block,
+        }
+    }
+
+    /// Something outside the SM changed what it waits on (a reply arrived, its miss queue
+    /// drained, a CTA came): its next cycle is not quiet.
+    #[inline]
+    pub fn poke(&mut self) {
+        self.quiet = None;
+    }
+
+    /// Replies fill the L1; hits and shared loads come back. Returns whether anything did.
+    fn returns(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
+        let mut returned = false;
         if let Some(reply) = self.reply_queue.pop() {
+            returned = true;
             let mut done = std::mem::take(&mut self.scratch);
             // Only allocate-on-fill places a line now, for the reply's load.
             let ctx = if self.l1.alloc == AllocPolicy::OnFill {
@@ -218,6 +305,7 @@ impl Sm {
             self.scratch = done;
         }
         while let Some(r) = self.l1.pop_hit(now) {
+            returned = true;
             if r.kind == AccessKind::Store {
                 // A perfect L1 absorbed the store.
                 env.ledger.retire();
@@ -230,23 +318,29 @@ impl Sm {
                 break;
             }
             self.ldst.shared.pop_front();
+            returned = true;
             if slot != NO_LOAD {
                 self.finish_load(w as usize, slot as usize, env, false);
             }
         }
         if !self.loads.released.is_empty() {
             while let Some(released) = self.loads.release_due(&mut self.exec.warps, now) {
+                returned = true;
                 if let Some((w, slot)) = released {
                     self.finish_load(w, slot, env, true);
                 }
             }
         }
+        returned
     }
 
     /// A load request's data reached its warp.
     #[inline(never)]
     fn complete(&mut self, req: MemRequest, now: u64, env: &mut SmEnv<'_>) {
         env.ledger.retire();
+        if env.sink.records() {
+            env.sink.pass(Point::Done, self.id, 0, Who::of(&req));
+        }
         if let Some((w, slot)) = self.loads.returned(&mut self.exec.warps, req, now, &mut self.stats.loads) {
             self.finish_load(w, slot, env, true);
         }
@@ -262,15 +356,15 @@ impl Sm {
     }
 
     /// Steps the LD/ST unit and applies what it did to the warps' loads and the learning
-    /// policy.
+    /// policy. Returns false when it had nothing to do but count a refusal replayed.
     #[inline]
-    fn step_ldst(&mut self, now: u64, env: &mut SmEnv<'_>) {
+    fn step_ldst(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         if self.ldst.reexec.is_empty()
             && (self.ldst.queue.is_empty()
                 || self.ldst.started.is_some()
                     && self.ldst.replay_refusal(&mut self.l1, &mut self.stats, self.id, env.sink))
         {
-            return;
+            return false;
         }
         let step = self.ldst.step(LdstIo {
             core: self.id,
@@ -333,6 +427,7 @@ impl Sm {
                 self.learner.load_left(l.pc, l.accesses, l.misses, l.miss_pred);
             }
         }
+        true
     }
 
     /// Hands the policy the L1's new victims, then the access.
@@ -378,20 +473,24 @@ impl Sm {
     }
 
     /// Each scheduler offers a warp; the SM executes it before the next scheduler offers, and
-    /// hands what it produced to the LD/ST unit and the learning policy.
+    /// hands what it produced to the LD/ST unit and the learning policy. Returns whether any
+    /// scheduler had a warp to offer.
     #[inline]
-    fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) {
+    fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
+        let mut offered = false;
         self.issue.begin(&self.exec, self.ldst.queue.is_full());
         let tracing = env.sink.wants(EventKind::WarpStall);
         for s in 0..self.issue.schedulers.len() {
             let Some(slot) = self.issue.slot(s, &self.exec, &mut self.stats, tracing) else {
                 continue;
             };
+            offered = true;
             let io = IssueInputs::of(self.id, now, &self.exec, &self.ldst, &self.l1, &self.learner);
             if let Some(w) = self.issue.offer(slot, &io, &mut self.stats, env.sink) {
                 self.execute(w, now, env);
             }
         }
+        offered
     }
 
     /// Warp `w` issued: the execute stage runs its instruction; a memory instruction goes to
@@ -403,10 +502,15 @@ impl Sm {
         if done.dropped {
             self.learner.load_dropped(miss_pred);
         }
-        if let Some(mi) = done.mem
-            && self.ldst.queue.push(mi).is_err()
-        {
-            unreachable!("LD/ST queue space checked at issue");
+        if let Some(mi) = done.mem {
+            if mi.load && mi.space != Space::Shared && env.sink.records() {
+                let who =
+                    Who { id: u64::MAX, core: self.id, warp: mi.warp, seq: mi.seq, index: 0, kind: None };
+                env.sink.pass(Point::Issue, self.id, mi.coalesced.n as u16, who);
+            }
+            if self.ldst.queue.push(mi).is_err() {
+                unreachable!("LD/ST queue space checked at issue");
+            }
         }
         if !done.exited {
             self.decode(w, env.kernel);

@@ -22,6 +22,7 @@ use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::ledger::Ledger;
+use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, MemRequest, RowOutcome};
 use crate::sim::stats::ChannelStats;
 use std::collections::VecDeque;
@@ -245,7 +246,7 @@ impl Controller {
             self.enqueue(req, stamp);
         }
         let now = self.now;
-        self.account_cycle();
+        self.count_cycles(1);
         if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
             let was_draining = self.draining;
             self.update_drain_mode(sink);
@@ -302,7 +303,8 @@ impl Controller {
         let (cmd, done) = pf.issue(bank, &self.device, stamp);
         pf.on_command(&cmd);
         let line = cmd.col / pf.cas;
-        self.apply(&cmd, sink);
+        let who = done.as_ref().map_or(Who { kind: Some(AccessKind::Prefetch), ..Who::NOBODY }, Who::of);
+        self.apply(&cmd, who, sink);
         let t = &self.device.timing;
         self.stats.busy_cycles += t.burst;
         if let Some(req) = done {
@@ -355,7 +357,8 @@ impl Controller {
 
     /// The first DRAM cycle (≥ now) at which [`Controller::tick`] may do more than count an
     /// idle cycle: a pending request's command may be ready, or a refresh is due; `u64::MAX`
-    /// when nothing is queued and refresh is off. Valid until the next arrival.
+    /// when nothing is queued and refresh is off (requests waiting to enter the queue are
+    /// [`Controller::next_entry`]'s). Valid until the next arrival.
     pub fn next_activity(&self) -> u64 {
         let refresh = match self.next_refresh {
             0 => u64::MAX,
@@ -369,53 +372,55 @@ impl Controller {
             _ if !self.skip_idle => self.now,
             _ => self.idle_until,
         };
-        // A request waiting to enter the queue is looked at every cycle.
-        let entering = if self.frontend.is_empty() { u64::MAX } else { self.now };
-        queued.min(refresh).min(entering).max(self.now)
+        queued.min(refresh).max(self.now)
+    }
+
+    /// The first core cycle (≥ `now`) at which a request waiting out `dram.frontend_latency`
+    /// may enter the queue: `u64::MAX` when none waits, or when the queue has no room for the
+    /// oldest (room comes only from a command, which [`Controller::next_activity`] covers).
+    pub fn next_entry(&self, now: u64) -> u64 {
+        match self.frontend.front() {
+            Some((ready, r)) if self.queues.has_room(r.kind.is_write()) => (*ready).max(now),
+            _ => u64::MAX,
+        }
     }
 
     /// Jumps to DRAM cycle `t` (≤ [`Controller::next_activity`], with no arrival before it),
     /// counting the skipped cycles exactly as ticking through them would.
     pub fn skip_to(&mut self, t: u64) {
         debug_assert!(t <= self.next_activity(), "skipping past activity at {}", self.next_activity());
-        let (now, k) = (self.now, t.saturating_sub(self.now));
+        self.count_cycles(t.saturating_sub(self.now));
+        self.now = self.now.max(t);
+    }
+
+    /// When the first read in flight has all its data: [`Controller::pop_completed`] gives it
+    /// once the tick before that DRAM cycle has run.
+    pub fn next_completion(&self) -> Option<u64> {
+        self.in_flight.front().map(|&(done, _)| done)
+    }
+
+    /// Counts `k` cycles from now with the queues as they are: occupancy sums and
+    /// histograms, bank-level parallelism, and the cycles with a request pending or data on
+    /// the bus.
+    #[inline(always)]
+    fn count_cycles(&mut self, k: u64) {
+        let (now, q) = (self.now, &self.queues);
         let s = &mut self.stats;
         s.cycles += k;
         s.pending_cycles +=
-            if self.queues.is_empty() { self.device.data_bus_free.clamp(now, now + k) - now } else { k };
-        if self.queues.banks_pending > 0 {
+            if q.is_empty() { self.device.data_bus_free.clamp(now, now + k) - now } else { k };
+        if q.banks_pending > 0 {
             s.blp_cycles += k;
-            s.blp_sum += k * self.queues.banks_pending as u64;
+            s.blp_sum += k * q.banks_pending as u64;
         }
-        s.read_queue_sum += k * self.queues.n_reads as u64;
-        s.write_queue_sum += k * self.queues.n_writes as u64;
-        if self.queues.n_reads > 0 {
-            s.read_queue_occupancy[self.queues.n_reads] += k;
+        s.read_queue_sum += k * q.n_reads as u64;
+        s.write_queue_sum += k * q.n_writes as u64;
+        if q.n_reads > 0 {
+            s.read_queue_occupancy[q.n_reads] += k;
         }
-        if self.queues.n_writes > 0 {
-            s.write_queue_occupancy[self.queues.n_writes] += k;
+        if q.n_writes > 0 {
+            s.write_queue_occupancy[q.n_writes] += k;
         }
-        self.now += k;
-    }
-
-    fn account_cycle(&mut self) {
-        let s = &mut self.stats;
-        s.cycles += 1;
-        if !self.queues.is_empty() || self.device.data_bus_free > self.now {
-            s.pending_cycles += 1;
-        }
-        if self.queues.banks_pending > 0 {
-            s.blp_cycles += 1;
-            s.blp_sum += self.queues.banks_pending as u64;
-        }
-        s.read_queue_sum += self.queues.n_reads as u64;
-        if self.queues.n_reads > 0 {
-            s.read_queue_occupancy[self.queues.n_reads] += 1;
-        }
-        if self.queues.n_writes > 0 {
-            s.write_queue_occupancy[self.queues.n_writes] += 1;
-        }
-        s.write_queue_sum += self.queues.n_writes as u64;
     }
 
     /// Handles a due refresh. Returns true while refresh owns the command bus.
@@ -432,7 +437,7 @@ impl Controller {
             if let Some(row) = self.device.banks[bank].open_row {
                 let pre = Command { kind: CommandKind::Pre, bank: bank as u8, row, col: 0 };
                 if self.device.ready(&pre, self.now) {
-                    self.apply(&pre, sink);
+                    self.apply(&pre, Who::NOBODY, sink);
                     self.scheduler.on_refresh();
                     self.idle_until = 0;
                 }
@@ -441,7 +446,7 @@ impl Controller {
         }
         let r = Command { kind: CommandKind::Ref, bank: 0, row: 0, col: 0 };
         if self.device.ready(&r, self.now) {
-            self.apply(&r, sink);
+            self.apply(&r, Who::NOBODY, sink);
             self.refresh_pending = false;
             self.next_refresh += self.device.timing.refi;
         }
@@ -480,6 +485,9 @@ impl Controller {
                 DrainCause::QueueFull
             };
             self.draining = true;
+            if sink.records() {
+                sink.pass(Point::DrainStart, self.channel, 0, Who::NOBODY);
+            }
             self.drain_full = writes >= self.queues.write_capacity;
             self.stats.drains += 1;
             if sink.wants(EventKind::WriteDrainStart) {
@@ -492,6 +500,9 @@ impl Controller {
             }
         } else if self.draining && !want {
             self.draining = false;
+            if sink.records() {
+                sink.pass(Point::DrainEnd, self.channel, 0, Who::NOBODY);
+            }
             if sink.wants(EventKind::WriteDrainEnd) {
                 sink.emit(Event::WriteDrainEnd { channel: self.channel, writes: writes as u16 });
             }
@@ -502,7 +513,8 @@ impl Controller {
     fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
         self.idle_until = 0;
-        self.apply(&cmd, sink);
+        let who = if sink.records() { Who::of(&self.queues.get(slot).req) } else { Who::NOBODY };
+        self.apply(&cmd, who, sink);
         if let Some(pf) = &mut self.prefetch {
             pf.on_command(&cmd);
         }
@@ -548,6 +560,9 @@ impl Controller {
             p.req.trace.dram_done = stamp;
             self.stats.writes += 1;
             ledger.retire();
+            if sink.records() {
+                sink.pass(Point::DramDone, self.channel, 0, Who::of(&p.req));
+            }
             self.stats.write_latency_sum += now + wl + burst - p.arrival;
         } else {
             let done = now + cas + burst;
@@ -560,8 +575,11 @@ impl Controller {
 
     /// Issues `cmd` to the device now, tells the queues which rows are open after it, and
     /// counts and reports it.
-    fn apply(&mut self, cmd: &Command, sink: &mut EventSink) {
+    fn apply(&mut self, cmd: &Command, who: Who, sink: &mut EventSink) {
         self.device.issue(cmd, self.now);
+        if sink.records() {
+            sink.pass(Point::Command, self.channel, Pass::command_detail(cmd.kind, cmd.bank), who);
+        }
         match cmd.kind {
             CommandKind::Act | CommandKind::Pre => {
                 let b = cmd.bank as usize;

@@ -50,6 +50,11 @@ counters! {
 }
 
 impl ChannelStats {
+    /// Requests counted by their first command (row hits, misses and conflicts).
+    pub fn served(&self) -> u64 {
+        self.row_hits + self.row_misses + self.row_conflicts
+    }
+
     /// Buckets of the read-latency histogram (for memory estimates).
     pub fn read_latency_buckets(&self) -> usize {
         self.read_latency.buckets()
@@ -57,7 +62,7 @@ impl ChannelStats {
 }
 
 /// Why a cache could not accept an access this cycle (seed 002 §IV; seed 004 §5.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StallCause {
     /// No free MSHR entry.
     Mshr,

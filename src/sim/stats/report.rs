@@ -366,15 +366,15 @@ pub struct IcntReport {
     pub reply_flits: u64,
 }
 
+/// What each DRAM channel and all of them together report alike, derived from their
+/// [`ChannelStats`] by [`ChannelMetrics::of`] (the total from the channels' summed stats).
+/// Flattened into [`ChannelReport`] and [`DramReport`]: its keys sit beside theirs.
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct DramReport {
+pub struct ChannelMetrics {
     pub reads: u64,
     pub writes: u64,
     /// Requests whose first command was a column access.
     pub row_hit_rate: f64,
-    /// ... an ACT to a closed bank / a PRE of another row.
-    pub row_miss_rate: f64,
-    pub row_conflict_rate: f64,
     /// Data-bus busy cycles / all DRAM cycles.
     pub bandwidth_utilization: f64,
     /// Data-bus busy cycles / cycles with at least one pending request (seed 002 §IV).
@@ -385,6 +385,34 @@ pub struct DramReport {
     pub write_intensity: f64,
     /// Mean read latency, queue entry → last data beat, in DRAM cycles.
     pub read_latency_mean: f64,
+    /// Write-drain episodes.
+    pub write_drains: u64,
+}
+
+impl ChannelMetrics {
+    /// The metrics of a channel's counters, or of several channels' summed with [`total`].
+    pub fn of(s: &ChannelStats) -> ChannelMetrics {
+        ChannelMetrics {
+            reads: s.reads,
+            writes: s.writes,
+            row_hit_rate: ratio(s.row_hits, s.served()),
+            bandwidth_utilization: ratio(s.busy_cycles, s.cycles),
+            bandwidth_efficiency: ratio(s.busy_cycles, s.pending_cycles),
+            bank_level_parallelism: ratio(s.blp_sum, s.blp_cycles),
+            write_intensity: ratio(s.writes, s.reads + s.writes),
+            read_latency_mean: ratio(s.read_latency_sum, s.reads),
+            write_drains: s.drains,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DramReport {
+    #[serde(flatten)]
+    pub metrics: ChannelMetrics,
+    /// Requests whose first command was an ACT to a closed bank / a PRE of another row.
+    pub row_miss_rate: f64,
+    pub row_conflict_rate: f64,
     pub read_latency_p50: u64,
     pub read_latency_p99: u64,
     pub read_queue_mean: f64,
@@ -392,7 +420,6 @@ pub struct DramReport {
     /// Read / write queue occupancy over their usage lifetime (seed 002 Fig. 5).
     pub read_queue_occupancy: OccupancyShare,
     pub write_queue_occupancy: OccupancyShare,
-    pub write_drains: u64,
     pub commands: CommandCounts,
     pub scheduler: SchedulerReport,
     pub prefetch: PrefetchReport,
@@ -454,15 +481,8 @@ pub struct CommandCounts {
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ChannelReport {
-    pub reads: u64,
-    pub writes: u64,
-    pub row_hit_rate: f64,
-    pub bandwidth_utilization: f64,
-    pub bandwidth_efficiency: f64,
-    pub bank_level_parallelism: f64,
-    pub write_intensity: f64,
-    pub read_latency_mean: f64,
-    pub write_drains: u64,
+    #[serde(flatten)]
+    pub metrics: ChannelMetrics,
     pub prefetches: u64,
 }
 
@@ -678,47 +698,19 @@ pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
     let sched: SchedulerStats = total(&stats);
     let channels: Vec<ChannelReport> = controllers
         .iter()
-        .map(|d| {
-            let s = &d.stats;
-            let served = s.row_hits + s.row_misses + s.row_conflicts;
-            ChannelReport {
-                reads: s.reads,
-                writes: s.writes,
-                row_hit_rate: ratio(s.row_hits, served),
-                bandwidth_utilization: ratio(s.busy_cycles, s.cycles),
-                bandwidth_efficiency: ratio(s.busy_cycles, s.pending_cycles),
-                bank_level_parallelism: ratio(s.blp_sum, s.blp_cycles),
-                write_intensity: ratio(s.writes, s.reads + s.writes),
-                read_latency_mean: ratio(s.read_latency_sum, s.reads),
-                write_drains: s.drains,
-                prefetches: s.prefetches,
-            }
-        })
+        .map(|d| ChannelReport { metrics: ChannelMetrics::of(&d.stats), prefetches: d.stats.prefetches })
         .collect();
-    let (reads, writes, hits, misses, conflicts) =
-        (t.reads, t.writes, t.row_hits, t.row_misses, t.row_conflicts);
-    let (cycles, pending, busy) = (t.cycles, t.pending_cycles, t.busy_cycles);
-    let (hist, cmds) = (&t.read_latency, t.commands);
-    let issued = t.prefetches;
-    let served = hits + misses + conflicts;
+    let cmds = t.commands;
     DramReport {
-        reads,
-        writes,
-        row_hit_rate: ratio(hits, served),
-        row_miss_rate: ratio(misses, served),
-        row_conflict_rate: ratio(conflicts, served),
-        bandwidth_utilization: ratio(busy, cycles),
-        bandwidth_efficiency: ratio(busy, pending),
-        bank_level_parallelism: ratio(t.blp_sum, t.blp_cycles),
-        write_intensity: ratio(writes, reads + writes),
-        read_latency_mean: ratio(t.read_latency_sum, reads),
-        read_latency_p50: hist.quantile(0.5),
-        read_latency_p99: hist.quantile(0.99),
-        read_queue_mean: ratio(t.read_queue_sum, cycles),
-        write_queue_mean: ratio(t.write_queue_sum, cycles),
+        metrics: ChannelMetrics::of(&t),
+        row_miss_rate: ratio(t.row_misses, t.served()),
+        row_conflict_rate: ratio(t.row_conflicts, t.served()),
+        read_latency_p50: t.read_latency.quantile(0.5),
+        read_latency_p99: t.read_latency.quantile(0.99),
+        read_queue_mean: ratio(t.read_queue_sum, t.cycles),
+        write_queue_mean: ratio(t.write_queue_sum, t.cycles),
         read_queue_occupancy: OccupancyShare::from_histogram(&t.read_queue_occupancy),
         write_queue_occupancy: OccupancyShare::from_histogram(&t.write_queue_occupancy),
-        write_drains: t.drains,
         commands: CommandCounts {
             act: cmds[CommandKind::Act as usize],
             pre: cmds[CommandKind::Pre as usize],
@@ -743,7 +735,7 @@ pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
             aged: sched.aged,
         },
         // What became of the lines is the L2's to say: `Report::new` fills it in.
-        prefetch: PrefetchReport { issued, ..PrefetchReport::default() },
+        prefetch: PrefetchReport { issued: t.prefetches, ..PrefetchReport::default() },
         channels,
     }
 }
@@ -761,6 +753,53 @@ mod tests {
             StallShareByCause { mshr: 0.2, line_alloc: 0.1, miss_queue: 0.2, response: 0.0, data_port: 0.5 }
         );
         assert_eq!(StallShareByCause::from(&[0; 6]), StallShareByCause::default(), "no stalls: all zero");
+    }
+
+    #[test]
+    fn each_channel_and_the_total_report_the_same_metrics_at_their_level() {
+        let config = Config::default();
+        let mut mcs: Vec<Controller> = (0..2).map(|i| Controller::new(&config, i)).collect();
+        mcs[0].stats = ChannelStats {
+            reads: 3,
+            writes: 1,
+            row_hits: 3,
+            row_misses: 1,
+            cycles: 10,
+            busy_cycles: 4,
+            ..ChannelStats::default()
+        };
+        mcs[1].stats = ChannelStats {
+            reads: 1,
+            row_conflicts: 1,
+            cycles: 10,
+            busy_cycles: 1,
+            prefetches: 2,
+            ..ChannelStats::default()
+        };
+        let r = dram_report(&config, &mcs);
+        let (a, b) = (&r.channels[0], &r.channels[1]);
+        assert_eq!(
+            (a.metrics.row_hit_rate, a.metrics.write_intensity, a.metrics.bandwidth_utilization),
+            (0.75, 0.25, 0.4)
+        );
+        assert_eq!((b.metrics.row_hit_rate, b.prefetches), (0.0, 2));
+        // The total is of the summed counters, not a mean of the channels' rates.
+        assert_eq!(
+            (r.metrics.reads, r.metrics.row_hit_rate, r.metrics.bandwidth_utilization),
+            (4, 0.6, 0.25)
+        );
+        assert_eq!((r.row_miss_rate, r.row_conflict_rate, r.prefetch.issued), (0.2, 0.2, 2));
+        // In JSON the shared metrics sit beside each level's own keys.
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(
+            (v["row_hit_rate"].as_f64(), v["channels"][0]["row_hit_rate"].as_f64()),
+            (Some(0.6), Some(0.75))
+        );
+        assert!(
+            v.get("metrics").is_none()
+                && v["channels"][1]["prefetches"] == 2
+                && v.get("prefetches").is_none()
+        );
     }
 
     #[test]

@@ -1,10 +1,14 @@
 //! Set-index functions (seed 004 ch. 3, MECHANISMS §7), one per file behind [`SetIndex`].
 //!
 //! The key is the line number (byte address / line size). Each function fixes the number of
-//! sets it can serve; [`requirement`] states it so the config validator can name it.
+//! sets it can serve; [`IndexName::set_count_requirement`] states it so the config validator
+//! can name it.
 //!
-//! Adding a function: one file implementing [`SetIndex`], one variant in [`IndexKind`] and
-//! its line in [`IndexKind::new`] and [`requirement`], one name in `config::names::IndexName`.
+//! Adding a function touches three files: its own, implementing [`SetIndex`]; this one, with
+//! its `mod` and `pub use` lines, one variant of [`IndexKind`] and one arm of
+//! [`IndexKind::new`]; and, in `config/names.rs`, its row in `IndexName` and its arm of
+//! [`IndexName::set_count_requirement`] (the set counts it serves, and how to say so). Its name
+//! goes in the README's list of index functions.
 
 mod bxor;
 mod conv;

@@ -6,9 +6,11 @@
 //! load's divergence), which DaCache needs; DaCache also hears of the SM's fully-cached-warp
 //! count through [`Replacement::repartition`].
 //!
-//! Adding a policy: one file implementing [`Replacement`], one variant in
-//! [`ReplacementKind`] and its line in [`ReplacementKind::new`], one name in
-//! `config::names::ReplacementName`.
+//! Adding a policy touches three files: its own, implementing [`Replacement`]; this one, with
+//! its `mod` and `pub use` lines, one variant of [`ReplacementKind`] and one arm of
+//! [`ReplacementKind::new`]; and its row in `config::names::ReplacementName`. A policy only the
+//! L1 can run (as DaCache, which needs the issuing warps) is refused for `l2.replacement` in
+//! `config/validate.rs`; its name goes in the README's list of replacement policies.
 
 mod chain;
 mod dacache;

@@ -8,9 +8,11 @@
 //! leaves the LD/ST unit, or is accessed in the L1, a line is evicted — without knowing which
 //! policy listens. The schedulers read the state through their [`super::SchedView`].
 //!
-//! Adding a learning scheduler: its state type and its `MemoryFeedback` impl in its own file,
-//! one variant of [`Learner`] and one arm of [`Learner::new`]; then the scheduler itself as any
-//! other (see [`super`]).
+//! Adding a learning scheduler: its state type and that type's `MemoryFeedback` impl in the
+//! scheduler's file (the type exported by its `pub use` line in [`super`]); in this file, the
+//! type in the `use super::{…}` line, one variant of [`Learner`], one arm of [`Learner::new`]
+//! and, when the scheduler reads the state through [`super::SchedView::learner`], an accessor
+//! like [`Learner::lost_locality`]; then the scheduler itself as any other (see [`super`]).
 
 use super::{LostLocality, OawsMode, OawsState, ReexecQueue};
 use crate::config::{Config, WarpSchedulerName};

@@ -13,10 +13,14 @@
 //! victim tags, OAWS divergent-load classifier), which the SM feeds through
 //! [`MemoryFeedback`] without naming the policy (see [`learner`]).
 //!
-//! Adding a scheduler: one file implementing [`WarpScheduler`], one variant in
-//! [`WarpSchedulerKind`], one name in `config::names::WarpSchedulerName`; a scheduler that
-//! learns from the memory system also implements [`MemoryFeedback`] for its state in that file
-//! and adds one variant and one constructor arm in `learner.rs`.
+//! Adding a scheduler touches three files: its own, implementing [`WarpScheduler`]; this one,
+//! with its `mod` and `pub use` lines, one variant of [`WarpSchedulerKind`] and one arm of
+//! [`WarpSchedulerKind::new`]; and its row in `config::names::WarpSchedulerName`. A scheduler
+//! that learns from the memory system also implements [`MemoryFeedback`] for its state type in
+//! its file and registers that state in `learner.rs`, a fourth (see [`learner`]). Its
+//! parameters, if it has any, are a section of `CoreConfig` in `config/mod.rs` (field, struct
+//! and default); its name goes in the README's list of warp schedulers. No test lists them
+//! all.
 
 mod ccws;
 mod cta_aware;

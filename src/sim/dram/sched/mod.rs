@@ -14,9 +14,15 @@
 //! cycle) must say so through `wake_at`, so that skipping stays exact: results are the same as
 //! calling `select` every cycle.
 //!
-//! Adding a scheduler: one file implementing [`DramScheduler`] (or, for a warp-aware policy,
-//! [`warp_groups::WarpGroupPolicy`]), one variant in [`DramSchedulerKind`], one name in
-//! `config::names::DramSchedulerName`.
+//! Adding a scheduler touches three files: its own, implementing [`DramScheduler`] (or, for a
+//! warp-aware policy, [`warp_groups::WarpGroupPolicy`], wrapped in [`WarpAware`]); this one,
+//! with its `mod` and `pub use` lines, one variant of [`DramSchedulerKind`] and one arm of
+//! [`DramSchedulerKind::new`]; and its row in `config::names::DramSchedulerName`, marked with
+//! what it needs of the machine (`[groups_warps]`, `[coordinates]`, `[hears_core_warps]`, which
+//! `Gpu`, the SMs and the config checks read). Its parameters, if it has any, are a section of
+//! `DramConfig` in `config/mod.rs` (field, struct and default) with their checks in
+//! `config/validate.rs`; its name goes in the README's list of DRAM schedulers. No test lists
+//! them all.
 
 mod alpha_sjf;
 pub mod early;
