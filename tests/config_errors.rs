@@ -263,3 +263,16 @@ fn warp_scheduler_and_ideal_memory_choices() {
         set_error(&["ideal.miss_latency=0"]).contains("ideal.miss_latency = 0: must be between 1 and 100000")
     );
 }
+
+#[test]
+fn sectored_caches_need_sector_lines_an_l1_that_allocates_on_miss_and_a_sectored_l1() {
+    assert_eq!(
+        config_error("(\n  l2: (sectored: true),\n)"),
+        "m.ron:2:8: l2.sectored = true: needs l1.sectored = true (the L2 takes the single-sector requests a sectored L1 sends)"
+    );
+    let e = config_error("(\n  l1: (sectored: true, allocate: \"on-fill\"),\n)");
+    assert!(
+        e.starts_with("m.ron:2:8: l1.sectored = true: a sectored L1 allocates its line on the miss"),
+        "{e}"
+    );
+}

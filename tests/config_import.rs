@@ -99,7 +99,8 @@ fn accel_sim_machines_import_with_their_approximations_named() {
         imp.notes.iter().any(|n| n.option.starts_with(&format!("-{name} ")) && n.reason.contains(words))
     };
     assert!(noted(&qv, "gpgpu_sub_core_model", "sub-core"));
-    assert!(noted(&qv, "gpgpu_cache:dl1", "sectored"));
+    assert!(qv.config.l1.sectored && qv.config.l2.sectored, "S: caches import as sectored");
+    assert!(!noted(&qv, "gpgpu_cache:dl1", "sectored"));
     assert!(noted(&qv, "gpgpu_cache:dl1", "512 MSHR entries"));
     // What the Volta machine models and warpscope now follows: the unified 128 KB L1/shared
     // array carved per kernel, write-through L1 with lazy fetch on read, the L1 flushed when an

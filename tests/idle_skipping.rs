@@ -38,6 +38,7 @@ fn variants() -> Vec<Vec<String>> {
     ] {
         v.push(vec![s.to_string()]);
     }
+    v.push(vec!["l1.sectored=true".into(), "l2.sectored=true".into()]);
     v
 }
 

@@ -223,6 +223,10 @@ pub struct L1Config {
     pub replacement: ReplacementName,
     /// DaCache's knobs, used when `replacement` is `"dacache"`.
     pub dacache: DacacheConfig,
+    /// Sectored lines (GPGPU-Sim's `S` caches, `-gpgpu_cache:dl1 S:…`): the coalescer makes one
+    /// request per 32-byte sector a warp touches, and each sector of a line is valid, missed,
+    /// held in an MSHR and fetched on its own (`sim::cache::sectors`).
+    pub sectored: bool,
     /// What a store does: `"evict"` (write-evict, no write-allocate) or `"through"`
     /// (write-through; a hit keeps the line, a miss that writes the whole line allocates it).
     pub write: L1Write,
@@ -328,6 +332,9 @@ pub struct L2Config {
     pub latency: u32,
     /// Set-index function over the slice's lines.
     pub index: IndexName,
+    /// Sectored lines, as `l1.sectored` (`-gpgpu_cache:dl2 S:…`): a sector miss fetches only its
+    /// 32 bytes from DRAM. Needs a sectored L1, whose requests are single sectors.
+    pub sectored: bool,
     /// Replacement policy (LRU, DIP or RRIP; DaCache needs warps and is L1-only).
     pub replacement: ReplacementName,
 }
@@ -688,6 +695,7 @@ impl Default for L1Config {
             index: IndexName::Conv,
             replacement: ReplacementName::Lru,
             dacache: DacacheConfig::default(),
+            sectored: false,
             write: L1Write::Evict,
             adaptive: None,
             flush_when_idle: false,
@@ -716,6 +724,7 @@ impl Default for L2Config {
             data_port_bytes: 32,
             latency: 30,
             index: IndexName::Conv,
+            sectored: false,
             replacement: ReplacementName::Lru,
         }
     }

@@ -157,6 +157,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.at_least("l1.hit_latency", l1.hit_latency, 1);
     dacache(&mut k, c);
     adaptive(&mut k, c);
+    sectored(&mut k, c);
 
     let ic = &c.icnt;
     k.at_least("icnt.request_flit_bytes", ic.request_flit_bytes, 1);
@@ -212,6 +213,33 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
     }
     k.out
+}
+
+/// Sectored caches (GPGPU-Sim's `S` caches): lines of 1 to 8 sectors of 32 bytes, an L1 that
+/// allocates on the miss, and an L2 that sees single-sector requests (a sectored L1's).
+fn sectored(k: &mut Checker, c: &Config) {
+    let (l1, l2) = (&c.l1, &c.l2);
+    if (l1.sectored || l2.sectored)
+        && !(l1.line_bytes.is_multiple_of(32) && (32..=256).contains(&l1.line_bytes))
+    {
+        let key = if l1.sectored { "l1.sectored" } else { "l2.sectored" };
+        k.fail(
+            key,
+            format!("= true: needs lines of 1 to 8 sectors of 32 bytes (line_bytes = {})", l1.line_bytes),
+        );
+    }
+    if l1.sectored && l1.allocate != super::AllocPolicy::OnMiss {
+        k.fail(
+            "l1.sectored",
+            "= true: a sectored L1 allocates its line on the miss (l1.allocate = \"on-miss\")",
+        );
+    }
+    if l2.sectored && !l1.sectored {
+        k.fail(
+            "l2.sectored",
+            "= true: needs l1.sectored = true (the L2 takes the single-sector requests a sectored L1 sends)",
+        );
+    }
 }
 
 fn adaptive(k: &mut Checker, c: &Config) {

@@ -26,6 +26,7 @@ use crate::sim::cache::index::IndexKind;
 use crate::sim::cache::line::{Line, LineState};
 use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::replace::{Replacement, ReplacementKind};
+use crate::sim::cache::sectors;
 use crate::sim::cache::tags::{Probe, TagArray};
 use crate::sim::core::coalescer::SECTOR_BYTES;
 use crate::sim::core::fcw::FcwTrainer;
@@ -127,6 +128,8 @@ pub struct L1 {
     hits: VecDeque<(u64, MemRequest)>,
     pub alloc: AllocPolicy,
     write: L1Write,
+    /// Lines of 32-byte sectors, MSHR entries per sector (`l1.sectored`).
+    sectored: bool,
     flush_when_idle: bool,
     line_shift: u32,
     hit_latency: u64,
@@ -170,6 +173,7 @@ impl L1 {
             hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
             alloc: l.allocate,
             write: l.write,
+            sectored: l.sectored,
             flush_when_idle: l.flush_when_idle,
             line_shift,
             hit_latency: l.hit_latency.into(),
@@ -190,11 +194,28 @@ impl L1 {
         addr >> self.line_shift
     }
 
-    /// Whether a load of this line would need a new MSHR entry (a miss not mergeable into
-    /// one in flight). Used to predict a load's MSHR demand (memory occlusion).
+    /// The MSHR key of `addr`: its line's, or in a sectored L1 its sector's.
+    #[inline]
+    fn mshr_key(&self, addr: u64) -> u64 {
+        if self.sectored { sectors::key(self.key(addr), addr, 1 << self.line_shift) } else { self.key(addr) }
+    }
+
+    /// Looks up what a load of `addr` needs: its line, or in a sectored L1 its sector
+    /// (`Pending` then also for a present line without the sector, [`sectors::probe`]).
+    #[inline]
+    fn probe(&self, addr: u64) -> (usize, Probe) {
+        let (set, probe) = self.tags.probe(self.key(addr));
+        if self.sectored {
+            (set, sectors::probe(&self.tags, set, probe, sectors::bit(addr, 1 << self.line_shift)))
+        } else {
+            (set, probe)
+        }
+    }
+
+    /// Whether a load of this line (or sector) would need a new MSHR entry (a miss not
+    /// mergeable into one in flight). Used to predict a load's MSHR demand (memory occlusion).
     pub fn needs_mshr(&self, addr: u64) -> bool {
-        let key = self.key(addr);
-        matches!(self.tags.probe(key).1, Probe::Miss) && self.mshr.find(key).is_none()
+        !matches!(self.probe(addr).1, Probe::Hit(_)) && self.mshr.find(self.mshr_key(addr)).is_none()
     }
 
     /// Tries one access. On success the request is consumed (queued below, merged, bypassed,
@@ -234,7 +255,7 @@ impl L1 {
             self.send_below(req, now);
             return Ok(CacheOutcome::Write);
         }
-        let (set, probe) = self.tags.probe(key);
+        let (set, probe) = self.probe(req.addr);
         if let Probe::Hit(way) = probe {
             self.tags.touch(set, way);
             self.stats.reads += 1;
@@ -244,7 +265,7 @@ impl L1 {
             self.serviced(set, false, ctx, sink);
             return Ok(CacheOutcome::Hit);
         }
-        if let Some(i) = self.mshr.find(key) {
+        if let Some(i) = self.mshr.find(self.mshr_key(req.addr)) {
             if !self.mshr.can_merge(i) {
                 self.stats.stall(StallCause::MergeFull);
                 return Err(StallCause::MergeFull);
@@ -267,7 +288,12 @@ impl L1 {
             self.stats.stall(cause);
             return Err(cause);
         }
-        if self.alloc == AllocPolicy::OnMiss {
+        if let Probe::Pending(way) = probe {
+            // A sector missing from a present line: the line stays, reserved until none of its
+            // sectors waits (only a sectored L1 has a reserved line without an MSHR entry).
+            self.tags.touch(set, way);
+            self.tags.line_mut(set, way).state = LineState::Reserved;
+        } else if self.alloc == AllocPolicy::OnMiss {
             let Some(way) = self.tags.victim(set) else {
                 if self.tags.replacement.bypasses() {
                     self.bypass(req, set, ctx, (map, now), sink);
@@ -278,11 +304,12 @@ impl L1 {
             };
             let line = Line {
                 key,
-                addr: req.addr,
+                addr: req.addr - req.addr % (1u64 << self.line_shift),
                 state: LineState::Reserved,
                 dirty: false,
                 owner: req.origin.warp,
                 pc: req.origin.pc,
+                sectors: 0,
             };
             if let Some(old) = self.tags.install(set, way, line, ctx) {
                 self.evicted(&old, set, ctx, sink);
@@ -293,7 +320,7 @@ impl L1 {
         self.classify_miss(key, ctx.warp, RESIDENT);
         req.trace.l1 = CacheOutcome::Miss;
         req.loc = map.map(req.addr);
-        self.mshr.allocate(key, req.id, req.origin.warp, now);
+        self.mshr.allocate(self.mshr_key(req.addr), req.id, req.origin.warp, now);
         self.send_below(req, now);
         self.serviced(set, true, ctx, sink);
         Ok(CacheOutcome::Miss)
@@ -303,29 +330,33 @@ impl L1 {
     /// `data_cache::wr_hit_wt` and `wr_miss_wa_lazy_fetch_on_read`): a hit updates the line and
     /// keeps it; a miss that writes every byte of the line installs it valid, so the next load
     /// of it hits (GPGPU-Sim makes a fully written sector readable; a partly written line it
-    /// would fetch on that load is not installed here, warpscope keeping whole lines). The
-    /// data goes below either way.
+    /// would fetch on that load is not installed here). A sectored L1's store is one sector's:
+    /// written whole, the sector becomes readable, in a present line or a newly installed one.
+    /// The data goes below either way.
     fn write_through(&mut self, key: u64, req: &MemRequest, ctx: &AccessCtx, sink: &mut EventSink) {
         let (set, probe) = self.tags.probe(key);
+        let line_bytes = 1u32 << self.line_shift;
+        let segment = if self.sectored { SECTOR_BYTES as u32 } else { line_bytes };
+        let whole = req.bytes >= segment && ctx.sectors.count_ones() == segment / SECTOR_BYTES as u32;
+        let readable = if self.sectored && whole { sectors::bit(req.addr, line_bytes) } else { 0 };
         match probe {
             Probe::Hit(way) => {
                 self.tags.touch(set, way);
+                self.tags.line_mut(set, way).sectors |= readable;
                 self.stats.write_hits += 1;
             }
             Probe::Pending(_) => {}
             Probe::Miss => {
-                let line_bytes = 1u32 << self.line_shift;
-                let whole =
-                    req.bytes >= line_bytes && ctx.sectors.count_ones() == line_bytes / SECTOR_BYTES as u32;
                 let way = if whole { self.tags.victim(set) } else { None };
                 if let Some(way) = way {
                     let line = Line {
                         key,
-                        addr: req.addr,
+                        addr: req.addr - req.addr % u64::from(line_bytes),
                         state: LineState::Valid,
                         dirty: false,
                         owner: req.origin.warp,
                         pc: req.origin.pc,
+                        sectors: readable,
                     };
                     self.history.0.insert(key, RESIDENT);
                     if let Some(old) = self.tags.install(set, way, line, ctx) {
@@ -529,6 +560,16 @@ impl L1 {
         self.fills += 1;
         let key = self.key(reply.addr);
         let (set, probe) = self.tags.probe(key);
+        if self.sectored {
+            // Allocate-on-miss only (`config::validate`).
+            let addr = reply.addr;
+            out.push(reply);
+            self.mshr.release(self.mshr_key(addr), out);
+            if let Probe::Pending(way) = probe {
+                sectors::filled(&mut self.tags, (set, way), addr, 1 << self.line_shift, &self.mshr);
+            }
+            return;
+        }
         match (self.alloc, probe) {
             (AllocPolicy::OnMiss, Probe::Pending(way)) => {
                 self.tags.line_mut(set, way).state = LineState::Valid;
@@ -542,6 +583,7 @@ impl L1 {
                     dirty: false,
                     owner: reply.origin.warp,
                     pc: reply.origin.pc,
+                    sectors: 0,
                 };
                 if let Some(old) = self.tags.install(set, way, line, ctx) {
                     self.evicted(&old, set, ctx, sink);
@@ -762,6 +804,63 @@ mod tests {
             r.l1.sm_idle();
             assert_eq!(r.access(0x1000, &one(0), 1), Ok(after), "flush_when_idle = {flush}");
         }
+    }
+
+    /// A sectored L1 (GPGPU-Sim's `S` caches): two warps missing two sectors of one line take
+    /// one line and an MSHR entry per sector and send two 32-byte requests; a sector that has
+    /// arrived hits while the line still waits for another, and the line is valid (evictable)
+    /// only once no sector of it waits.
+    #[test]
+    fn a_sectored_l1_misses_and_fills_per_sector() {
+        let mut r = rig(&["l1.sectored=true"]);
+        let sector = |r: &mut Rig, addr: u64, warp: u16| {
+            r.next_id += 1;
+            let q = MemRequest { bytes: 32, ..req(r.next_id, addr, warp) };
+            r.l1.access(q, &one(warp), 0, &r.map, &mut r.sink)
+        };
+        let free = r.l1.mshr.free();
+        assert_eq!(sector(&mut r, 0x1000, 0), Ok(CacheOutcome::Miss));
+        assert_eq!(sector(&mut r, 0x1040, 1), Ok(CacheOutcome::Miss), "another sector of the line");
+        assert_eq!(sector(&mut r, 0x1040, 2), Ok(CacheOutcome::Merged), "the same sector");
+        assert_eq!((r.l1.tags.reserved(), free - r.l1.mshr.free()), (1, 2), "one line, two sector entries");
+        let mut below = Vec::new();
+        while let Some(q) = r.l1.miss_queue.pop() {
+            below.push(q);
+        }
+        assert_eq!(below.iter().map(|q| (q.addr, q.bytes)).collect::<Vec<_>>(), [(0x1000, 32), (0x1040, 32)]);
+        let fill = |r: &mut Rig, q: MemRequest| {
+            let mut out = Vec::new();
+            r.l1.fill(q, &AccessCtx::default(), &mut out, &mut r.sink);
+            out.iter().map(|q| q.id).collect::<Vec<_>>()
+        };
+        assert_eq!(fill(&mut r, below[0]), [1], "sector 0 releases its own load only");
+        assert_eq!(sector(&mut r, 0x1000, 3), Ok(CacheOutcome::Hit), "an arrived sector hits");
+        assert_eq!(sector(&mut r, 0x1020, 3), Ok(CacheOutcome::Miss), "a sector never fetched misses");
+        assert_eq!(fill(&mut r, below[1]), [2, 3], "sector 2 releases its load and the merged one");
+        assert_eq!(r.l1.tags.reserved(), 1, "sector 1 still on its way");
+        let third = r.l1.miss_queue.pop().expect("sector 1 went below");
+        assert_eq!((third.addr, third.bytes), (0x1020, 32));
+        assert_eq!(fill(&mut r, third), [5]);
+        assert_eq!((r.l1.tags.reserved(), r.l1.mshr.free()), (0, free), "the line is valid");
+        assert_eq!(sector(&mut r, 0x1040, 4), Ok(CacheOutcome::Hit));
+        assert_eq!(sector(&mut r, 0x1060, 4), Ok(CacheOutcome::Miss), "sector 3 was never fetched");
+        assert_eq!((r.l1.stats.reads, r.l1.stats.read_hits, r.l1.stats.read_misses), (7, 2, 4));
+    }
+
+    /// A sectored write-through L1 makes a sector written whole readable; a partly written
+    /// one is fetched on the next load.
+    #[test]
+    fn a_sectored_l1_store_makes_the_sector_it_writes_whole_readable() {
+        let mut r = rig(&["l1.sectored=true", "l1.write=\"through\""]);
+        store(&mut r, 0x2000, 32, 1, 0);
+        store(&mut r, 0x2020, 4, 1, 0);
+        let load = |r: &mut Rig, addr: u64| {
+            r.next_id += 1;
+            let q = MemRequest { bytes: 32, ..req(r.next_id, addr, 0) };
+            r.l1.access(q, &one(0), 1, &r.map, &mut r.sink)
+        };
+        assert_eq!(load(&mut r, 0x2000), Ok(CacheOutcome::Hit));
+        assert_eq!(load(&mut r, 0x2020), Ok(CacheOutcome::Miss));
     }
 
     #[test]

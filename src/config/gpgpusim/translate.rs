@@ -315,7 +315,15 @@ fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
     c.set(&format!("{level}.mshr_entries"), mshr, &from);
     c.set(&format!("{level}.mshr_merge"), s.mshr_merge, &from);
     if s.sectored {
-        unmodelled.push("sectored lines (S): warpscope moves whole lines".to_string());
+        // warpscope's sectored L2 takes the single-sector requests of a sectored L1.
+        let l1_sectored =
+            level == "l1" || c.get("gpgpu_cache:dl1").is_some_and(|o| o.value.trim_start().starts_with('S'));
+        if l1_sectored {
+            c.set(&format!("{level}.sectored"), true, &from);
+        } else {
+            unmodelled
+                .push("sectored lines (S) behind an L1 that is not: the L2 moves whole lines".to_string());
+        }
     }
     if s.replacement == 'F' {
         unmodelled.push("FIFO replacement (F): LRU is used".to_string());
@@ -811,7 +819,7 @@ fn unrepresented(name: &str) -> &'static str {
         ),
         (
             &["gpgpu_coalesce_arch"],
-            "warpscope coalesces per 128-byte line (Fermi style); sector coalescing is not modelled",
+            "warpscope coalesces per L1 line, or per 32-byte sector for a sectored L1 (`S` in -gpgpu_cache:dl1)",
         ),
         (
             &["gpgpu_l1_banks", "gpgpu_l1_cache_write_ratio"],

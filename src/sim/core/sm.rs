@@ -68,6 +68,8 @@ pub struct Sm {
     /// Packet header size and L2 slices per channel (to address the request network).
     pub header_bytes: u32,
     slices_per_channel: u32,
+    /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
+    /// (`cache::sectors::coalesce_bytes`).
     line_bytes: u64,
     shared_latency: u64,
     scratch: Vec<MemRequest>,
@@ -96,7 +98,7 @@ impl Sm {
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             header_bytes: c.icnt.header_bytes,
             slices_per_channel: c.l2.slices_per_channel,
-            line_bytes: c.l1.line_bytes.into(),
+            line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
             stats: CoreStats::default(),

@@ -48,6 +48,8 @@ pub struct Controller {
     pub low_watermark: usize,
     /// Column commands per request (line bytes / burst bytes).
     pub cas_per_request: u8,
+    /// The burst bytes, when a sectored L2's reads fetch only their sectors (`l2.sectored`).
+    sector_burst: Option<u32>,
     /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
     in_flight: VecDeque<(u64, MemRequest)>,
     /// Requests accepted but not yet queued: (core cycle they may enter the queue, request);
@@ -91,6 +93,7 @@ impl Controller {
             high_watermark: c.dram.write_high_watermark as usize,
             low_watermark: c.dram.write_low_watermark as usize,
             cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
+            sector_burst: c.l2.sectored.then_some(burst),
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
             frontend: VecDeque::new(),
             frontend_latency: c.dram.frontend_latency.into(),
@@ -138,7 +141,7 @@ impl Controller {
             bank: req.loc.bank as u8,
             row: req.loc.row,
             col: req.loc.col,
-            cas_left: self.cas_per_request,
+            cas_left: self.column_commands(&req),
             started: false,
             is_write,
             req,
@@ -146,6 +149,17 @@ impl Controller {
         self.scheduler.on_arrival(slot, &self.queues);
         self.idle_until = 0;
         slot
+    }
+
+    /// Column commands `req` needs: its line's, or for a read of a sectored L2 those of the
+    /// bytes it asks for (GPGPU-Sim sends a sector miss to DRAM as a 32-byte request).
+    fn column_commands(&self, req: &MemRequest) -> u8 {
+        match self.sector_burst {
+            Some(burst) if !req.kind.is_write() => {
+                (req.bytes.div_ceil(burst) as u8).clamp(1, self.cas_per_request)
+            }
+            _ => self.cas_per_request,
+        }
     }
 
     /// Requests waiting to enter the queue, queued, or with data still on the bus.
@@ -627,6 +641,24 @@ mod tests {
         };
         (r.loc.bank, r.loc.row) = ((id % 16) as u32, id as u32);
         r
+    }
+
+    /// A sectored L2's read asks DRAM for its 32 bytes: one column command per burst of them,
+    /// where a line takes line / burst (write-backs stay whole lines).
+    #[test]
+    fn a_sectored_l2_reads_only_its_sectors() {
+        let mut c = Config::default();
+        let burst = c.dram_burst_bytes();
+        assert!(burst < c.l2.line_bytes, "the default burst is shorter than a line");
+        let line =
+            Controller::new(&c, 0).column_commands(&MemRequest { bytes: 32, ..req(0, AccessKind::Load) });
+        assert_eq!(u32::from(line), c.l2.line_bytes / burst, "not sectored: the whole line");
+        (c.l1.sectored, c.l2.sectored) = (true, true);
+        let mc = Controller::new(&c, 0);
+        let sector = MemRequest { bytes: 32, ..req(0, AccessKind::Load) };
+        assert_eq!(u32::from(mc.column_commands(&sector)), 32u32.div_ceil(burst));
+        let writeback = MemRequest { bytes: 128, ..req(1, AccessKind::Writeback) };
+        assert_eq!(u32::from(mc.column_commands(&writeback)), c.l2.line_bytes / burst);
     }
 
     /// GPGPU-Sim's `-dram_latency`: a request enters the queue `frontend_latency` core cycles
