@@ -143,13 +143,24 @@ fn mean_abs(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().map(|e| e.abs()).sum::<f64>() / v.len() as f64)
 }
 
+/// What warpscope counts as a read on `config`: a sectored L1's sectors, else lines.
+fn read_units(config: &Config) -> String {
+    match crate::sim::cache::sectors::coalesce_bytes(config) {
+        b if config.l1.sectored => format!("{b}-byte sectors"),
+        b => format!("{b}-byte lines"),
+    }
+}
+
 /// The validation table and its summary.
 pub fn markdown(config: &Config, rows: &[Row]) -> String {
     let mut md = format!(
         "# warpscope beside the peer simulator\n\nMachine: `{}` ({} SMs, {} channels). Errors are warpscope's relative to the peer's; \
          rates are peer / warpscope in percent with warpscope's difference in percentage points. Hit rates are of reads \
-         (GPGPU-Sim counts 32-byte sectors, warpscope 128-byte lines); speed is simulated core cycles per wall-clock second.\n\n",
-        config.name, config.core.count, config.dram.channels
+         (GPGPU-Sim counts 32-byte sectors, warpscope {}); speed is simulated core cycles per wall-clock second.\n\n",
+        config.name,
+        config.core.count,
+        config.dram.channels,
+        read_units(config)
     );
     md.push_str("| kernel | cycles peer | cycles ours | err | IPC peer | IPC ours | err | L1 hit % | L2 hit % | row hit % | DRAM BW util % | wall s peer / ours | cycles/s peer / ours | peak MB peer / ours |\n");
     md.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -211,7 +222,10 @@ pub fn markdown(config: &Config, rows: &[Row]) -> String {
             "\nMore than 30 % off in cycles (each needs an explanation): {}.\n",
             names.join(", ")
         ));
-        md.push_str("\nTheir units, peer / warpscope (reads are 32-byte sectors in the peer, 128-byte lines in warpscope):\n\n");
+        md.push_str(&format!(
+            "\nTheir units, peer / warpscope (reads are 32-byte sectors in the peer, {} in warpscope):\n\n",
+            read_units(config)
+        ));
         md.push_str("| kernel | L1 reads | L1 read misses | L2 reads | L2 read misses | DRAM MB read | L1-miss latency |\n");
         md.push_str("|---|---|---|---|---|---|---|\n");
         for r in off {
@@ -235,6 +249,14 @@ pub fn markdown(config: &Config, rows: &[Row]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_are_counted_in_the_l1s_units() {
+        let mut c = Config::default();
+        assert_eq!(read_units(&c), "128-byte lines");
+        c.l1.sectored = true;
+        assert_eq!(read_units(&c), "32-byte sectors");
+    }
 
     #[test]
     fn correlation_of_hand_computed_pairs() {
