@@ -105,16 +105,19 @@ struct ExportArgs {
 
 #[derive(Subcommand)]
 enum ConfigCommand {
-    /// Read a GPGPU-Sim 3.x/4.x gpgpusim.config and write the warpscope machine it describes
-    /// (RON, each key commented with the option it came from); options the machine cannot
-    /// represent are listed in a warning and in the file's header.
+    /// Read a GPGPU-Sim 3.x/4.x gpgpusim.config (and Accel-Sim's trace.config after it) and
+    /// write the warpscope machine it describes (RON, each key commented with the option, file
+    /// and line it came from); options the machine cannot represent are listed in a warning
+    /// and in the file's header.
     Import(ImportArgs),
 }
 
 #[derive(Args)]
 struct ImportArgs {
-    /// The GPGPU-Sim option file.
-    file: PathBuf,
+    /// The GPGPU-Sim option files, in order: a later file overrides an earlier one
+    /// (`gpgpusim.config trace.config`, as Accel-Sim is given them).
+    #[arg(required = true, num_args = 1..)]
+    files: Vec<PathBuf>,
     /// Where to write the machine (`-` for standard output).
     #[arg(short, long, value_name = "PATH|-", default_value = "-")]
     output: String,
@@ -497,7 +500,7 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
-    let peak = match peak_rss_mb() {
+    let peak = match warpscope::batch::peak_memory::peak_rss_mb() {
         Some(mb) => format!("{mb:.1} MB"),
         None => "unavailable (no /proc/self/status)".into(),
     };
@@ -522,14 +525,6 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
         )?)?;
     }
     Ok(run::exit_code(&gpu.status))
-}
-
-/// Peak resident set size of this process (Linux `VmHWM`).
-fn peak_rss_mb() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
 }
 
 fn dram_cmd(a: DramArgs) -> Result<i32> {
@@ -647,20 +642,29 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
 
 fn config_import_cmd(a: ImportArgs) -> Result<i32> {
     check_outputs(&[("--output", Some(&a.output))])?;
-    let file = a.file.display().to_string();
-    let text = std::fs::read_to_string(&a.file).map_err(|e| ConfigError {
-        origin: Origin::File(file.clone()),
-        position: None,
-        key: String::new(),
-        message: format!("cannot read: {e}"),
-    })?;
-    let imported = warpscope::config::gpgpusim::import(&text, &file)?;
+    let mut files = Vec::new();
+    for path in &a.files {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            origin: Origin::File(file.clone()),
+            position: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+        })?;
+        files.push((text, file));
+    }
+    let imported = warpscope::config::gpgpusim::import(&files)?;
     use warpscope::config::gpgpusim::NO_TIMING_EFFECT;
     let (quiet, shown): (Vec<_>, Vec<_>) = imported.notes.iter().partition(|n| n.reason == NO_TIMING_EFFECT);
     if !shown.is_empty() {
-        eprintln!("warning: {} options of {file} are not (fully) represented in the machine:", shown.len());
+        let names: Vec<&str> = files.iter().map(|(_, f)| f.as_str()).collect();
+        eprintln!(
+            "warning: {} options of {} are not (fully) represented in the machine:",
+            shown.len(),
+            names.join(" and ")
+        );
         for n in &shown {
-            eprintln!("  {file}:{}: {} — {}", n.line, n.option, n.reason);
+            eprintln!("  {}:{}: {} — {}", n.file, n.line, n.option, n.reason);
         }
     }
     if !quiet.is_empty() {
@@ -674,13 +678,17 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
     output::write_atomic(&a.output, &imported.ron)?;
     if a.output != "-" {
         let c = &imported.config;
+        let l1_kb = c.l1.sets * c.l1.ways * c.l1.line_bytes / 1024;
+        let unified = match &c.l1.adaptive {
+            Some(a) => format!(" (up to {} KB of a unified L1/shared array)", a.unified_kb),
+            None => String::new(),
+        };
         eprintln!(
-            "wrote {}: {} SMs, {} channels × {} banks, L1 {} KB, L2 {} KB",
+            "wrote {}: {} SMs, {} channels × {} banks, L1 {l1_kb} KB{unified}, L2 {} KB",
             a.output,
             c.core.count,
             c.dram.channels,
             c.dram.banks,
-            c.l1.sets * c.l1.ways * c.l1.line_bytes / 1024,
             c.l2_slices() as u32 * c.l2.sets * c.l2.ways * c.l2.line_bytes / 1024
         );
     }

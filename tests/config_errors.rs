@@ -205,7 +205,7 @@ fn overrides_are_checked_like_the_file() {
         set_error(&["l1.sets=abc"]),
         "--set l1.sets=abc: l1.sets: Invalid digit 'a' for base 10 integers"
     );
-    assert_eq!(set_error(&["l1.ways=0"]), "--set l1.ways=0: l1.ways = 0: must be between 1 and 64");
+    assert_eq!(set_error(&["l1.ways=0"]), "--set l1.ways=0: l1.ways = 0: must be between 1 and 256");
     assert!(set_error(&["l1.sest=4"]).contains("valid keys in `l1`: sets, ways"));
     assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs, frfcfs-cap, gmc, wg, wg-m"));
 }
@@ -261,5 +261,18 @@ fn warp_scheduler_and_ideal_memory_choices() {
     );
     assert!(
         set_error(&["ideal.miss_latency=0"]).contains("ideal.miss_latency = 0: must be between 1 and 100000")
+    );
+}
+
+#[test]
+fn sectored_caches_need_sector_lines_an_l1_that_allocates_on_miss_and_a_sectored_l1() {
+    assert_eq!(
+        config_error("(\n  l2: (sectored: true),\n)"),
+        "m.ron:2:8: l2.sectored = true: needs l1.sectored = true (the L2 takes the single-sector requests a sectored L1 sends)"
+    );
+    let e = config_error("(\n  l1: (sectored: true, allocate: \"on-fill\"),\n)");
+    assert!(
+        e.starts_with("m.ron:2:8: l1.sectored = true: a sectored L1 allocates its line on the miss"),
+        "{e}"
     );
 }

@@ -1,18 +1,27 @@
 //! `warpscope config import`: GPGPU-Sim option files become warpscope machines (issue 14).
 //! The fixtures hold the option names and values of GPGPU-Sim's GTX480 config and
-//! Accel-Sim's SM7_QV100 and SM6_TITANX configs.
+//! Accel-Sim's SM7_QV100 (with its trace.config) and SM6_TITANX configs.
 
 use std::process::Command;
-use warpscope::config::gpgpusim::import;
-use warpscope::config::{IndexName, MappingScheme, Time, WarpSchedulerName};
+use warpscope::config::gpgpusim::{Imported, import};
+use warpscope::config::{
+    AdaptiveL1, IndexName, L1Write, MappingScheme, PartitionIndexing, Time, WarpSchedulerName,
+};
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
 const GTX480: &str = "tests/fixtures/gpgpusim/GTX480/gpgpusim.config";
 const QV100: &str = "tests/fixtures/gpgpusim/SM7_QV100/gpgpusim.config";
 const TITANX: &str = "tests/fixtures/gpgpusim/SM6_TITANX/gpgpusim.config";
+const QV100_TRACE: &str = "tests/fixtures/gpgpusim/SM7_QV100/trace.config";
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap()
+}
+
+/// Imports files in order.
+fn import_files(paths: &[&str]) -> Imported {
+    let files: Vec<(String, String)> = paths.iter().map(|p| (read(p), p.to_string())).collect();
+    import(&files).unwrap()
 }
 
 /// The option names of a file, by a plain scan (`-name` at the start of a line).
@@ -25,7 +34,7 @@ fn option_names(text: &str) -> Vec<String> {
 
 #[test]
 fn gtx480_keys_follow_the_options() {
-    let imp = import(&read(GTX480), GTX480).unwrap();
+    let imp = import_files(&[GTX480]);
     let c = &imp.config;
     assert_eq!(c.name, "GTX480");
     assert_eq!((c.core.count, c.core.max_threads, c.core.max_ctas, c.core.warp_schedulers), (15, 1536, 8, 2));
@@ -57,20 +66,18 @@ fn gtx480_keys_follow_the_options() {
 
 #[test]
 fn every_option_becomes_a_key_or_a_note() {
-    for path in [GTX480, QV100, TITANX] {
-        let text = read(path);
-        let imp = import(&text, path).unwrap();
-        for name in option_names(&text) {
+    for paths in [&[GTX480][..], &[QV100], &[QV100, QV100_TRACE], &[TITANX]] {
+        let imp = import_files(paths);
+        let path = paths.join(" ");
+        for name in paths.iter().flat_map(|p| option_names(&read(p))) {
+            // A key's comment names it (`count: 80, // -gpgpu_n_clusters 80 (gpgpusim.config:17) × ...`).
             let as_source = imp.ron.lines().any(|l| {
-                l.contains(&format!("// -{name} "))
-                    || l.contains(&format!("× -{name} "))
-                    || l.contains(&format!("/ -{name} "))
-                    || l.ends_with(&format!("-{name}"))
-                    || l.contains(&format!("-{name} ("))
+                l.split_once("// ")
+                    .is_some_and(|(key, c)| !key.trim().is_empty() && c.contains(&format!("-{name} ")))
             });
             let noted = imp.notes.iter().any(|n| n.option.split(' ').next() == Some(&format!("-{name}")));
             let agreed =
-                imp.ron.lines().any(|l| l.starts_with("//   line ") && l.contains(&format!(": -{name} ")));
+                imp.ron.lines().any(|l| l.starts_with("//   ") && l.contains(&format!(": -{name} ")));
             assert!(
                 as_source || noted || agreed,
                 "{path}: -{name} is neither a key's source, a note nor agreed"
@@ -81,7 +88,7 @@ fn every_option_becomes_a_key_or_a_note() {
 
 #[test]
 fn accel_sim_machines_import_with_their_approximations_named() {
-    let qv = import(&read(QV100), QV100).unwrap();
+    let qv = import_files(&[QV100]);
     assert_eq!((qv.config.core.count, qv.config.dram.channels, qv.config.core.warp_schedulers), (80, 32, 4));
     assert_eq!(qv.config.core.warp_scheduler, WarpSchedulerName::Lrr);
     assert_eq!(qv.config.l1.mshr_entries, 256, "512 entries, clamped to 8-bit ids");
@@ -92,25 +99,79 @@ fn accel_sim_machines_import_with_their_approximations_named() {
         imp.notes.iter().any(|n| n.option.starts_with(&format!("-{name} ")) && n.reason.contains(words))
     };
     assert!(noted(&qv, "gpgpu_sub_core_model", "sub-core"));
-    assert!(noted(&qv, "gpgpu_adaptive_cache_config", "adaptive"));
-    assert!(noted(&qv, "gpgpu_cache:dl1", "sectored"));
+    assert!(qv.config.l1.sectored && qv.config.l2.sectored, "S: caches import as sectored");
+    assert!(!noted(&qv, "gpgpu_cache:dl1", "sectored"));
     assert!(noted(&qv, "gpgpu_cache:dl1", "512 MSHR entries"));
-    assert!(noted(&qv, "gpgpu_memory_partition_indexing", "hashing"));
+    // What the Volta machine models and warpscope now follows: the unified 128 KB L1/shared
+    // array carved per kernel, write-through L1 with lazy fetch on read, the L1 flushed when an
+    // SM empties, IPOLY over the 64 sub-partitions and the L2's 32 sets, the 5000-cycle launch.
+    let l1 = &qv.config.l1;
+    assert_eq!(
+        l1.adaptive,
+        Some(AdaptiveL1 { unified_kb: 128, shared_options_kb: vec![0, 8, 16, 32, 64, 96] })
+    );
+    assert_eq!((l1.sets, l1.ways, l1.write, l1.flush_when_idle), (4, 64, L1Write::Through, true));
+    assert_eq!(qv.config.l1_adaptive_ways(0), Some(256), "no shared memory: 4 × 64 ways × 128 KB / 32 KB");
+    // 24 KB of shared memory takes the 32 KB carve-out: 256 × (1 − 32/128) = 192 ways.
+    assert_eq!(qv.config.l1_adaptive_ways(24 * 1024), Some(192));
+    assert_eq!(qv.config.dram.mapping.partition_indexing, PartitionIndexing::Ipoly);
+    assert_eq!(qv.config.l2.index, IndexName::Ipoly);
+    assert_eq!((qv.config.core.kernel_launch_latency, qv.config.core.cta_launch_latency), (5000, 0));
+    // -gpgpu_l1_latency 20 through the L1 latency queue; -dram_latency 100 before the DRAM queue.
+    assert_eq!((l1.hit_latency, l1.latency_queue, qv.config.dram.frontend_latency), (20, true, 100));
+    // Without trace.config, the PTX ADD latency (4) times every ALU operation.
+    assert_eq!((qv.config.core.alu_latency, qv.config.core.simd_width), (4, 32));
     assert!(
         !qv.notes.iter().any(|n| n.option.starts_with("-dram_bnkgrp_indexing_policy")),
         "policy 1 is warpscope's"
     );
 
-    let tx = import(&read(TITANX), TITANX).unwrap();
-    // S:4:128:96: the same 384 lines as 8 sets × 48 ways.
-    assert_eq!((tx.config.l1.sets, tx.config.l1.ways), (8, 48));
-    assert!(noted(&tx, "gpgpu_cache:dl1", "8 sets × 48 ways"));
+    let tx = import_files(&[TITANX]);
+    // S:4:128:96 as given (at most 256 ways).
+    assert_eq!((tx.config.l1.sets, tx.config.l1.ways), (4, 96));
+    assert!(noted(
+        &tx,
+        "gpgpu_memory_partition_indexing",
+        "partition indexing 4: only 0 (none) and 2 (IPOLY)"
+    ));
     assert!(noted(&tx, "gpgpu_gmem_skip_L1D", "skipping the L1"));
     assert!(noted(&tx, "gpgpu_cache:dl1", "streaming allocation"));
     assert_eq!(
         (tx.config.dram.channels, tx.config.dram.bus_bits, tx.config.clocks.dram_mhz),
         (12, 32, 2500.0)
     );
+}
+
+/// Accel-Sim runs `-config gpgpusim.config -config trace.config`: the trace-driven INT timing
+/// (latency 2, a new instruction every 2 cycles) replaces the PTX ADD latency, each key names
+/// the file it came from, and the other units' timings are named as folded into the one ALU.
+#[test]
+fn a_later_file_overrides_and_each_key_names_its_file() {
+    let both = import_files(&[QV100, QV100_TRACE]);
+    assert_eq!((both.config.core.alu_latency, both.config.core.simd_width), (2, 16));
+    assert!(
+        both.ron.contains("alu_latency: 2, // -trace_opcode_latency_initiation_int 2,2 (trace.config:4)"),
+        "{}",
+        both.ron
+    );
+    assert!(both.ron.contains("count: 80, // -gpgpu_n_clusters 80 (gpgpusim.config:17)"));
+    let noted = |name: &str, file: &str, words: &str| {
+        both.notes.iter().any(|n| {
+            n.option.starts_with(&format!("-{name} ")) && n.file.ends_with(file) && n.reason.contains(words)
+        })
+    };
+    assert!(noted("trace_opcode_latency_initiation_sfu", "trace.config", "one ALU"));
+    assert!(noted("specialized_unit_1", "trace.config", "one ALU"));
+    assert!(noted("ptx_opcode_latency_int", "gpgpusim.config", "trace-driven simulator"));
+    assert!(
+        both.ron.contains("//   trace.config:9: -specialized_unit_1 1,4,4,4,4,BRA — warpscope has one ALU")
+    );
+    // The rest of the machine is the gpgpusim.config's.
+    let alone = import_files(&[QV100]);
+    let mut same = both.config.clone();
+    (same.core.alu_latency, same.core.simd_width) =
+        (alone.config.core.alu_latency, alone.config.core.simd_width);
+    assert_eq!(same, alone.config);
 }
 
 #[test]
@@ -122,10 +183,18 @@ fn the_command_writes_a_machine_run_accepts_and_the_same_file_twice() {
     let first = import();
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let stderr = String::from_utf8_lossy(&first.stderr);
-    assert!(stderr.contains("-dram_latency 100 — the fixed delay"), "{stderr}");
+    assert!(
+        stderr.contains("-gpgpu_shader_registers 32768 — register and shared-memory occupancy"),
+        "{stderr}"
+    );
     assert!(stderr.contains("wrote ") && stderr.contains("15 SMs, 6 channels × 16 banks"), "{stderr}");
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.contains("count: 15, // -gpgpu_n_clusters 15 × -gpgpu_n_cores_per_cluster 1"), "{text}");
+    assert!(
+        text.contains(
+            "count: 15, // -gpgpu_n_clusters 15 (gpgpusim.config:8) × -gpgpu_n_cores_per_cluster 1 (gpgpusim.config:9)"
+        ),
+        "{text}"
+    );
     assert!(import().status.success());
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text, "importing twice gives the same file");
     let run =
@@ -166,6 +235,20 @@ fn bad_files_are_errors_at_their_line() {
         assert!(stderr.contains(want), "{text}: {stderr}");
         assert!(out.stdout.is_empty(), "nothing written on error");
     }
+    // A bad value in a later file is named at its own file and line.
+    std::fs::write(dir.join("ok.config"), "-gpgpu_n_clusters 4\n").unwrap();
+    std::fs::write(dir.join("bad.trace"), "# timing\n-trace_opcode_latency_initiation_int 2,x\n").unwrap();
+    let out = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["config", "import", "ok.config", "bad.trace"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.trace:2:38: -trace_opcode_latency_initiation_int: `x` is not a whole number"),
+        "{stderr}"
+    );
     // An unknown option is a warning naming it; the import goes on.
     std::fs::write(dir.join("odd.config"), "-gpgpu_n_clusters 4\n-gpgpu_frobnicate 3\n").unwrap();
     let out = Command::new(BIN).current_dir(&dir).args(["config", "import", "odd.config"]).output().unwrap();

@@ -38,6 +38,7 @@ fn variants() -> Vec<Vec<String>> {
     ] {
         v.push(vec![s.to_string()]);
     }
+    v.push(vec!["l1.sectored=true".into(), "l2.sectored=true".into()]);
     v
 }
 
@@ -61,12 +62,12 @@ struct Outcome {
     leapt: u64,
 }
 
-fn run(config: &Config, workload: &Arc<Workload>) -> Outcome {
+fn run(config: &Config, workload: &Arc<Workload>, cycles: u64) -> Outcome {
     let mut g = Gpu::new(Arc::new(config.clone()), Arc::clone(workload)).expect("machine builds");
     g.events.set_mask(!(EventKind::MshrFull.bit() | EventKind::WarpStall.bit()));
     let (mut events, mut quiet, mut leapt) = (Vec::new(), 0, 0);
-    while g.is_running() && g.cycle < CYCLES {
-        let m = g.leap(CYCLES);
+    while g.is_running() && g.cycle < cycles {
+        let m = g.leap(cycles);
         if m == 0 {
             quiet += g.sms.iter().filter(|s| s.quiet.is_some_and(|q| q.until > g.cycle)).count() as u64;
             g.step();
@@ -96,21 +97,67 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
             s.push(format!("sim.no_skip={no_skip}"));
             Config::builtin().with_sets(&s).unwrap_or_else(|e| panic!("{what}: {e}"))
         };
-        let (skipping, stepping) = (run(&config(false), &loaded[w]), run(&config(true), &loaded[w]));
-        assert_eq!(skipping.report, stepping.report, "{what}: report");
-        let (a, b) = (&skipping.events, &stepping.events);
-        assert_eq!(a.len(), b.len(), "{what}: number of events");
-        if let Some(k) = (0..a.len()).find(|&k| a[k] != b[k]) {
-            panic!("{what}: event {k} differs:\n  skipping: {}\n  stepping: {}", a[k], b[k]);
-        }
-        assert_eq!((stepping.quiet, stepping.leapt), (0, 0), "{what}: sim.no_skip skips nothing");
-        quiet += skipping.quiet;
-        leapt += skipping.leapt;
+        let (q, l) = compare(&what, &config(false), &config(true), &loaded[w], CYCLES);
+        quiet += q;
+        leapt += l;
     }
     assert!(
         quiet > 0 && leapt > 0,
         "quiet SM cycles ({quiet}) and leaps ({leapt}) must happen, or this checks nothing"
     );
+}
+
+/// Runs `workload` for `cycles` cycles on the `skipping` and `stepping` machines, fails on
+/// any difference, and returns the skipping run's quiet SM cycles and cycles leapt over.
+fn compare(
+    what: &str,
+    skipping: &Config,
+    stepping: &Config,
+    workload: &Arc<Workload>,
+    cycles: u64,
+) -> (u64, u64) {
+    let (skipping, stepping) = (run(skipping, workload, cycles), run(stepping, workload, cycles));
+    assert_eq!(skipping.report, stepping.report, "{what}: report");
+    let (a, b) = (&skipping.events, &stepping.events);
+    assert_eq!(a.len(), b.len(), "{what}: number of events");
+    if let Some(k) = (0..a.len()).find(|&k| a[k] != b[k]) {
+        panic!("{what}: event {k} differs:\n  skipping: {}\n  stepping: {}", a[k], b[k]);
+    }
+    assert_eq!((stepping.quiet, stepping.leapt), (0, 0), "{what}: sim.no_skip skips nothing");
+    (skipping.quiet, skipping.leapt)
+}
+
+/// Accel-Sim's QV100 as `config import` makes it: the Volta mechanisms that wait by time
+/// (kernel launch latency, the L1 latency queue, `-dram_latency` before the DRAM queue) and
+/// the L1 flushed while its SM has no warps, on Needleman-Wunsch's short launches (each
+/// waits out the launch latency and leaves SMs idle) and the memory-bound stream.
+#[test]
+fn the_imported_volta_machine_gives_the_same_results_with_and_without_skipping() {
+    let files: Vec<(String, String)> = [
+        "tests/fixtures/gpgpusim/SM7_QV100/gpgpusim.config",
+        "tests/fixtures/gpgpusim/SM7_QV100/trace.config",
+    ]
+    .iter()
+    .map(|p| (std::fs::read_to_string(p).unwrap(), p.to_string()))
+    .collect();
+    let volta = warpscope::config::gpgpusim::import(&files).unwrap().config;
+    assert!(
+        volta.core.kernel_launch_latency > 0
+            && volta.l1.latency_queue
+            && volta.l1.flush_when_idle
+            && volta.dram.frontend_latency > 0,
+        "the imported machine has the mechanisms this test is about"
+    );
+    let (mut quiet, mut leapt) = (0, 0);
+    for (workload, cycles) in [("rodinia-nw.ron", 40_000), ("stream.ron", 20_000)] {
+        let w =
+            Arc::new(Workload::load(&PathBuf::from("sample-configs/workloads").join(workload), 1).unwrap());
+        let with = |no_skip: bool| volta.with_sets(&[format!("sim.no_skip={no_skip}")]).unwrap();
+        let (q, l) = compare(&format!("QV100 {workload}"), &with(false), &with(true), &w, cycles);
+        quiet += q;
+        leapt += l;
+    }
+    assert!(quiet > 0 && leapt > 0, "quiet SM cycles ({quiet}) and leaps ({leapt}) on the Volta machine");
 }
 
 /// The debugger lands on the same cycles with and without skipping: `step N`, `until`,

@@ -47,6 +47,22 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
         &["l1.replacement=dacache", "l1.allocate=on-fill", "l1.index=fup"][..],
         &["l1.sets=32", "l1.index=fermi", "l1.replacement=rrip", "l2.index=bxor", "l2.replacement=dip"][..],
         &["l1.sets=31", "l1.index=pmod", "l1.replacement=dip", "l2.index=pdisp", "l2.replacement=rrip"][..],
+        // The Volta options: IPOLY partitions and L2 sets, a write-through L1 flushed when
+        // its SM empties, carved from a unified array.
+        &[
+            "dram.channels=8",
+            "l2.slices_per_channel=2",
+            "dram.mapping.scheme=custom",
+            "dram.mapping.channel_bit=Some(8)",
+            "dram.mapping.custom=RRRRRRRRRRRRR.BBBB.CCCCC.SSSSSSS",
+            "dram.mapping.partition_indexing=ipoly",
+            "l2.index=ipoly",
+            "l1.write=through",
+            "l1.flush_when_idle=true",
+            "l1.adaptive=Some((unified_kb: 32, shared_options_kb: [0]))",
+            "l1.latency_queue=true",
+            "dram.frontend_latency=100",
+        ][..],
     ] {
         let mut g = gpu(small_config(sets), workload(TINY, 1));
         let checks = run_conserving(&mut g, 97, u64::MAX, &format!("{sets:?}"));
@@ -108,6 +124,62 @@ fn both_kernels_run_in_order_and_every_cta_finishes() {
     assert_eq!(ends.iter().map(|e| e.1).collect::<Vec<_>>(), vec![0, 1]);
     assert!(ends[0].0 < ends[1].0);
     assert_eq!(ctas, 16 + 8);
+}
+
+/// Cycles of each kernel's first CTA launch and of each kernel's end (event cycles).
+fn launches_and_ends(mut g: warpscope::sim::Gpu) -> (Vec<u64>, Vec<u64>) {
+    g.events.set(EventKind::KernelEnd, true);
+    g.events.set(EventKind::CtaLaunch, true);
+    let (mut firsts, mut ends) = (Vec::new(), Vec::new());
+    while g.is_running() {
+        g.step();
+        for (cycle, e) in g.events.drain() {
+            match e {
+                Event::CtaLaunch { .. } if firsts.len() == ends.len() => firsts.push(cycle),
+                Event::KernelEnd { .. } => ends.push(cycle),
+                _ => {}
+            }
+        }
+    }
+    (firsts, ends)
+}
+
+#[test]
+fn each_kernel_waits_out_its_launch_latency() {
+    // Without latency a kernel's first CTA launches in the cycle after the previous kernel's
+    // end (events carry the cycle after the step they happen in: cycle 1 for the first).
+    let (firsts, ends) = launches_and_ends(gpu(small_config(&[]), workload(TINY, 1)));
+    assert_eq!(firsts, vec![1, ends[0] + 1]);
+    // GPGPU-Sim's m_kernel_TB_latency: 300 cycles, plus 2 per CTA (16 and 8 CTAs).
+    let sets = ["core.kernel_launch_latency=300", "core.cta_launch_latency=2"];
+    let (firsts, ends) = launches_and_ends(gpu(small_config(&sets), workload(TINY, 1)));
+    assert_eq!(firsts, vec![1 + 300 + 16 * 2, ends[0] + 1 + 300 + 8 * 2]);
+}
+
+#[test]
+fn an_adaptive_l1_gives_each_kernel_the_ways_its_shared_memory_leaves() {
+    // small.ron's L1 is 16 sets × 4 ways × 128 B = 8 KB; a 32 KB unified array has up to 16 ways.
+    let adaptive = "l1.adaptive=Some((unified_kb: 32, shared_options_kb: [0, 8, 16, 24]))";
+    let mut g = gpu(small_config(&[adaptive]), workload(TINY, 1));
+    assert_eq!(g.sms[0].l1.tags.active_ways(), 4, "its own size until a kernel launches");
+    g.step();
+    assert_eq!(g.sms[0].l1.tags.active_ways(), 16, "no shared memory: the whole array");
+    // The same kernel as a trace declaring 4 KB per CTA: 4 CTAs per SM (16 over 4 SMs) take
+    // 16 KB, the 16 KB carve-out, leaving 16 × (1 − 16/32) = 8 ways.
+    let dir = tempfile::tempdir().unwrap();
+    let w = workload(TINY, 1);
+    let opts = warpscope::batch::export::ExportOptions::default();
+    let out = dir.path().join("tiny");
+    warpscope::batch::export::export(&w, warpscope::batch::export::prepare(&out, &opts).unwrap(), &opts)
+        .unwrap();
+    let k1 = out.join("kernel-1.traceg");
+    let text = std::fs::read_to_string(&k1).unwrap().replacen("-shmem = 0\n", "-shmem = 4096\n", 1);
+    std::fs::write(&k1, text).unwrap();
+    let traced =
+        std::sync::Arc::new(warpscope::workload::Workload::load(&out.join("kernelslist.g"), 1).unwrap());
+    let mut g = gpu(small_config(&[adaptive]), traced);
+    g.step();
+    assert_eq!(g.sms[0].l1.tags.active_ways(), 8);
 }
 
 #[test]

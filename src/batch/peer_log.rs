@@ -1,11 +1,19 @@
 //! Reading what GPGPU-Sim / Accel-Sim print at the end of a run, for side-by-side validation.
 //!
 //! The simulator prints `name = value` statistics after every kernel (`gpu_tot_sim_cycle`,
-//! `gpu_tot_ipc`, `L1D_total_cache_miss_rate`, `L2_total_cache_miss_rate`, … — the `tot`
-//! ones cumulative over the kernels so far, so the last occurrence is the whole run's), one
-//! `Row_Buffer_Locality` and one `bw_util=` per DRAM channel, and at the very end its wall time
-//! (`gpgpu_simulation_time = … (N sec)`) and speed (`gpgpu_simulation_rate = N (cycle/sec)`).
-//! A log may also carry `/usr/bin/time -v` output (`Maximum resident set size (kbytes): N`).
+//! `gpu_tot_ipc`, `L1D_total_cache_miss_rate`, `L2_total_cache_miss_rate`, the cache
+//! breakdowns `Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = N` (L1) and
+//! `L2_cache_stats_breakdown[...]`, `averagemflatency`, … — cumulative over the kernels so far,
+//! so the last occurrence is the whole run's), one `Row_Buffer_Locality` and one `n_rd=… bw_util=`
+//! line per DRAM channel, and at the very end its wall time (`gpgpu_simulation_time = … (N sec)`)
+//! and speed (`gpgpu_simulation_rate = N (cycle/sec)`). A log may also carry `/usr/bin/time -v`
+//! output (`Maximum resident set size (kbytes): N`).
+//!
+//! Read hit rates are taken from the breakdowns when present, as warpscope counts them: hits
+//! over global and local reads that hit, merged into a pending miss (`HIT_RESERVED`) or missed
+//! (`MISS`, `SECTOR_MISS`) — retries after a reservation failure are not accesses. GPGPU-Sim 4
+//! counts 32-byte sectors where warpscope counts lines. Without breakdowns, one minus the
+//! `*_total_cache_miss_rate` (which counts writes too).
 
 /// The numbers compared with warpscope's report.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -15,6 +23,15 @@ pub struct PeerStats {
     pub ipc: Option<f64>,
     pub l1_hit_rate: Option<f64>,
     pub l2_hit_rate: Option<f64>,
+    /// Read accesses and read misses (`MISS` + `SECTOR_MISS`) of the L1s and of the L2.
+    pub l1_reads: Option<f64>,
+    pub l1_read_misses: Option<f64>,
+    pub l2_reads: Option<f64>,
+    pub l2_read_misses: Option<f64>,
+    /// Bytes read from DRAM: column reads (`n_rd`) × the channel's burst (`busW` × `BL`).
+    pub dram_read_bytes: Option<f64>,
+    /// Mean latency of requests that missed the L1, core cycles (`averagemflatency`).
+    pub miss_latency: Option<f64>,
     /// Mean over the DRAM channels of the last kernel's statistics block.
     pub row_hit_rate: Option<f64>,
     pub bandwidth_utilization: Option<f64>,
@@ -38,6 +55,23 @@ fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
+/// Read accesses and read hits/misses of a cache breakdown (`prefix[SPACE_ACC_R][OUTCOME]`), summed
+/// over global and local reads: (accesses, hits, misses).
+fn reads(last: &dyn Fn(&str) -> Option<f64>, prefix: &str) -> Option<(f64, f64, f64)> {
+    let mut any = false;
+    let (mut hits, mut merged, mut misses) = (0.0, 0.0, 0.0);
+    for space in ["GLOBAL_ACC_R", "LOCAL_ACC_R"] {
+        let get = |outcome: &str| last(&format!("{prefix}[{space}][{outcome}]"));
+        if let Some(h) = get("HIT") {
+            any = true;
+            hits += h;
+            merged += get("HIT_RESERVED").unwrap_or(0.0);
+            misses += get("MISS").unwrap_or(0.0) + get("SECTOR_MISS").unwrap_or(0.0);
+        }
+    }
+    any.then_some((hits + merged + misses, hits, misses))
+}
+
 /// Parses a log; values the log does not have stay `None`.
 pub fn parse(log: &str) -> PeerStats {
     let mut s = PeerStats::default();
@@ -45,14 +79,45 @@ pub fn parse(log: &str) -> PeerStats {
     s.cycles = last("gpu_tot_sim_cycle");
     s.instructions = last("gpu_tot_sim_insn");
     s.ipc = last("gpu_tot_ipc");
-    s.l1_hit_rate = last("L1D_total_cache_miss_rate").map(|m| 1.0 - m);
-    s.l2_hit_rate = last("L2_total_cache_miss_rate").map(|m| 1.0 - m);
+    for (prefix, total, rate, accesses, misses) in [
+        (
+            "Total_core_cache_stats_breakdown",
+            "L1D_total_cache_miss_rate",
+            &mut s.l1_hit_rate,
+            &mut s.l1_reads,
+            &mut s.l1_read_misses,
+        ),
+        (
+            "L2_cache_stats_breakdown",
+            "L2_total_cache_miss_rate",
+            &mut s.l2_hit_rate,
+            &mut s.l2_reads,
+            &mut s.l2_read_misses,
+        ),
+    ] {
+        match reads(&last, prefix) {
+            Some((n, hits, missed)) => {
+                *rate = (n > 0.0).then(|| hits / n);
+                (*accesses, *misses) = (Some(n), Some(missed));
+            }
+            None => *rate = last(total).map(|m| 1.0 - m),
+        }
+    }
+    s.miss_latency = last("averagemflatency");
     // The DRAM lines of the last statistics block (after the last kernel's cycle count).
     let block = log.rfind("gpu_sim_cycle").map_or(log, |i| &log[i..]);
     let rbl: Vec<f64> = block.lines().filter_map(|l| value_after(l, "Row_Buffer_Locality")).collect();
     let bw: Vec<f64> = block.lines().filter_map(|l| inline_value(l, "bw_util")).collect();
     s.row_hit_rate = mean(&rbl);
     s.bandwidth_utilization = mean(&bw);
+    // `DRAM[0]: 16 bks, busW=16 BL=2 CL=12, ...` gives the burst; each channel's `n_rd=` follows.
+    let burst = block.lines().find_map(|l| {
+        let bus = inline_value(l, "busW")?;
+        let bl = l.split_whitespace().find_map(|w| w.strip_prefix("BL=")?.parse::<f64>().ok())?;
+        Some(bus * bl)
+    });
+    let rd: Vec<f64> = block.lines().filter_map(|l| inline_value(l, "n_rd")).collect();
+    s.dram_read_bytes = burst.filter(|_| !rd.is_empty()).map(|b| rd.iter().sum::<f64>() * b);
     s.wall_seconds = log
         .lines()
         .rev()
@@ -99,6 +164,14 @@ gpu_tot_sim_insn = 160000
 gpu_tot_ipc =      40.0000
 L1D_total_cache_miss_rate = 0.2500
 L2_total_cache_miss_rate = 0.4000
+\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 60
+\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED] = 10
+\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS] = 20
+\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][RESERVATION_FAIL] = 99
+\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][SECTOR_MISS] = 10
+\tTotal_core_cache_stats_breakdown[LOCAL_ACC_R][HIT] = 0
+\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_W][HIT] = 500
+averagemflatency = 226
 DRAM[0]: 16 bks, busW=4 BL=8 CL=12, tRCD=12 tRAS=28 tRP=12 tRC=40
 n_cmd=100 n_nop=50 n_act=4 n_pre=2 n_ref_event=0 n_req=9 n_rd=9 n_rd_L2_A=0 n_write=0 n_wr_bk=0 bw_util=0.1
 Row_Buffer_Locality = 0.600000
@@ -115,7 +188,12 @@ gpgpu_simulation_rate = 61 (cycle/sec)
     fn the_last_totals_and_the_last_blocks_channels() {
         let s = parse(LOG);
         assert_eq!((s.cycles, s.instructions, s.ipc), (Some(4000.0), Some(160000.0), Some(40.0)));
-        assert_eq!((s.l1_hit_rate, s.l2_hit_rate), (Some(0.75), Some(0.6)));
+        // L1 reads from the breakdown: 60 hits of 60 + 10 merged + 20 + 10 missed (the 99
+        // retries and the writes are not reads); the L2 has no breakdown: 1 − 0.4.
+        assert_eq!((s.l1_hit_rate, s.l2_hit_rate), (Some(0.6), Some(0.6)));
+        assert_eq!((s.l1_reads, s.l1_read_misses, s.l2_reads), (Some(100.0), Some(30.0), None));
+        // Two channels of 9 column reads of 4-byte × BL8 bursts.
+        assert_eq!((s.dram_read_bytes, s.miss_latency), (Some(2.0 * 9.0 * 32.0), Some(226.0)));
         let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-9;
         assert!(close(s.row_hit_rate, 0.7), "{:?}", s.row_hit_rate);
         assert!(close(s.bandwidth_utilization, 0.2), "{:?}", s.bandwidth_utilization);

@@ -99,6 +99,11 @@ impl CustomFields {
         addr
     }
 
+    /// The address bits of the `n` least significant bits of a field.
+    pub fn lowest_bits(&self, letter: u8, n: u32) -> u64 {
+        self.bits.iter().rev().filter(|(l, _)| *l == letter).take(n as usize).fold(0, |m, (_, b)| m | 1 << b)
+    }
+
     /// The value of a field, its bits taken in order of significance.
     pub fn extract(&self, addr: u64, letter: u8) -> u64 {
         let mut v = 0u64;

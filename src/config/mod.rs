@@ -19,8 +19,8 @@ mod validate;
 pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path};
 pub use names::{
-    AllocPolicy, Constrained, DramSchedulerName, IdealMemory, IndexName, MappingScheme, ReplacementName,
-    WarpSchedulerName,
+    AllocPolicy, Constrained, DramSchedulerName, IPOLY_SIZES, IdealMemory, IndexName, L1Write, MappingScheme,
+    PartitionIndexing, ReplacementName, WarpSchedulerName,
 };
 pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
@@ -91,6 +91,12 @@ pub struct CoreConfig {
     pub reply_queue: u32,
     /// Latency of a shared-memory access (cycles).
     pub shared_latency: u32,
+    /// Core cycles from a kernel's launch (cycle 0, or the end of the kernel before it) to
+    /// its first CTA; GPGPU-Sim's `-gpgpu_kernel_launch_latency`.
+    pub kernel_launch_latency: u32,
+    /// Further core cycles per CTA of the kernel before its first CTA (GPGPU-Sim's
+    /// `-gpgpu_TB_launch_latency`: the kernel waits latency + CTAs × this, `m_kernel_TB_latency`).
+    pub cta_launch_latency: u32,
     /// Two-level scheduler parameters.
     pub two_level: TwoLevelConfig,
     /// OWL CTA-aware schedulers' parameters (`cta-aware`, `cta-locality`, `cta-locality-blp`).
@@ -206,6 +212,10 @@ pub struct L1Config {
     pub miss_queue: u32,
     /// Hit latency (core cycles).
     pub hit_latency: u32,
+    /// Every access waits `hit_latency` before its tag lookup, so misses and stores too leave
+    /// that much later (GPGPU-Sim 4's L1 latency queue, `-gpgpu_l1_latency`); false: they
+    /// leave at once.
+    pub latency_queue: bool,
     pub allocate: AllocPolicy,
     /// Set-index function (seed 004 ch. 3); some need a particular set count.
     pub index: IndexName,
@@ -213,6 +223,34 @@ pub struct L1Config {
     pub replacement: ReplacementName,
     /// DaCache's knobs, used when `replacement` is `"dacache"`.
     pub dacache: DacacheConfig,
+    /// Sectored lines (GPGPU-Sim's `S` caches, `-gpgpu_cache:dl1 S:…`): the coalescer makes one
+    /// request per 32-byte sector a warp touches, and each sector of a line is valid, missed,
+    /// held in an MSHR and fetched on its own (`sim::cache::sectors`).
+    pub sectored: bool,
+    /// What a store does: `"evict"` (write-evict, no write-allocate) or `"through"`
+    /// (write-through; a hit keeps the line, a miss that writes the whole line allocates it).
+    pub write: L1Write,
+    /// The L1 and shared memory split one array, sized per kernel (GPGPU-Sim's adaptive cache);
+    /// `None`: the L1 keeps `sets × ways`.
+    pub adaptive: Option<AdaptiveL1>,
+    /// Invalidate the L1 whenever no thread is resident on the SM (GPGPU-Sim's
+    /// `-gpgpu_flush_l1_cache`).
+    pub flush_when_idle: bool,
+}
+
+/// The unified L1/shared-memory array of Volta and later (GPGPU-Sim's
+/// `-gpgpu_adaptive_cache_config 1`, `shader_core_config::max_cta`): when a kernel starts,
+/// the shared memory its resident CTAs need is rounded up to the smallest carve-out of
+/// `shared_options_kb` that holds it, and the L1 gets the rest of `unified_kb` as ways —
+/// `round(max_ways × (1 − carve-out / unified_kb))`, `max_ways` being `l1.ways × unified_kb /
+/// (l1.sets × l1.ways × l1.line_bytes / 1024)`; the set count stays.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveL1 {
+    /// Size of the unified array, KB (`-gpgpu_unified_l1d_size`).
+    pub unified_kb: u32,
+    /// Shared-memory carve-outs, KB (`-gpgpu_shmem_option`).
+    pub shared_options_kb: Vec<u32>,
 }
 
 /// DaCache (seed 004 ch. 4, MECHANISMS §8).
@@ -294,6 +332,9 @@ pub struct L2Config {
     pub latency: u32,
     /// Set-index function over the slice's lines.
     pub index: IndexName,
+    /// Sectored lines, as `l1.sectored` (`-gpgpu_cache:dl2 S:…`): a sector miss fetches only its
+    /// 32 bytes from DRAM. Needs a sectored L1, whose requests are single sectors.
+    pub sectored: bool,
     /// Replacement policy (LRU, DIP or RRIP; DaCache needs warps and is L1-only).
     pub replacement: ReplacementName,
 }
@@ -323,6 +364,9 @@ pub struct DramConfig {
     /// ...and stop at this one.
     pub write_low_watermark: u32,
     pub scheduler: DramSchedulerName,
+    /// Core cycles a request from the L2 waits before it enters the controller's queue
+    /// (GPGPU-Sim's `-dram_latency`: its DRAM latency queue); 0 = none.
+    pub frontend_latency: u32,
     /// FR-FCFS-Cap: column commands an open row may serve ahead of older requests.
     pub row_hit_cap: u32,
     /// GMC's transaction and command scheduling (also the command queues and write sorting
@@ -491,6 +535,12 @@ pub struct MappingConfig {
     /// channel taken out — the quotient put back above bit `channel_bit`. This is GPGPU-Sim's
     /// `-gpgpu_mem_addr_mapping dramid@N;...` address decoding.
     pub channel_bit: Option<u32>,
+    /// How lines are spread over the memory partitions and their L2 slices: `"consecutive"`
+    /// (as the scheme says), or `"ipoly"` — GPGPU-Sim's `-gpgpu_memory_partition_indexing 2`
+    /// for a `custom` mapping with `channel_bit`: the slice is numbered channel ×
+    /// slices_per_channel + the lowest bank bits and then IPOLY-hashed with the address bits above
+    /// them (see `sim::dram::mapping`).
+    pub partition_indexing: PartitionIndexing,
 }
 
 /// The debugger's time travel and event log.
@@ -563,6 +613,8 @@ impl Default for CoreConfig {
             max_loads_per_warp: 4,
             reply_queue: 8,
             shared_latency: 24,
+            kernel_launch_latency: 0,
+            cta_launch_latency: 0,
             two_level: TwoLevelConfig::default(),
             owl: OwlConfig::default(),
             swl: SwlConfig::default(),
@@ -638,10 +690,15 @@ impl Default for L1Config {
             mshr_merge: 8,
             miss_queue: 8,
             hit_latency: 20,
+            latency_queue: false,
             allocate: AllocPolicy::OnMiss,
             index: IndexName::Conv,
             replacement: ReplacementName::Lru,
             dacache: DacacheConfig::default(),
+            sectored: false,
+            write: L1Write::Evict,
+            adaptive: None,
+            flush_when_idle: false,
         }
     }
 }
@@ -667,6 +724,7 @@ impl Default for L2Config {
             data_port_bytes: 32,
             latency: 30,
             index: IndexName::Conv,
+            sectored: false,
             replacement: ReplacementName::Lru,
         }
     }
@@ -688,6 +746,7 @@ impl Default for DramConfig {
             write_high_watermark: 32,
             write_low_watermark: 16,
             scheduler: DramSchedulerName::FrFcfs,
+            frontend_latency: 0,
             row_hit_cap: 16,
             gmc: GmcConfig::default(),
             warp_aware: WarpAwareConfig::default(),
@@ -761,6 +820,7 @@ impl Default for MappingConfig {
             interleave_bytes: 256,
             custom: String::new(),
             channel_bit: None,
+            partition_indexing: PartitionIndexing::Consecutive,
         }
     }
 }
@@ -821,6 +881,30 @@ impl Config {
     /// Warps resident per SM.
     pub fn warps_per_sm(&self) -> usize {
         (self.core.max_threads / 32) as usize
+    }
+
+    /// How many times its own size (`l1.sets × l1.ways × l1.line_bytes`) the adaptive unified
+    /// L1/shared array is; 1 without one.
+    pub fn l1_adaptive_multiple(&self) -> u32 {
+        match &self.l1.adaptive {
+            Some(a) => a.unified_kb / (self.l1.sets * self.l1.ways * self.l1.line_bytes / 1024).max(1),
+            None => 1,
+        }
+    }
+
+    /// The ways an adaptive L1 gets for a kernel whose resident CTAs take `shared_bytes` of
+    /// shared memory per SM (`None` without an adaptive L1). As GPGPU-Sim's
+    /// `shader_core_config::max_cta`: the smallest carve-out holding them (the largest when none
+    /// does), and `round(max_ways × (1 − carve-out / unified))` ways, at least one.
+    pub fn l1_adaptive_ways(&self, shared_bytes: u64) -> Option<u32> {
+        let a = self.l1.adaptive.as_ref()?;
+        let mut options = a.shared_options_kb.clone();
+        options.sort_unstable();
+        let carve = options.iter().copied().find(|&kb| u64::from(kb) * 1024 >= shared_bytes);
+        let carve = carve.or(options.last().copied()).unwrap_or(0);
+        let max_ways = f64::from(self.l1.ways * self.l1_adaptive_multiple());
+        let ratio = 1.0 - f64::from(carve) / f64::from(a.unified_kb);
+        Some(((max_ways * ratio + 0.5) as u32).max(1))
     }
 
     /// L2 slices in the whole machine.

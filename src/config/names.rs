@@ -98,6 +98,10 @@ macro_rules! policy_names {
     };
 }
 
+/// The set (or memory sub-partition) counts GPGPU-Sim's IPOLY hash is defined for
+/// (`ipoly_hash_function`; the hash itself is `sim::ipoly`).
+pub const IPOLY_SIZES: [u32; 3] = [16, 32, 64];
+
 /// A policy name that is not one of the valid spellings.
 #[derive(Debug, Clone)]
 pub struct UnknownName {
@@ -214,6 +218,9 @@ policy_names! {
         Fermi => "fermi",
         /// Full-permutation indexing (seed 004 §3.2.3).
         Fup => "fup",
+        /// IPOLY: the line modulo an irreducible polynomial over GF(2) (GPGPU-Sim's `P`;
+        /// 16, 32 or 64 sets).
+        Ipoly => "ipoly",
     }
 }
 
@@ -255,6 +262,27 @@ policy_names! {
 }
 
 policy_names! {
+    /// What an L1 store does with the line (GPGPU-Sim's write policy and write allocation).
+    L1Write {
+        /// Write-evict, no write-allocate (GPGPU-Sim `E:N`; Fermi): a hit drops the line.
+        Evict => "evict",
+        /// Write-through with lazy fetch on read (GPGPU-Sim `T:L`, Volta): a hit keeps the
+        /// line, a miss that writes every byte of the line installs it (a later load hits).
+        Through => "through",
+    }
+}
+
+policy_names! {
+    /// How lines are spread over memory partitions and L2 slices.
+    PartitionIndexing {
+        /// As the mapping scheme says.
+        Consecutive => "consecutive",
+        /// GPGPU-Sim's IPOLY partition hash (`-gpgpu_memory_partition_indexing 2`).
+        Ipoly => "ipoly",
+    }
+}
+
+policy_names! {
     /// Physical address to DRAM location mapping (seed 000 §II-C).
     MappingScheme {
         /// Column bits lowest, then channel (interleave-sized chunks, modulo), bank, row.
@@ -279,6 +307,7 @@ impl IndexName {
             IndexName::Fermi => {
                 (sets == 32 || sets == 64, "32 or 64 (the Fermi hash is defined for 16 KB and 48 KB L1Ds)")
             }
+            IndexName::Ipoly => (IPOLY_SIZES.contains(&sets), "16, 32 or 64 (GPGPU-Sim's IPOLY polynomials)"),
         };
         (!ok).then_some(need)
     }

@@ -2,14 +2,14 @@
 //! Each rule names the key and says what would be valid.
 
 use super::error::Issue;
-use super::{Config, IndexName, MappingScheme, Partition, ReplacementName, Time};
+use super::{Config, IndexName, MappingScheme, Partition, PartitionIndexing, ReplacementName, Time};
 
 /// The widest MSHR id the L1 and L2 carry in a request (8 bits).
 pub const MAX_MSHR_ENTRIES: u32 = 256;
 /// Warp slots per SM are tracked in 64-bit masks.
 pub const MAX_WARPS_PER_SM: u32 = 64;
-/// LRU chains are stored as byte-sized way numbers.
-pub const MAX_WAYS: u32 = 64;
+/// LRU chains are stored as byte-sized way numbers (0–255).
+pub const MAX_WAYS: u32 = 256;
 
 /// The first problem found, in key order.
 pub fn first_issue(c: &Config) -> Option<Issue> {
@@ -156,6 +156,8 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.at_least("l1.miss_queue", l1.miss_queue, 1);
     k.at_least("l1.hit_latency", l1.hit_latency, 1);
     dacache(&mut k, c);
+    adaptive(&mut k, c);
+    sectored(&mut k, c);
 
     let ic = &c.icnt;
     k.at_least("icnt.request_flit_bytes", ic.request_flit_bytes, 1);
@@ -211,6 +213,68 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
     }
     k.out
+}
+
+/// Sectored caches (GPGPU-Sim's `S` caches): lines of 1 to 8 sectors of 32 bytes, an L1 that
+/// allocates on the miss, and an L2 that sees single-sector requests (a sectored L1's).
+fn sectored(k: &mut Checker, c: &Config) {
+    let (l1, l2) = (&c.l1, &c.l2);
+    if (l1.sectored || l2.sectored)
+        && !(l1.line_bytes.is_multiple_of(32) && (32..=256).contains(&l1.line_bytes))
+    {
+        let key = if l1.sectored { "l1.sectored" } else { "l2.sectored" };
+        k.fail(
+            key,
+            format!("= true: needs lines of 1 to 8 sectors of 32 bytes (line_bytes = {})", l1.line_bytes),
+        );
+    }
+    if l1.sectored && l1.allocate != super::AllocPolicy::OnMiss {
+        k.fail(
+            "l1.sectored",
+            "= true: a sectored L1 allocates its line on the miss (l1.allocate = \"on-miss\")",
+        );
+    }
+    if l2.sectored && !l1.sectored {
+        k.fail(
+            "l2.sectored",
+            "= true: needs l1.sectored = true (the L2 takes the single-sector requests a sectored L1 sends)",
+        );
+    }
+}
+
+fn adaptive(k: &mut Checker, c: &Config) {
+    let l1 = &c.l1;
+    let Some(a) = &l1.adaptive else { return };
+    let size_kb = l1.sets * l1.ways * l1.line_bytes / 1024;
+    if size_kb == 0 || a.unified_kb == 0 || !a.unified_kb.is_multiple_of(size_kb) {
+        k.fail(
+            "l1.adaptive.unified_kb",
+            format!(
+                "= {}: must be a multiple of the L1's own size (l1.sets × l1.ways × l1.line_bytes = {size_kb} KB),                  as GPGPU-Sim requires",
+                a.unified_kb
+            ),
+        );
+    } else if l1.ways * (a.unified_kb / size_kb) > MAX_WAYS {
+        k.fail(
+            "l1.adaptive.unified_kb",
+            format!(
+                "= {}: the L1 would need {} ways ({} × {}), more than the {MAX_WAYS} warpscope holds",
+                a.unified_kb,
+                l1.ways * (a.unified_kb / size_kb),
+                l1.ways,
+                a.unified_kb / size_kb
+            ),
+        );
+    }
+    if a.shared_options_kb.is_empty() || a.shared_options_kb.iter().any(|&o| o > a.unified_kb) {
+        k.fail(
+            "l1.adaptive.shared_options_kb",
+            format!(
+                "= {:?}: needs at least one carve-out, each at most l1.adaptive.unified_kb ({})",
+                a.shared_options_kb, a.unified_kb
+            ),
+        );
+    }
 }
 
 fn dacache(k: &mut Checker, c: &Config) {
@@ -331,6 +395,27 @@ fn dram(k: &mut Checker, c: &Config) {
         }
     } else if m.scheme == MappingScheme::Xor && m.interleave_bytes > 256 * 1024 {
         k.fail("dram.mapping.interleave_bytes", "must be at most 256 KiB");
+    }
+    if m.partition_indexing == PartitionIndexing::Ipoly {
+        let partitions = d.channels * c.l2.slices_per_channel;
+        if m.scheme != MappingScheme::Custom || m.channel_bit.is_none() || !d.channels.is_power_of_two() {
+            k.fail(
+                "dram.mapping.partition_indexing",
+                "= \"ipoly\": needs a custom mapping with channel_bit (GPGPU-Sim's dramid@N) and a power-of-two dram.channels",
+            );
+        } else if !super::IPOLY_SIZES.contains(&partitions) {
+            k.fail(
+                "dram.mapping.partition_indexing",
+                format!(
+                    "= \"ipoly\": dram.channels × l2.slices_per_channel = {partitions}, but the IPOLY hash is defined for 16, 32 or 64 partitions"
+                ),
+            );
+        } else if d.banks < c.l2.slices_per_channel {
+            k.fail(
+                "dram.mapping.partition_indexing",
+                "= \"ipoly\": the slice comes from the lowest bank bits, so dram.banks must be at least l2.slices_per_channel",
+            );
+        }
     }
 }
 

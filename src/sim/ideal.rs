@@ -158,6 +158,7 @@ fn l2_lookup(slice: &mut L2Slice, r: &MemRequest) -> bool {
                     dirty: false,
                     owner: r.origin.core,
                     pc: r.origin.pc,
+                    sectors: 0,
                 };
                 slice.tags.install(set, way, line, &AccessCtx::default());
             }

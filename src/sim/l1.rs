@@ -1,6 +1,9 @@
 //! The per-SM L1 data cache (MECHANISMS §1): tags, MSHRs with merging, a miss queue toward
-//! the crossbar, allocate-on-miss or allocate-on-fill, write-evict and no-write-allocate for
-//! stores (stores need no MSHR).
+//! the crossbar, allocate-on-miss or allocate-on-fill, and for stores (which need no MSHR)
+//! either write-evict and no-write-allocate (Fermi) or write-through with lazy fetch on read
+//! (Volta, GPGPU-Sim's `T:L`: a hit keeps the line, a miss writing the whole line installs
+//! it). With an adaptive unified L1/shared array the tag array holds the largest L1 and the
+//! kernel's launch sets how many ways are in use ([`L1::use_ways`]).
 //!
 //! One access per cycle arrives from the LD/ST unit, with its [`AccessCtx`] (issuing warp,
 //! its GTO priority, the load's request count). Only requests that go below are mapped to their
@@ -17,12 +20,13 @@
 //! loads. Misses are classified cold / intra-warp / inter-warp from a record of who evicted
 //! each line (seed 004 §2.1.1).
 
-use crate::config::{AllocPolicy, Config};
+use crate::config::{AllocPolicy, Config, L1Write};
 use crate::sim::cache::AccessCtx;
 use crate::sim::cache::index::IndexKind;
 use crate::sim::cache::line::{Line, LineState};
 use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::replace::{Replacement, ReplacementKind};
+use crate::sim::cache::sectors;
 use crate::sim::cache::tags::{Probe, TagArray};
 use crate::sim::core::coalescer::SECTOR_BYTES;
 use crate::sim::core::fcw::FcwTrainer;
@@ -116,9 +120,17 @@ pub struct L1 {
     pub tags: TagArray,
     pub mshr: Mshr,
     pub miss_queue: BoundedQueue<MemRequest>,
+    /// Requests on their way to the miss queue through the lookup pipeline: (cycle they
+    /// reach it, request); empty unless `latency_queue`.
+    looking_up: VecDeque<(u64, MemRequest)>,
+    latency_queue: bool,
     /// Hits on their way back: (ready cycle, request).
     hits: VecDeque<(u64, MemRequest)>,
     pub alloc: AllocPolicy,
+    write: L1Write,
+    /// Lines of 32-byte sectors, MSHR entries per sector (`l1.sectored`).
+    sectored: bool,
+    flush_when_idle: bool,
     line_shift: u32,
     hit_latency: u64,
     /// Fills so far (a replay can only change outcome after one).
@@ -142,18 +154,27 @@ pub struct L1 {
 impl L1 {
     pub fn new(c: &Config, core: u16) -> L1 {
         let l = &c.l1;
-        let (sets, ways) = (l.sets as usize, l.ways as usize);
+        let sets = l.sets as usize;
+        // An adaptive L1 is allocated at the whole unified array; it starts at its own ways.
+        let ways = l.ways as usize * c.l1_adaptive_multiple() as usize;
         let line_shift = l.line_bytes.trailing_zeros();
         let fcw = FcwTrainer::new(c.core.warp_schedulers, c.warps_per_sm() as u32);
         let mut replacement = ReplacementKind::new(l.replacement, sets, ways, c);
         replacement.repartition(fcw.fcw);
+        let mut tags = TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement);
+        tags.set_active_ways(l.ways as usize);
         L1 {
             core,
-            tags: TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement),
+            tags,
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
+            looking_up: VecDeque::new(),
+            latency_queue: l.latency_queue,
             hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
             alloc: l.allocate,
+            write: l.write,
+            sectored: l.sectored,
+            flush_when_idle: l.flush_when_idle,
             line_shift,
             hit_latency: l.hit_latency.into(),
             fills: 0,
@@ -173,11 +194,28 @@ impl L1 {
         addr >> self.line_shift
     }
 
-    /// Whether a load of this line would need a new MSHR entry (a miss not mergeable into
-    /// one in flight). Used to predict a load's MSHR demand (memory occlusion).
+    /// The MSHR key of `addr`: its line's, or in a sectored L1 its sector's.
+    #[inline]
+    fn mshr_key(&self, addr: u64) -> u64 {
+        if self.sectored { sectors::key(self.key(addr), addr, 1 << self.line_shift) } else { self.key(addr) }
+    }
+
+    /// Looks up what a load of `addr` needs: its line, or in a sectored L1 its sector
+    /// (`Pending` then also for a present line without the sector, [`sectors::probe`]).
+    #[inline]
+    fn probe(&self, addr: u64) -> (usize, Probe) {
+        let (set, probe) = self.tags.probe(self.key(addr));
+        if self.sectored {
+            (set, sectors::probe(&self.tags, set, probe, sectors::bit(addr, 1 << self.line_shift)))
+        } else {
+            (set, probe)
+        }
+    }
+
+    /// Whether a load of this line (or sector) would need a new MSHR entry (a miss not
+    /// mergeable into one in flight). Used to predict a load's MSHR demand (memory occlusion).
     pub fn needs_mshr(&self, addr: u64) -> bool {
-        let key = self.key(addr);
-        matches!(self.tags.probe(key).1, Probe::Miss) && self.mshr.find(key).is_none()
+        !matches!(self.probe(addr).1, Probe::Hit(_)) && self.mshr.find(self.mshr_key(addr)).is_none()
     }
 
     /// Tries one access. On success the request is consumed (queued below, merged, bypassed,
@@ -198,21 +236,26 @@ impl L1 {
         }
         let key = self.key(req.addr);
         if req.kind == AccessKind::Store {
-            if self.miss_queue.is_full() {
+            if self.below_full() {
                 self.stats.stall(StallCause::MissQueue);
                 return Err(StallCause::MissQueue);
             }
             self.stats.writes += 1;
-            if self.tags.invalidate(key) {
-                self.stats.write_hits += 1;
-                self.history.dropped(key, req.origin.warp);
+            match self.write {
+                L1Write::Evict => {
+                    if self.tags.invalidate(key) {
+                        self.stats.write_hits += 1;
+                        self.history.dropped(key, req.origin.warp);
+                    }
+                }
+                L1Write::Through => self.write_through(key, &req, ctx, sink),
             }
             req.trace.l1 = CacheOutcome::Write;
             req.loc = map.map(req.addr);
-            let _ = self.miss_queue.push(req);
+            self.send_below(req, now);
             return Ok(CacheOutcome::Write);
         }
-        let (set, probe) = self.tags.probe(key);
+        let (set, probe) = self.probe(req.addr);
         if let Probe::Hit(way) = probe {
             self.tags.touch(set, way);
             self.stats.reads += 1;
@@ -222,7 +265,7 @@ impl L1 {
             self.serviced(set, false, ctx, sink);
             return Ok(CacheOutcome::Hit);
         }
-        if let Some(i) = self.mshr.find(key) {
+        if let Some(i) = self.mshr.find(self.mshr_key(req.addr)) {
             if !self.mshr.can_merge(i) {
                 self.stats.stall(StallCause::MergeFull);
                 return Err(StallCause::MergeFull);
@@ -236,7 +279,7 @@ impl L1 {
         }
         let cause = if self.mshr.free() == 0 {
             Some(StallCause::Mshr)
-        } else if self.miss_queue.is_full() {
+        } else if self.below_full() {
             Some(StallCause::MissQueue)
         } else {
             None
@@ -245,10 +288,15 @@ impl L1 {
             self.stats.stall(cause);
             return Err(cause);
         }
-        if self.alloc == AllocPolicy::OnMiss {
+        if let Probe::Pending(way) = probe {
+            // A sector missing from a present line: the line stays, reserved until none of its
+            // sectors waits (only a sectored L1 has a reserved line without an MSHR entry).
+            self.tags.touch(set, way);
+            self.tags.line_mut(set, way).state = LineState::Reserved;
+        } else if self.alloc == AllocPolicy::OnMiss {
             let Some(way) = self.tags.victim(set) else {
                 if self.tags.replacement.bypasses() {
-                    self.bypass(req, set, ctx, map, sink);
+                    self.bypass(req, set, ctx, (map, now), sink);
                     return Ok(CacheOutcome::Miss);
                 }
                 self.stats.stall(StallCause::LineAlloc);
@@ -256,11 +304,12 @@ impl L1 {
             };
             let line = Line {
                 key,
-                addr: req.addr,
+                addr: req.addr - req.addr % (1u64 << self.line_shift),
                 state: LineState::Reserved,
                 dirty: false,
                 owner: req.origin.warp,
                 pc: req.origin.pc,
+                sectors: 0,
             };
             if let Some(old) = self.tags.install(set, way, line, ctx) {
                 self.evicted(&old, set, ctx, sink);
@@ -271,10 +320,107 @@ impl L1 {
         self.classify_miss(key, ctx.warp, RESIDENT);
         req.trace.l1 = CacheOutcome::Miss;
         req.loc = map.map(req.addr);
-        self.mshr.allocate(key, req.id, req.origin.warp, now);
-        let _ = self.miss_queue.push(req);
+        self.mshr.allocate(self.mshr_key(req.addr), req.id, req.origin.warp, now);
+        self.send_below(req, now);
         self.serviced(set, true, ctx, sink);
         Ok(CacheOutcome::Miss)
+    }
+
+    /// The L1 side of a write-through store with lazy fetch on read (GPGPU-Sim's
+    /// `data_cache::wr_hit_wt` and `wr_miss_wa_lazy_fetch_on_read`): a hit updates the line and
+    /// keeps it; a miss that writes every byte of the line installs it valid, so the next load
+    /// of it hits (GPGPU-Sim makes a fully written sector readable; a partly written line it
+    /// would fetch on that load is not installed here). A sectored L1's store is one sector's:
+    /// written whole, the sector becomes readable, in a present line or a newly installed one.
+    /// The data goes below either way.
+    fn write_through(&mut self, key: u64, req: &MemRequest, ctx: &AccessCtx, sink: &mut EventSink) {
+        let (set, probe) = self.tags.probe(key);
+        let line_bytes = 1u32 << self.line_shift;
+        let segment = if self.sectored { SECTOR_BYTES as u32 } else { line_bytes };
+        let whole = req.bytes >= segment && ctx.sectors.count_ones() == segment / SECTOR_BYTES as u32;
+        let readable = if self.sectored && whole { sectors::bit(req.addr, line_bytes) } else { 0 };
+        match probe {
+            Probe::Hit(way) => {
+                self.tags.touch(set, way);
+                self.tags.line_mut(set, way).sectors |= readable;
+                self.stats.write_hits += 1;
+            }
+            Probe::Pending(_) => {}
+            Probe::Miss => {
+                let way = if whole { self.tags.victim(set) } else { None };
+                if let Some(way) = way {
+                    let line = Line {
+                        key,
+                        addr: req.addr - req.addr % u64::from(line_bytes),
+                        state: LineState::Valid,
+                        dirty: false,
+                        owner: req.origin.warp,
+                        pc: req.origin.pc,
+                        sectors: readable,
+                    };
+                    self.history.0.insert(key, RESIDENT);
+                    if let Some(old) = self.tags.install(set, way, line, ctx) {
+                        self.evicted(&old, set, ctx, sink);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the miss queue (with the requests still in the lookup pipeline) is full.
+    fn below_full(&self) -> bool {
+        self.miss_queue.len() + self.looking_up.len() >= self.miss_queue.capacity()
+    }
+
+    /// Sends a request toward the crossbar: into the miss queue, or, when misses wait out the
+    /// lookup latency, into the lookup pipeline until `now + hit_latency`.
+    fn send_below(&mut self, req: MemRequest, now: u64) {
+        if self.latency_queue {
+            self.looking_up.push_back((now + self.hit_latency, req));
+        } else {
+            let _ = self.miss_queue.push(req);
+        }
+    }
+
+    /// Moves the requests whose lookup latency has passed into the miss queue (GPGPU-Sim 4's
+    /// `l1_latency_queue`: every access waits `-gpgpu_l1_latency` cycles before its tag lookup,
+    /// so a miss leaves that much later, as a hit returns). Returns whether any moved.
+    pub fn advance(&mut self, now: u64) -> bool {
+        let mut moved = false;
+        while let Some((ready, _)) = self.looking_up.front() {
+            if *ready > now || self.miss_queue.is_full() {
+                break;
+            }
+            let (_, req) = self.looking_up.pop_front().expect("front exists");
+            let _ = self.miss_queue.push(req);
+            moved = true;
+        }
+        moved
+    }
+
+    /// When the oldest request in the lookup pipeline may enter the miss queue.
+    pub fn next_lookup_at(&self) -> Option<u64> {
+        self.looking_up.front().map(|&(at, _)| at)
+    }
+
+    /// Uses `ways` ways of every set (an adaptive L1 at a kernel's launch).
+    pub fn use_ways(&mut self, ways: usize) {
+        self.tags.set_active_ways(ways);
+    }
+
+    /// No thread is resident on the SM: an L1 that flushes when idle drops every valid line
+    /// (GPGPU-Sim's `-gpgpu_flush_l1_cache`: `simt_core_cluster::cache_invalidate` each cycle a
+    /// cluster has no thread left, after that cycle's CTA launches).
+    pub fn sm_idle(&mut self) {
+        if self.flush_when_idle {
+            self.tags.invalidate_all();
+        }
+    }
+
+    /// Whether [`L1::sm_idle`] may still drop lines (an SM without warps is quiet only once
+    /// it has nothing left to flush).
+    pub fn flush_due(&self) -> bool {
+        self.flush_when_idle && self.tags.holds_lines()
     }
 
     /// Sends a missing access below without a line: only its 32 B sectors, no MSHR (the data
@@ -284,7 +430,7 @@ impl L1 {
         mut req: MemRequest,
         set: usize,
         ctx: &AccessCtx,
-        map: &AddressMap,
+        (map, now): (&AddressMap, u64),
         sink: &mut EventSink,
     ) {
         self.stats.reads += 1;
@@ -306,7 +452,7 @@ impl L1 {
                 bytes: req.bytes,
             });
         }
-        let _ = self.miss_queue.push(req);
+        self.send_below(req, now);
         self.serviced(set, true, ctx, sink);
     }
 
@@ -414,6 +560,16 @@ impl L1 {
         self.fills += 1;
         let key = self.key(reply.addr);
         let (set, probe) = self.tags.probe(key);
+        if self.sectored {
+            // Allocate-on-miss only (`config::validate`).
+            let addr = reply.addr;
+            out.push(reply);
+            self.mshr.release(self.mshr_key(addr), out);
+            if let Probe::Pending(way) = probe {
+                sectors::filled(&mut self.tags, (set, way), addr, 1 << self.line_shift, &self.mshr);
+            }
+            return;
+        }
         match (self.alloc, probe) {
             (AllocPolicy::OnMiss, Probe::Pending(way)) => {
                 self.tags.line_mut(set, way).state = LineState::Valid;
@@ -427,6 +583,7 @@ impl L1 {
                     dirty: false,
                     owner: reply.origin.warp,
                     pc: reply.origin.pc,
+                    sectors: 0,
                 };
                 if let Some(old) = self.tags.install(set, way, line, ctx) {
                     self.evicted(&old, set, ctx, sink);
@@ -453,7 +610,10 @@ impl L1 {
 
     /// Requests held here: queued below, merged in MSHRs, or returning hits.
     pub fn occupancy(&self) -> usize {
-        self.miss_queue.len() + self.hits.len() + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
+        self.looking_up.len()
+            + self.miss_queue.len()
+            + self.hits.len()
+            + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
     }
 
     pub fn hits_in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
@@ -575,6 +735,132 @@ mod tests {
         fn fcw_changes(&mut self) -> Vec<Event> {
             self.events().into_iter().filter(|e| matches!(e, Event::FcwChange { .. })).collect()
         }
+    }
+
+    /// A store of `bytes` bytes over `sectors` of the line at `addr`, at cycle `now`.
+    fn store(r: &mut Rig, addr: u64, bytes: u32, sectors: u8, now: u64) {
+        r.next_id += 1;
+        let req = MemRequest { kind: AccessKind::Store, bytes, ..req(r.next_id, addr, 0) };
+        let ctx = AccessCtx { sectors, ..one(0) };
+        assert_eq!(r.l1.access(req, &ctx, now, &r.map, &mut r.sink), Ok(CacheOutcome::Write));
+    }
+
+    /// The store the L1 sent below last.
+    fn sent_store(r: &mut Rig) -> Option<AccessKind> {
+        r.l1.miss_queue.pop().map(|w| w.kind)
+    }
+
+    #[test]
+    fn stores_evict_or_write_through_and_install_whole_lines() {
+        // Write-evict: a store hit drops the line, so the next load misses.
+        let mut r = rig(&[]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        r.fill_all();
+        store(&mut r, 0x1000, 128, 0b1111, 0);
+        assert_eq!(sent_store(&mut r), Some(AccessKind::Store), "the data goes below");
+        assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Miss));
+        assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (1, 1));
+        // Write-through: the hit keeps the line; a miss writing all 128 bytes installs it; a
+        // miss writing 4 bytes of one sector does not.
+        let mut r = rig(&["l1.write=\"through\""]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        r.fill_all();
+        for (addr, bytes, sectors) in [(0x1000, 128, 0b1111), (0x2000, 128, 0b1111), (0x3000, 4, 0b0001)] {
+            store(&mut r, addr, bytes, sectors, 0);
+            assert_eq!(sent_store(&mut r), Some(AccessKind::Store), "the data goes below");
+        }
+        assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Hit));
+        assert_eq!(r.access(0x2000, &one(0), 1), Ok(CacheOutcome::Hit));
+        assert_eq!(r.access(0x3000, &one(0), 1), Ok(CacheOutcome::Miss));
+        assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (3, 1));
+    }
+
+    #[test]
+    fn with_a_latency_queue_misses_and_stores_leave_after_the_hit_latency() {
+        let mut r = rig(&["l1.latency_queue=true", "l1.miss_queue=2"]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        store(&mut r, 0x2000, 4, 1, 3);
+        assert_eq!((r.l1.miss_queue.len(), r.l1.occupancy()), (0, 2));
+        // The two in the pipeline fill the 2-entry miss queue's room.
+        assert_eq!(r.access(0x3000, &one(0), 4), Err(StallCause::MissQueue));
+        r.l1.advance(19);
+        assert_eq!(r.l1.miss_queue.len(), 0, "hit latency 20");
+        r.l1.advance(20);
+        assert_eq!(r.l1.miss_queue.pop().map(|m| m.addr), Some(0x1000));
+        r.l1.advance(23);
+        assert_eq!(r.l1.miss_queue.pop().map(|m| (m.addr, m.kind)), Some((0x2000, AccessKind::Store)));
+        // Without it, a miss is in the miss queue at once.
+        let mut r = rig(&[]);
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        assert_eq!(r.l1.miss_queue.len(), 1);
+    }
+
+    #[test]
+    fn an_idle_sm_flushes_only_a_flushing_l1() {
+        for (flush, after) in [(false, CacheOutcome::Hit), (true, CacheOutcome::Miss)] {
+            let mut r = rig(&[&format!("l1.flush_when_idle={flush}")]);
+            assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+            r.fill_all();
+            r.l1.sm_idle();
+            assert_eq!(r.access(0x1000, &one(0), 1), Ok(after), "flush_when_idle = {flush}");
+        }
+    }
+
+    /// A sectored L1 (GPGPU-Sim's `S` caches): two warps missing two sectors of one line take
+    /// one line and an MSHR entry per sector and send two 32-byte requests; a sector that has
+    /// arrived hits while the line still waits for another, and the line is valid (evictable)
+    /// only once no sector of it waits.
+    #[test]
+    fn a_sectored_l1_misses_and_fills_per_sector() {
+        let mut r = rig(&["l1.sectored=true"]);
+        let sector = |r: &mut Rig, addr: u64, warp: u16| {
+            r.next_id += 1;
+            let q = MemRequest { bytes: 32, ..req(r.next_id, addr, warp) };
+            r.l1.access(q, &one(warp), 0, &r.map, &mut r.sink)
+        };
+        let free = r.l1.mshr.free();
+        assert_eq!(sector(&mut r, 0x1000, 0), Ok(CacheOutcome::Miss));
+        assert_eq!(sector(&mut r, 0x1040, 1), Ok(CacheOutcome::Miss), "another sector of the line");
+        assert_eq!(sector(&mut r, 0x1040, 2), Ok(CacheOutcome::Merged), "the same sector");
+        assert_eq!((r.l1.tags.reserved(), free - r.l1.mshr.free()), (1, 2), "one line, two sector entries");
+        let mut below = Vec::new();
+        while let Some(q) = r.l1.miss_queue.pop() {
+            below.push(q);
+        }
+        assert_eq!(below.iter().map(|q| (q.addr, q.bytes)).collect::<Vec<_>>(), [(0x1000, 32), (0x1040, 32)]);
+        let fill = |r: &mut Rig, q: MemRequest| {
+            let mut out = Vec::new();
+            r.l1.fill(q, &AccessCtx::default(), &mut out, &mut r.sink);
+            out.iter().map(|q| q.id).collect::<Vec<_>>()
+        };
+        assert_eq!(fill(&mut r, below[0]), [1], "sector 0 releases its own load only");
+        assert_eq!(sector(&mut r, 0x1000, 3), Ok(CacheOutcome::Hit), "an arrived sector hits");
+        assert_eq!(sector(&mut r, 0x1020, 3), Ok(CacheOutcome::Miss), "a sector never fetched misses");
+        assert_eq!(fill(&mut r, below[1]), [2, 3], "sector 2 releases its load and the merged one");
+        assert_eq!(r.l1.tags.reserved(), 1, "sector 1 still on its way");
+        let third = r.l1.miss_queue.pop().expect("sector 1 went below");
+        assert_eq!((third.addr, third.bytes), (0x1020, 32));
+        assert_eq!(fill(&mut r, third), [5]);
+        assert_eq!((r.l1.tags.reserved(), r.l1.mshr.free()), (0, free), "the line is valid");
+        assert_eq!(sector(&mut r, 0x1040, 4), Ok(CacheOutcome::Hit));
+        assert_eq!(sector(&mut r, 0x1060, 4), Ok(CacheOutcome::Miss), "sector 3 was never fetched");
+        assert_eq!((r.l1.stats.reads, r.l1.stats.read_hits, r.l1.stats.read_misses), (7, 2, 4));
+    }
+
+    /// A sectored write-through L1 makes a sector written whole readable; a partly written
+    /// one is fetched on the next load.
+    #[test]
+    fn a_sectored_l1_store_makes_the_sector_it_writes_whole_readable() {
+        let mut r = rig(&["l1.sectored=true", "l1.write=\"through\""]);
+        store(&mut r, 0x2000, 32, 1, 0);
+        store(&mut r, 0x2020, 4, 1, 0);
+        let load = |r: &mut Rig, addr: u64| {
+            r.next_id += 1;
+            let q = MemRequest { bytes: 32, ..req(r.next_id, addr, 0) };
+            r.l1.access(q, &one(0), 1, &r.map, &mut r.sink)
+        };
+        assert_eq!(load(&mut r, 0x2000), Ok(CacheOutcome::Hit));
+        assert_eq!(load(&mut r, 0x2020), Ok(CacheOutcome::Miss));
     }
 
     #[test]

@@ -30,7 +30,9 @@ use crate::sim::cache::index::IndexKind;
 use crate::sim::cache::line::{Line, LineState};
 use crate::sim::cache::mshr::Mshr;
 use crate::sim::cache::replace::ReplacementKind;
+use crate::sim::cache::sectors;
 use crate::sim::cache::tags::{Probe, TagArray};
+use crate::sim::core::coalescer::SECTOR_BYTES;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::dram::sched::GroupKey;
 use crate::sim::event::EventSink;
@@ -70,6 +72,8 @@ pub struct L2Slice {
     port_bytes: u32,
     latency: u64,
     line_bytes: u32,
+    /// Lines of 32-byte sectors, MSHR entries per sector (`l2.sectored`).
+    sectored: bool,
     header_bytes: u32,
     slices_per_channel: u16,
     /// Response slots promised to requests in the pipe.
@@ -110,6 +114,7 @@ impl L2Slice {
             port_bytes: l.data_port_bytes,
             latency: l.latency.into(),
             line_bytes: l.line_bytes,
+            sectored: l.sectored,
             header_bytes: c.icnt.header_bytes,
             slices_per_channel: l.slices_per_channel as u16,
             reserved: 0,
@@ -219,6 +224,7 @@ impl L2Slice {
             Probe::Miss => match self.tags.victim(set) {
                 Some(way) if !(self.tags.line(set, way).dirty && self.miss_queue.is_full()) => {
                     self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, ledger);
+                    self.tags.line_mut(set, way).sectors = sectors::all(self.line_bytes);
                     self.prefetched[set * self.tags.ways + way] = true;
                     self.stats.prefetch_fills += 1;
                     self.port_free = now + self.port_cycles;
@@ -251,17 +257,15 @@ impl L2Slice {
         let Some(front) = self.fills.front() else {
             return false;
         };
-        let key = front.loc.slice_line;
+        let key = self.mshr_key(front);
         let waiting = 1 + self.mshr.find(key).map_or(0, |i| self.mshr.merged_count(i));
         if self.response_room() < waiting {
             self.stats.stall(StallCause::Response);
             return false;
         }
         let reply = self.fills.pop_front().expect("front exists");
-        let (set, probe) = self.tags.probe(key);
-        if let Probe::Pending(way) = probe {
-            self.tags.line_mut(set, way).state = LineState::Valid;
-        }
+        let (addr, bytes) = (reply.addr, reply.bytes);
+        let (set, probe) = self.tags.probe(reply.loc.slice_line);
         let mut out = std::mem::take(&mut self.scratch);
         out.push(reply);
         self.mshr.release(key, &mut out);
@@ -269,8 +273,24 @@ impl L2Slice {
             self.respond(r);
         }
         self.scratch = out;
-        self.port_free = now + self.port_cycles;
+        if let Probe::Pending(way) = probe {
+            if self.sectored {
+                sectors::filled(&mut self.tags, (set, way), addr, self.line_bytes, &self.mshr);
+            } else {
+                self.tags.line_mut(set, way).state = LineState::Valid;
+            }
+        }
+        // A sectored slice writes the sector it fetched, one that is not the whole line.
+        self.port_free =
+            now + if self.sectored { u64::from(bytes.div_ceil(self.port_bytes)) } else { self.port_cycles };
         true
+    }
+
+    /// The MSHR key of `req`: its line's, or in a sectored slice its sector's.
+    #[inline]
+    fn mshr_key(&self, req: &MemRequest) -> u64 {
+        let line = req.loc.slice_line;
+        if self.sectored { sectors::key(line, req.addr, self.line_bytes) } else { line }
     }
 
     /// Looks up the head of the access queue.
@@ -280,6 +300,12 @@ impl L2Slice {
         };
         let key = req.loc.slice_line;
         let (set, probe) = if self.perfect { (0, Probe::Hit(0)) } else { self.tags.probe(key) };
+        // What a read finds: the line, or in a sectored slice its sector (`sectors::probe`).
+        let read_probe = if self.sectored && !self.perfect {
+            sectors::probe(&self.tags, set, probe, sectors::bit(req.addr, self.line_bytes))
+        } else {
+            probe
+        };
         if self.perfect && req.kind == AccessKind::Store {
             self.stats.writes += 1;
             self.stats.write_hits += 1;
@@ -310,7 +336,12 @@ impl L2Slice {
                 self.tags.touch(set, way);
                 self.demand_hit(set, way);
             }
-            self.tags.line_mut(set, way).dirty = true;
+            let line = self.tags.line_mut(set, way);
+            line.dirty = true;
+            if self.sectored && u64::from(req.bytes) >= SECTOR_BYTES {
+                // A sector written whole is readable without a fetch (lazy fetch on read).
+                line.sectors |= sectors::bit(req.addr, self.line_bytes);
+            }
             self.stats.writes += 1;
             self.access_queue.pop();
             self.looked_up(&req, CacheOutcome::Write, sink);
@@ -318,7 +349,8 @@ impl L2Slice {
             ledger.retire();
             return;
         }
-        match probe {
+        let key = self.mshr_key(&req);
+        match read_probe {
             Probe::Hit(way) => {
                 if self.response_room() == 0 {
                     self.stats.stall(StallCause::Response);
@@ -369,12 +401,20 @@ impl L2Slice {
                     self.stats.stall(c);
                     return;
                 }
-                let Some(way) = self.tags.victim(set) else {
-                    self.stats.stall(StallCause::LineAlloc);
-                    return;
-                };
+                if let Probe::Pending(way) = read_probe {
+                    // A sector missing from a present line: the line stays, reserved until none
+                    // of its sectors waits (only a sectored slice has a reserved line without
+                    // an MSHR entry).
+                    self.tags.touch(set, way);
+                    self.tags.line_mut(set, way).state = LineState::Reserved;
+                } else {
+                    let Some(way) = self.tags.victim(set) else {
+                        self.stats.stall(StallCause::LineAlloc);
+                        return;
+                    };
+                    self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
+                }
                 let mut req = self.access_queue.pop().expect("head exists");
-                self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
                 req.trace.l2 = CacheOutcome::Miss;
                 self.looked_up(&req, CacheOutcome::Miss, sink);
                 self.stats.reads += 1;
@@ -409,11 +449,12 @@ impl L2Slice {
     ) {
         let line = Line {
             key: req.loc.slice_line,
-            addr: req.addr,
+            addr: req.addr - req.addr % u64::from(self.line_bytes),
             state,
             dirty: false,
             owner: req.origin.core,
             pc: req.origin.pc,
+            sectors: 0,
         };
         if let Some(old) = self.tags.install(set, way, line, &AccessCtx::default()) {
             self.stats.evictions += 1;
@@ -517,6 +558,40 @@ mod tests {
         step(&mut s, 10);
         assert!(s.access_queue.is_empty());
         assert_eq!(s.stats.read_hits, 3);
+    }
+
+    /// A sectored slice (`-gpgpu_cache:dl2 S:…`): a sector miss goes to DRAM alone and its fill
+    /// holds the data port one cycle, not four; another sector of the present line misses
+    /// without taking a line; sectors that arrived hit.
+    #[test]
+    fn a_sectored_slice_fetches_and_fills_per_sector() {
+        let c = Config::default().with_sets(&["l1.sectored=true".into(), "l2.sectored=true".into()]).unwrap();
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let mut ledger = Ledger::starting_at(100);
+        let mut sink = EventSink::default();
+        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        s.access_queue.accept(read(1, 0x1000, 32, &map));
+        s.access_queue.accept(read(2, 0x1020, 32, &map));
+        step(&mut s, 0);
+        step(&mut s, 1);
+        let below: Vec<MemRequest> = std::iter::from_fn(|| s.miss_queue.pop()).collect();
+        assert_eq!(below.iter().map(|q| (q.id, q.bytes)).collect::<Vec<_>>(), [(1, 32), (2, 32)]);
+        assert_eq!((s.tags.reserved(), s.mshr.used(), s.stats.read_misses), (1, 2, 2), "one line");
+        s.fills.push_back(below[0]);
+        step(&mut s, 2);
+        assert_eq!(s.response_queue.pop().map(|q| q.id), Some(1));
+        assert_eq!(s.tags.reserved(), 1, "sector 1 still on its way");
+        // The fill held the port for cycle 2 only: the sector that arrived hits at 3.
+        s.access_queue.accept(read(3, 0x1000, 32, &map));
+        step(&mut s, 3);
+        assert_eq!((s.access_queue.len(), s.stats.read_hits), (0, 1));
+        s.fills.push_back(below[1]);
+        step(&mut s, 4);
+        assert_eq!((s.tags.reserved(), s.mshr.used()), (0, 0), "the line is valid");
+        s.access_queue.accept(read(4, 0x1060, 32, &map));
+        step(&mut s, 5);
+        assert_eq!(s.miss_queue.pop().map(|q| (q.id, q.bytes)), Some((4, 32)), "sector 3 was never fetched");
     }
 
     fn load(map: &AddressMap, id: u64, addr: u64, warp: u16, last: bool) -> MemRequest {

@@ -3,7 +3,8 @@
 //! When every SM is in a quiet stretch (`core::quiet`), no crossbar input has a packet to
 //! send, no L2 slice has an access, fill or prefetched line to take, no memory controller can
 //! issue a command, refresh or complete a read, nothing waits to enter a controller that has
-//! room for it, and no CTA can be launched, then the cycles until the first of those things
+//! room for it (from an L2 slice, or out of its `dram.frontend_latency` wait), and no CTA can
+//! be launched (a kernel's launch latency ends at a known cycle), then the cycles until the first of those things
 //! can happen change nothing but counters and clocks. [`Gpu::leap`] passes them in one go:
 //! each SM counts its quiet cycles, each controller its idle DRAM cycles, each crossbar
 //! network turns its round-robin pointer, and the clock domains advance by their edges. The
@@ -30,8 +31,16 @@ impl Gpu {
             || self.status != Status::Running
             || self.ideal.mode != IdealMemory::Real
             || quiet::heard(&self.events)
-            || self.launcher_may_act()
         {
+            return 0;
+        }
+        m = m.min(self.launcher_quiet_cycles());
+        for mc in &self.dram {
+            // A request waiting out `dram.frontend_latency` enters the queue on the first DRAM
+            // tick of a cycle at or after its time (`Controller::next_entry`).
+            m = m.min(mc.next_entry(now).saturating_sub(now));
+        }
+        if m == 0 {
             return 0;
         }
         // Cheapest and most often busy first: the controllers, then the SMs, then the crossbar.
@@ -53,13 +62,18 @@ impl Gpu {
         m.min(self.icnt_clock.cycles_within(icnt))
     }
 
-    /// A CTA could be launched, or the last kernel is done and the machine drained (the next
-    /// step says so).
-    fn launcher_may_act(&self) -> bool {
+    /// Cycles from now in which the CTA launcher cannot act: 0 when a CTA could be launched
+    /// or the last kernel is done and the machine drained (the next step says so); until the
+    /// kernel's launch latency has passed when it waits for that; unbounded when only an SM
+    /// (freeing slots, finishing CTAs) can change that.
+    fn launcher_quiet_cycles(&self) -> u64 {
         let (l, kernels) = (&self.launcher, &self.workload.kernels);
         match kernels.get(l.kernel) {
-            Some(k) => !l.saturated && l.next_cta < k.ctas(),
-            None => self.drained(),
+            Some(k) if l.saturated || l.next_cta >= k.ctas() => u64::MAX,
+            Some(k) if l.next_cta == 0 => l.first_launch_at(&self.config, k).saturating_sub(self.cycle),
+            Some(_) => 0,
+            None if self.drained() => 0,
+            None => u64::MAX,
         }
     }
 

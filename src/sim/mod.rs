@@ -14,6 +14,7 @@ pub mod event;
 pub mod icnt;
 pub mod ideal;
 pub mod inspect;
+pub mod ipoly;
 pub mod l1;
 pub mod l2;
 mod leap;
@@ -67,6 +68,17 @@ pub struct CtaLauncher {
     pub kernel_start: u64,
     /// Every SM was full at the last attempt and no warp slot has been freed since.
     saturated: bool,
+}
+
+impl CtaLauncher {
+    /// The first core cycle at which kernel `k`, the current one, may launch a CTA: GPGPU-Sim's
+    /// m_kernel_TB_latency, the kernel's launch latency and each CTA's after its start.
+    fn first_launch_at(&self, c: &Config, k: &Kernel) -> u64 {
+        let c = &c.core;
+        self.kernel_start
+            + u64::from(c.kernel_launch_latency)
+            + u64::from(k.ctas()) * u64::from(c.cta_launch_latency)
+    }
 }
 
 /// The whole GPU.
@@ -261,7 +273,7 @@ impl Gpu {
                     if self.events.records() {
                         self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));
                     }
-                    mc.enqueue(req, stamp);
+                    mc.accept(req, stamp);
                     self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
                     break;
                 }
@@ -366,6 +378,17 @@ impl Gpu {
         if l.saturated || l.next_cta >= k.ctas() {
             return false;
         }
+        if l.next_cta == 0 {
+            if self.cycle < l.first_launch_at(&self.config, k) {
+                return false;
+            }
+            let shared = u64::from(k.shared_bytes_per_cta()) * resident_ctas(&self.config, k);
+            if let Some(ways) = self.config.l1_adaptive_ways(shared) {
+                for sm in &mut self.sms {
+                    sm.l1.use_ways(ways as usize);
+                }
+            }
+        }
         let first = l.next_cta;
         let n = self.sms.len();
         for i in 0..n {
@@ -464,6 +487,13 @@ impl Gpu {
         );
         h.0.finish()
     }
+}
+
+/// CTAs of `k` an SM holds at once (its CTA and warp slots), and no more than an even share
+/// of the grid — GPGPU-Sim's `shader_core_config::max_cta`, whose result sizes the adaptive L1.
+fn resident_ctas(c: &Config, k: &Kernel) -> u64 {
+    let fit = u64::from(c.core.max_ctas).min(c.warps_per_sm() as u64 / u64::from(k.warps_per_cta()));
+    fit.min(u64::from(k.ctas()).div_ceil(c.core.count.into()))
 }
 
 /// The request network takes from the SM's L1 miss queue.

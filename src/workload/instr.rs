@@ -58,8 +58,13 @@ pub struct Instr {
 }
 
 impl Instr {
-    pub fn exit(pc: u32) -> Instr {
-        Instr { pc, op: Op::Exit, dst: NO_REG, dst_regs: 1, srcs: [NO_REG; 4], mask: 0 }
+    /// The warp's final `EXIT`, executed by `mask`: every thread of the warp that has not left
+    /// through an earlier `EXIT` (normally [`warp_threads`]). GPGPU-Sim and Accel-Sim finish a
+    /// thread only as an active lane of an `EXIT` (`trace_shader_core_ctx::
+    /// checkExecutionStatusAndUpdate` → `shd_warp_t::set_completed`), and count its lanes as
+    /// thread instructions, as warpscope does.
+    pub fn exit(pc: u32, mask: u32) -> Instr {
+        Instr { pc, op: Op::Exit, dst: NO_REG, dst_regs: 1, srcs: [NO_REG; 4], mask }
     }
 
     /// The registers this instruction writes.
@@ -75,6 +80,15 @@ impl Instr {
     }
 }
 
+/// The threads of a CTA of `threads_per_cta` threads that fall in its warp `warp`, one bit per
+/// lane: all 32 but in a last, partial warp (a 48-thread CTA's warp 1 has lanes 0–15).
+pub fn warp_threads(threads_per_cta: u32, warp: u32) -> u32 {
+    match threads_per_cta.saturating_sub(warp * 32).min(32) {
+        32 => u32::MAX,
+        n => (1u32 << n) - 1,
+    }
+}
+
 /// Registers `first .. first + count`, without RZ (none when `first` is [`NO_REG`]).
 #[inline]
 pub fn reg_range(first: u8, count: u8) -> impl Iterator<Item = u8> {
@@ -84,3 +98,18 @@ pub fn reg_range(first: u8, count: u8) -> impl Iterator<Item = u8> {
 
 /// Per-lane addresses of a memory instruction (valid for the lanes in its mask).
 pub type LaneAddrs = [u64; 32];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warp_threads_of_full_partial_and_missing_warps() {
+        assert_eq!(warp_threads(256, 7), 0xffff_ffff);
+        // 48 threads: 32 + 16.
+        assert_eq!((warp_threads(48, 0), warp_threads(48, 1)), (0xffff_ffff, 0x0000_ffff));
+        // Needleman-Wunsch's 16-thread CTAs half-fill their only warp.
+        assert_eq!(warp_threads(16, 0), 0x0000_ffff);
+        assert_eq!((warp_threads(72, 2), warp_threads(72, 3)), (0xff, 0));
+    }
+}

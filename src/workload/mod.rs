@@ -97,6 +97,16 @@ impl Kernel {
         self.threads_per_cta().div_ceil(32)
     }
 
+    /// Shared memory a CTA declares, bytes: a trace's `-shmem`; warpscope's own kernels
+    /// declare none (their shared accesses have a fixed latency and no capacity), as their
+    /// exported traces say.
+    pub fn shared_bytes_per_cta(&self) -> u32 {
+        match self {
+            Kernel::Trace(k) => k.header.shmem,
+            _ => 0,
+        }
+    }
+
     /// The programs of the warps of CTA `cta` (in launch order), warp 0 first. A trace kernel
     /// reads the CTA's instructions from its file here; that fails only if the file changed
     /// after it was validated.
@@ -154,7 +164,7 @@ impl WarpProgram {
                 | WarpProgram::Spmv(_)
                 | WarpProgram::Sssp(_),
                 _,
-            ) => Instr::exit(0),
+            ) => Instr::exit(0, 0),
         }
     }
 

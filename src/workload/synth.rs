@@ -12,7 +12,7 @@
 //! iteration, so nothing per-warp is pre-expanded and a snapshot is a clone of the cursor.
 
 use super::hash::{hash, mix, unit};
-use super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use super::instr::{Instr, LaneAddrs, NO_REG, Op, Space, warp_threads};
 use crate::config::error_at_path;
 use crate::config::{ConfigError, Origin};
 use serde::{Deserialize, Serialize};
@@ -233,13 +233,12 @@ impl SynthKernel {
     /// A cursor at the start of the program for one warp.
     pub fn cursor(&self, cta: u32, warp_in_cta: u32) -> SynthCursor {
         let first_in_cta = warp_in_cta * 32;
-        let lanes = self.threads_per_cta.saturating_sub(first_in_cta).min(32);
         SynthCursor {
             pc: 0,
             alu_left: 0,
             depth: 0,
             frames: [Frame::default(); MAX_DEPTH],
-            mask: if lanes == 32 { u32::MAX } else { (1u32 << lanes) - 1 },
+            mask: warp_threads(self.threads_per_cta, warp_in_cta),
             first_thread: u64::from(cta) * u64::from(self.threads_per_cta) + u64::from(first_in_cta),
         }
     }
@@ -282,7 +281,8 @@ impl SynthCursor {
             let idx = self.pc as usize;
             let pc = (idx as u32) * 16;
             let Some(code) = k.code.get(idx) else {
-                return Instr::exit(pc);
+                // Every `If` and loop has closed: the mask is the warp's threads again.
+                return Instr::exit(pc, self.mask);
             };
             match code {
                 Code::Alu { count, srcs, dst } => {

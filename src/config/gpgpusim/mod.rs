@@ -1,10 +1,13 @@
-//! `warpscope config import`: a GPGPU-Sim 3.x/4.x `gpgpusim.config` as a warpscope machine.
+//! `warpscope config import`: a GPGPU-Sim 3.x/4.x `gpgpusim.config` (and Accel-Sim's
+//! `trace.config` after it) as a warpscope machine.
 //!
-//! The option file is read ([`options`]), each option it can represent becomes a config key
-//! with a comment naming the option it came from ([`translate`]), and the keys are written as
-//! a RON machine that is then loaded like any config, so what `run` accepts is what the import
-//! wrote. Options the machine cannot represent come back as notes, printed as a warning and
-//! kept in the file's header; nothing is dropped silently.
+//! The option files are read in order, a later file overriding an earlier one as GPGPU-Sim's
+//! repeated `-config` does ([`options`]); each option the machine can represent becomes a
+//! config key with a comment naming the option and the file and line it came from
+//! ([`translate`]), and the keys are written as a RON machine that is then loaded like any
+//! config, so what `run` accepts is what the import wrote. Options the machine cannot represent
+//! come back as notes, printed as a warning and kept in the file's header; nothing is dropped
+//! silently.
 
 mod cache;
 mod options;
@@ -26,19 +29,24 @@ pub struct Imported {
     pub notes: Vec<Note>,
 }
 
-/// Imports the option text of `file` (the path is also where the machine's name comes from:
-/// the directory of a `gpgpusim.config`, else the file's stem).
-pub fn import(text: &str, file: &str) -> Result<Imported, ConfigError> {
-    let opts = options::read(text, file)?;
-    let t = translate::translate(&opts, file)?;
-    let name = machine_name(file);
-    let ron = write_ron(&name, file, &t);
-    let config = Config::from_text(&ron, Origin::File(format!("{file} (imported)")), &[]).map_err(|e| {
+/// Imports option files, given as (text, path) in order (the first path is also where the
+/// machine's name comes from: the directory of a `gpgpusim.config`, else the file's stem).
+pub fn import(files: &[(String, String)]) -> Result<Imported, ConfigError> {
+    let mut opts = std::collections::BTreeMap::new();
+    for (text, file) in files {
+        options::read(text, file, &mut opts)?;
+    }
+    let t = translate::translate(&opts)?;
+    let first = files.first().map_or("", |(_, f)| f.as_str());
+    let name = machine_name(first);
+    let names: Vec<&str> = files.iter().map(|(_, f)| f.as_str()).collect();
+    let ron = write_ron(&name, &names, &t);
+    let config = Config::from_text(&ron, Origin::File(format!("{first} (imported)")), &[]).map_err(|e| {
         // Point at the GPGPU-Sim option the offending key came from.
         let from =
             t.keys.iter().rev().find(|k| e.key == k.path || e.key.starts_with(&format!("{}.", k.path)));
         ConfigError {
-            origin: Origin::File(file.to_string()),
+            origin: Origin::File(first.to_string()),
             position: None,
             key: e.key.clone(),
             message: match from {
@@ -60,22 +68,33 @@ fn machine_name(file: &str) -> String {
     }
 }
 
+/// A file's name without its directory.
+fn base_name(file: &str) -> String {
+    Path::new(file).file_name().map_or(file.into(), |f| f.to_string_lossy().into_owned())
+}
+
 /// Writes the keys as nested RON structs in the order they were set, each with its source.
-fn write_ron(name: &str, file: &str, t: &Translation) -> String {
-    let source = Path::new(file).file_name().map_or(file.into(), |f| f.to_string_lossy().into_owned());
+fn write_ron(name: &str, files: &[&str], t: &Translation) -> String {
+    let sources: Vec<String> = files.iter().map(|f| base_name(f)).collect();
     let mut out = format!(
-        "// Imported from GPGPU-Sim's {source} by `warpscope config import`; each key names the\n// option it came from. Keys not listed keep warpscope's defaults (its built-in gtx480-sc14 machine).\n"
+        "// Imported from GPGPU-Sim's {} by `warpscope config import` (a later file overriding an\n// earlier one); each key names the option, file and line it came from. Keys not listed keep\n// warpscope's defaults (its built-in gtx480-sc14 machine).\n",
+        sources.join(" and ")
     );
-    if !t.notes.is_empty() {
-        out.push_str("//\n// Not represented in this machine:\n");
-        for n in &t.notes {
-            out.push_str(&format!("//   line {}: {} — {}\n", n.line, n.option, n.reason));
-        }
-    }
-    if !t.agreed.is_empty() {
-        out.push_str("//\n// As warpscope always models it (no key needed):\n");
-        for n in &t.agreed {
-            out.push_str(&format!("//   line {}: {} — {}\n", n.line, n.option, n.reason));
+    for (title, notes) in [
+        ("Not represented in this machine", &t.notes),
+        ("As warpscope always models it (no key needed)", &t.agreed),
+    ] {
+        if !notes.is_empty() {
+            out.push_str(&format!("//\n// {title}:\n"));
+            for n in notes {
+                out.push_str(&format!(
+                    "//   {}:{}: {} — {}\n",
+                    base_name(&n.file),
+                    n.line,
+                    n.option,
+                    n.reason
+                ));
+            }
         }
     }
     out.push_str(&format!("(\n    name: {name:?},\n"));

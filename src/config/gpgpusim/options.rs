@@ -1,7 +1,8 @@
-//! Reading a GPGPU-Sim option file (`gpgpusim.config`): `-name value` pairs separated by
-//! white space, `#` comments to the end of the line, and values in double quotes that may
-//! span lines (the DRAM timing string usually does). A later occurrence of an option replaces
-//! an earlier one, as GPGPU-Sim's own option parser does.
+//! Reading GPGPU-Sim option files (`gpgpusim.config`, Accel-Sim's `trace.config`): `-name value`
+//! pairs separated by white space, `#` comments to the end of the line, and values in double
+//! quotes that may span lines (the DRAM timing string usually does). A later occurrence of an
+//! option replaces an earlier one, in the same file or a later one, as GPGPU-Sim's option
+//! parser does with repeated `-config` files.
 
 use crate::config::{ConfigError, Origin};
 use std::collections::BTreeMap;
@@ -13,7 +14,8 @@ pub struct Opt {
     pub name: String,
     /// The value, without quotes.
     pub value: String,
-    /// 1-based line and column of the value.
+    /// The file it is in, and the 1-based line and column of the value.
+    pub file: String,
     pub line: usize,
     pub col: usize,
 }
@@ -98,10 +100,9 @@ pub fn error(file: &str, line: usize, col: usize, option: &str, message: &str) -
     }
 }
 
-/// The options of a file by name (the last occurrence of each).
-pub fn read(text: &str, file: &str) -> Result<BTreeMap<String, Opt>, ConfigError> {
+/// Adds the options of a file to `opts` by name (the last occurrence of each wins).
+pub fn read(text: &str, file: &str, opts: &mut BTreeMap<String, Opt>) -> Result<(), ConfigError> {
     let mut words = tokens(text, file)?.into_iter();
-    let mut opts = BTreeMap::new();
     while let Some(t) = words.next() {
         let name = match t.text.strip_prefix('-') {
             Some(n) if !t.quoted && !n.is_empty() => n.to_string(),
@@ -118,35 +119,54 @@ pub fn read(text: &str, file: &str) -> Result<BTreeMap<String, Opt>, ConfigError
         let Some(v) = words.next() else {
             return Err(error(file, t.line, t.col, &format!("-{name}"), "has no value"));
         };
-        opts.insert(name.clone(), Opt { name, value: v.text, line: v.line, col: v.col });
+        opts.insert(
+            name.clone(),
+            Opt { name, value: v.text, file: file.to_string(), line: v.line, col: v.col },
+        );
     }
-    Ok(opts)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn read_one(text: &str, file: &str) -> Result<BTreeMap<String, Opt>, ConfigError> {
+        let mut o = BTreeMap::new();
+        read(text, file, &mut o).map(|()| o)
+    }
+
     #[test]
     fn options_comments_quotes_and_repeats() {
         let text = "# a comment\n-gpgpu_n_clusters 15 # trailing\n-gpgpu_dram_timing_opt \"nbk=16:CCD=2:\n   CL=12\"\n-gpgpu_n_clusters 14\n";
-        let o = read(text, "g.config").unwrap();
+        let mut o = read_one(text, "g.config").unwrap();
         assert_eq!(o["gpgpu_n_clusters"].value, "14", "the last occurrence wins");
         assert_eq!((o["gpgpu_n_clusters"].line, o["gpgpu_n_clusters"].col), (5, 19));
         assert_eq!(o["gpgpu_dram_timing_opt"].value, "nbk=16:CCD=2:\n   CL=12");
         assert_eq!(o["gpgpu_dram_timing_opt"].line, 3);
+        // A later file overrides, and each option remembers its file.
+        read("-gpgpu_n_clusters 80\n-trace_opcode_latency_initiation_int 2,2\n", "trace.config", &mut o)
+            .unwrap();
+        assert_eq!(
+            (o["gpgpu_n_clusters"].value.as_str(), o["gpgpu_n_clusters"].file.as_str()),
+            ("80", "trace.config")
+        );
+        assert_eq!(
+            (o["gpgpu_dram_timing_opt"].file.as_str(), o["trace_opcode_latency_initiation_int"].line),
+            ("g.config", 2)
+        );
     }
 
     #[test]
     fn malformed_files_name_the_position() {
-        let e = read("-a 1\nstray 2\n", "g.config").unwrap_err();
+        let e = read_one("-a 1\nstray 2\n", "g.config").unwrap_err();
         assert_eq!(
             e.to_string(),
             "g.config:2:1: expected an option such as `-gpgpu_n_clusters 15`, found `stray`"
         );
-        let e = read("-a 1\n-b\n", "g.config").unwrap_err();
+        let e = read_one("-a 1\n-b\n", "g.config").unwrap_err();
         assert_eq!(e.to_string(), "g.config:2:1: -b: has no value");
-        let e = read("-t \"nbk=16:\n", "g.config").unwrap_err();
+        let e = read_one("-t \"nbk=16:\n", "g.config").unwrap_err();
         assert_eq!(e.to_string(), "g.config:1:4: this quoted value has no closing `\"`");
     }
 }

@@ -8,7 +8,7 @@
 
 use super::cache::{self, CacheSpec};
 use super::options::{Opt, error};
-use crate::config::{ConfigError, MAX_MSHR_ENTRIES, MAX_WAYS};
+use crate::config::{ConfigError, IPOLY_SIZES, MAX_MSHR_ENTRIES, MAX_WAYS};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One warpscope key and where it came from.
@@ -22,16 +22,17 @@ pub struct Key {
     pub from: String,
 }
 
-/// Something of the file the machine does not represent (fully).
+/// Something of the files the machine does not represent (fully).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Note {
+    pub file: String,
     pub line: usize,
     /// `-name value`.
     pub option: String,
     pub reason: String,
 }
 
-/// The translation of a whole file.
+/// The translation of the option files.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Translation {
     pub keys: Vec<Key>,
@@ -42,7 +43,6 @@ pub struct Translation {
 
 struct Ctx<'a> {
     opts: &'a BTreeMap<String, Opt>,
-    file: &'a str,
     used: BTreeSet<String>,
     out: Translation,
 }
@@ -56,7 +56,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn fail(&self, o: &Opt, message: &str) -> ConfigError {
-        error(self.file, o.line, o.col, &format!("-{}", o.name), message)
+        error(&o.file, o.line, o.col, &format!("-{}", o.name), message)
     }
 
     /// The whole numbers of a value split at `sep` (`shape` says what was expected).
@@ -91,23 +91,46 @@ impl<'a> Ctx<'a> {
     /// `o` asks for what warpscope always does.
     fn agree(&mut self, o: &Opt, why: &str) {
         self.used.insert(o.name.clone());
-        self.out.agreed.push(Note { line: o.line, option: shown(o), reason: why.into() });
+        self.out.agreed.push(Note {
+            file: o.file.clone(),
+            line: o.line,
+            option: shown(o),
+            reason: why.into(),
+        });
     }
 
     fn note(&mut self, o: &Opt, reason: impl ToString) {
         self.used.insert(o.name.clone());
-        self.out.notes.push(Note { line: o.line, option: shown(o), reason: reason.to_string() });
+        self.out.notes.push(Note {
+            file: o.file.clone(),
+            line: o.line,
+            option: shown(o),
+            reason: reason.to_string(),
+        });
     }
 }
 
-/// `-name value` with white space squeezed, for comments and notes.
+/// `-name value` with white space squeezed, for notes.
 fn shown(o: &Opt) -> String {
     format!("-{} {}", o.name, o.value.split_whitespace().collect::<Vec<_>>().join(""))
 }
 
-/// Translates the options of `file`.
-pub fn translate(opts: &BTreeMap<String, Opt>, file: &str) -> Result<Translation, ConfigError> {
-    let mut c = Ctx { opts, file, used: BTreeSet::new(), out: Translation::default() };
+/// `-name value (file:line)`, for the comment beside a key: the option and where it is.
+fn src(o: &Opt) -> String {
+    format!("{} ({})", shown(o), at(o))
+}
+
+/// `file:line` of an option (the file's name, without its directory).
+fn at(o: &Opt) -> String {
+    let name = std::path::Path::new(&o.file)
+        .file_name()
+        .map_or(o.file.clone(), |f| f.to_string_lossy().into_owned());
+    format!("{name}:{}", o.line)
+}
+
+/// Translates the options read (from one or more files).
+pub fn translate(opts: &BTreeMap<String, Opt>) -> Result<Translation, ConfigError> {
+    let mut c = Ctx { opts, used: BTreeSet::new(), out: Translation::default() };
     cores(&mut c)?;
     let clocks = clocks(&mut c)?;
     l1(&mut c)?;
@@ -117,7 +140,12 @@ pub fn translate(opts: &BTreeMap<String, Opt>, file: &str) -> Result<Translation
     for (name, o) in opts {
         if !c.used.contains(name) {
             let reason = unrepresented(name);
-            c.out.notes.push(Note { line: o.line, option: shown(o), reason: reason.into() });
+            c.out.notes.push(Note {
+                file: o.file.clone(),
+                line: o.line,
+                option: shown(o),
+                reason: reason.into(),
+            });
         }
     }
     c.out.notes.sort();
@@ -129,36 +157,36 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((clusters, o)) = c.number("gpgpu_n_clusters")? {
         let per = c.number("gpgpu_n_cores_per_cluster")?;
         let from = match per {
-            Some((_, p)) => format!("{} × {}", shown(o), shown(p)),
-            None => shown(o),
+            Some((_, p)) => format!("{} × {}", src(o), src(p)),
+            None => src(o),
         };
         c.set("core.count", clusters * per.map_or(1, |p| p.0), from);
     }
     if let Some(o) = c.get("gpgpu_shader_core_pipeline") {
         let v = c.numbers(o, ':', "<threads per SM>:<warp size>, e.g. 1536:32")?;
         match v.as_slice() {
-            [threads, 32] => c.set("core.max_threads", threads, shown(o)),
+            [threads, 32] => c.set("core.max_threads", threads, src(o)),
             [_, w] => return Err(c.fail(o, &format!("warp size {w}: warpscope's warps are 32 threads"))),
             _ => return Err(c.fail(o, "expected <threads per SM>:<warp size>, e.g. 1536:32")),
         }
     }
     if let Some((v, o)) = c.number("gpgpu_shader_cta")? {
-        c.set("core.max_ctas", v, shown(o));
+        c.set("core.max_ctas", v, src(o));
     }
     if let Some((v, o)) = c.number("gpgpu_num_sched_per_core")? {
-        c.set("core.warp_schedulers", v, shown(o));
+        c.set("core.warp_schedulers", v, src(o));
     }
     if let Some(o) = c.get("gpgpu_scheduler") {
         let mut parts = o.value.split(':');
         match parts.next().unwrap_or("") {
-            "gto" => c.set("core.warp_scheduler", "\"gto\"", shown(o)),
-            "lrr" => c.set("core.warp_scheduler", "\"lrr\"", shown(o)),
+            "gto" => c.set("core.warp_scheduler", "\"gto\"", src(o)),
+            "lrr" => c.set("core.warp_scheduler", "\"lrr\"", src(o)),
             "two_level_active" => {
                 let n = parts.next().and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
                     c.fail(o, "expected two_level_active:<active warps>:<inner>:<outer>, e.g. two_level_active:6:0:1")
                 })?;
-                c.set("core.warp_scheduler", "\"two-level\"", shown(o));
-                c.set("core.two_level.group_size", n, shown(o));
+                c.set("core.warp_scheduler", "\"two-level\"", src(o));
+                c.set("core.two_level.group_size", n, src(o));
                 c.note(o, "two-level: GPGPU-Sim's active/pending pools become warpscope's fixed fetch groups of the active-pool size");
             }
             other => {
@@ -166,13 +194,62 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
             }
         }
     }
-    let latency = c.get("ptx_opcode_latency_int").or_else(|| c.get("trace_opcode_latency_initiation_int"));
-    if let Some(o) = latency {
-        let v = c.numbers(o, ',', "comma-separated latencies, ADD first")?;
-        c.set("core.alu_latency", v[0], format!("{} (ADD latency, used for every ALU operation)", shown(o)));
-    }
+    alu(c)?;
     if let Some((v, o)) = c.number("gpgpu_smem_latency")? {
-        c.set("core.shared_latency", v, shown(o));
+        c.set("core.shared_latency", v, src(o));
+    }
+    if let Some((v, o)) = c.number("gpgpu_kernel_launch_latency")? {
+        c.set("core.kernel_launch_latency", v, src(o));
+    }
+    if let Some((v, o)) = c.number("gpgpu_TB_launch_latency")? {
+        c.set("core.cta_launch_latency", v, src(o));
+    }
+    Ok(())
+}
+
+/// The ALU's latency and initiation interval. Accel-Sim's trace-driven mode times an INT
+/// instruction (`IADD3`, `IMAD`: the ALU opcodes warpscope's exported traces use) with
+/// `-trace_opcode_latency_initiation_int <latency>,<initiation>` (`trace_config::set_latency`);
+/// an initiation interval of n cycles per warp instruction is a SIMD width of 32 / n. Without a
+/// `trace.config`, GPGPU-Sim's PTX-mode ADD latency stands for every ALU operation.
+fn alu(c: &mut Ctx) -> Result<(), ConfigError> {
+    const ONE_ALU: &str = "warpscope has one ALU: every non-memory instruction gets core.alu_latency and core.simd_width from -trace_opcode_latency_initiation_int (the INT unit of IADD3 and IMAD)";
+    if let Some(o) = c.get("trace_opcode_latency_initiation_int") {
+        let v = c.numbers(o, ',', "<latency>,<initiation interval>, e.g. 2,2")?;
+        let [latency, initiation] = v[..] else {
+            return Err(c.fail(o, "expected <latency>,<initiation interval>, e.g. 2,2"));
+        };
+        c.set("core.alu_latency", latency, format!("{} (INT latency, used for every ALU operation)", src(o)));
+        match initiation {
+            1 | 2 | 4 | 8 | 16 | 32 => c.set(
+                "core.simd_width",
+                32 / initiation,
+                format!("{} (a warp instruction holds the unit {initiation} cycles)", src(o)),
+            ),
+            n => c.note(o, format!("initiation interval {n}: core.simd_width needs 32 / n lanes, so n must be 1, 2, 4, 8, 16 or 32")),
+        }
+        for name in ["ptx_opcode_latency_int", "ptx_opcode_initiation_int"] {
+            if let Some(p) = c.get(name) {
+                c.note(p, "PTX-mode timing: the trace-driven simulator times SASS instructions with -trace_opcode_latency_initiation_int");
+            }
+        }
+        let others: Vec<String> = c
+            .opts
+            .keys()
+            .filter(|n| {
+                (n.starts_with("trace_opcode_latency_initiation_")
+                    && *n != "trace_opcode_latency_initiation_int")
+                    || n.starts_with("specialized_unit_")
+            })
+            .cloned()
+            .collect();
+        for name in others {
+            let o = c.get(&name).expect("listed");
+            c.note(o, ONE_ALU);
+        }
+    } else if let Some(o) = c.get("ptx_opcode_latency_int") {
+        let v = c.numbers(o, ',', "comma-separated latencies, ADD first")?;
+        c.set("core.alu_latency", v[0], format!("{} (ADD latency, used for every ALU operation)", src(o)));
     }
     Ok(())
 }
@@ -190,13 +267,13 @@ fn clocks(c: &mut Ctx) -> Result<Option<(f64, f64)>, ConfigError> {
     let [core, icnt, l2, dram] = v[..] else {
         return Err(c.fail(o, "expected four clocks <core MHz>:<interconnect MHz>:<L2 MHz>:<DRAM MHz>"));
     };
-    c.set("clocks.core_mhz", format!("{core:?}"), format!("{} (core)", shown(o)));
+    c.set("clocks.core_mhz", format!("{core:?}"), format!("{} (core)", src(o)));
     c.set(
         "clocks.icnt_mhz",
         format!("{l2:?}"),
-        format!("{} (L2; warpscope's crossbar runs with it)", shown(o)),
+        format!("{} (L2; warpscope's crossbar runs with it)", src(o)),
     );
-    c.set("clocks.dram_mhz", format!("{dram:?}"), format!("{} (DRAM command clock)", shown(o)));
+    c.set("clocks.dram_mhz", format!("{dram:?}"), format!("{} (DRAM command clock)", src(o)));
     if icnt != l2 {
         c.note(o, format!("the interconnect clock ({icnt} MHz) differs from the L2's ({l2} MHz); warpscope runs both at the L2's"));
     }
@@ -212,7 +289,7 @@ fn cache_spec<'a>(c: &mut Ctx<'a>, name: &str) -> Result<Option<(CacheSpec, &'a 
 
 /// Sets the keys shared by both cache levels.
 fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
-    let from = shown(o);
+    let from = src(o);
     let mut unmodelled = Vec::new();
     let (mut sets, mut ways) = (s.sets, s.ways);
     if ways > MAX_WAYS {
@@ -238,7 +315,15 @@ fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
     c.set(&format!("{level}.mshr_entries"), mshr, &from);
     c.set(&format!("{level}.mshr_merge"), s.mshr_merge, &from);
     if s.sectored {
-        unmodelled.push("sectored lines (S): warpscope moves whole lines".to_string());
+        // warpscope's sectored L2 takes the single-sector requests of a sectored L1.
+        let l1_sectored =
+            level == "l1" || c.get("gpgpu_cache:dl1").is_some_and(|o| o.value.trim_start().starts_with('S'));
+        if l1_sectored {
+            c.set(&format!("{level}.sectored"), true, &from);
+        } else {
+            unmodelled
+                .push("sectored lines (S) behind an L1 that is not: the L2 moves whole lines".to_string());
+        }
     }
     if s.replacement == 'F' {
         unmodelled.push("FIFO replacement (F): LRU is used".to_string());
@@ -246,8 +331,10 @@ fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
     match s.index {
         'L' => {}
         'H' if level == "l1" => c.set(&format!("{level}.index"), "\"fermi\"", &from),
-        i => unmodelled
-            .push(format!("set index function `{i}`: warpscope's conventional modulo index is used")),
+        'P' if IPOLY_SIZES.contains(&sets) => c.set(&format!("{level}.index"), "\"ipoly\"", &from),
+        i => unmodelled.push(format!(
+            "set index function `{i}` over {sets} sets: warpscope's conventional modulo index is used"
+        )),
     }
     if !unmodelled.is_empty() {
         c.note(o, unmodelled.join("; "));
@@ -257,27 +344,35 @@ fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
 fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((s, o)) = cache_spec(c, "gpgpu_cache:dl1")? {
         cache_geometry(c, "l1", &s, o);
-        c.set("l1.miss_queue", s.miss_queue, shown(o));
+        c.set("l1.miss_queue", s.miss_queue, src(o));
         match s.alloc {
-            'f' => c.set("l1.allocate", "\"on-fill\"", shown(o)),
-            'm' => c.set("l1.allocate", "\"on-miss\"", shown(o)),
+            'f' => c.set("l1.allocate", "\"on-fill\"", src(o)),
+            'm' => c.set("l1.allocate", "\"on-miss\"", src(o)),
             _ => c.note(o, "streaming allocation (s): warpscope allocates on miss"),
         }
-        if (s.write, s.write_alloc) != ('E', 'N') {
-            c.note(
+        match (s.write, s.write_alloc) {
+            ('E', 'N') => c.set("l1.write", "\"evict\"", src(o)),
+            ('T', 'L') => c.set("l1.write", "\"through\"", format!("{} (write-through, lazy fetch on read)", src(o))),
+            (w, a) => c.note(
                 o,
-                format!(
-                    "write policy {}:{}: warpscope's L1 is write-evict and no-write-allocate (E:N)",
-                    s.write, s.write_alloc
-                ),
-            );
+                format!("write policy {w}:{a}: warpscope's L1 is write-evict and no-write-allocate (E:N, the default kept) or write-through with lazy fetch on read (T:L)"),
+            ),
         }
         if let Some(p) = s.data_port {
             c.note(o, format!("L1 data port of {p} bytes: not modelled"));
         }
     }
     if let Some((v, o)) = c.number("gpgpu_l1_latency")? {
-        c.set("l1.hit_latency", v, shown(o));
+        c.set("l1.hit_latency", v, src(o));
+        // GPGPU-Sim 4 (the version with this option) sends every access through a latency
+        // queue of this length before its tag lookup, misses and stores included.
+        c.set("l1.latency_queue", v > 0, format!("{} (misses wait it out too)", src(o)));
+    }
+    adaptive_l1(c)?;
+    match c.number("gpgpu_flush_l1_cache")? {
+        Some((0, o)) => c.set("l1.flush_when_idle", false, src(o)),
+        Some((_, o)) => c.set("l1.flush_when_idle", true, src(o)),
+        None => {}
     }
     match c.number("gpgpu_gmem_skip_L1D")? {
         Some((0, o)) => c.agree(o, "global loads are cached in the L1"),
@@ -287,9 +382,39 @@ fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// `-gpgpu_adaptive_cache_config 1`: the L1 and shared memory share `-gpgpu_unified_l1d_size` KB,
+/// carved as `-gpgpu_shmem_option` says for each kernel.
+fn adaptive_l1(c: &mut Ctx) -> Result<(), ConfigError> {
+    let Some((on, o)) = c.number("gpgpu_adaptive_cache_config")? else { return Ok(()) };
+    let unified = c.number("gpgpu_unified_l1d_size")?;
+    let options = c.get("gpgpu_shmem_option");
+    if on == 0 {
+        c.agree(o, "the L1 keeps the size of -gpgpu_cache:dl1");
+        for x in [unified.map(|u| u.1), options].into_iter().flatten() {
+            c.note(x, "only used with -gpgpu_adaptive_cache_config 1");
+        }
+        return Ok(());
+    }
+    let (Some((kb, u)), Some(opts)) = (unified, options) else {
+        c.note(o, "needs -gpgpu_unified_l1d_size and -gpgpu_shmem_option: the L1 keeps the size of -gpgpu_cache:dl1");
+        for x in [unified.map(|u| u.1), options].into_iter().flatten() {
+            c.note(x, "only used with both -gpgpu_unified_l1d_size and -gpgpu_shmem_option");
+        }
+        return Ok(());
+    };
+    let carve = c.numbers(opts, ',', "shared-memory sizes in KB, e.g. 0,8,16,32,64,96")?;
+    let list: Vec<String> = carve.iter().map(u64::to_string).collect();
+    c.set(
+        "l1.adaptive",
+        format!("Some((unified_kb: {kb}, shared_options_kb: [{}]))", list.join(", ")),
+        format!("{} with {} and {}", src(o), src(u), src(opts)),
+    );
+    Ok(())
+}
+
 fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_n_sub_partition_per_mchannel")? {
-        c.set("l2.slices_per_channel", v, shown(o));
+        c.set("l2.slices_per_channel", v, src(o));
     }
     let queues = match c.get("gpgpu_dram_partition_queues") {
         Some(o) => {
@@ -297,9 +422,9 @@ fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
             let [to_l2, to_dram, from_dram, to_icnt] = v[..] else {
                 return Err(c.fail(o, "expected four queue sizes <icnt→L2>:<L2→DRAM>:<DRAM→L2>:<L2→icnt>"));
             };
-            c.set("l2.access_queue", to_l2, format!("{} (icnt→L2)", shown(o)));
-            c.set("l2.miss_queue", to_dram, format!("{} (L2→DRAM)", shown(o)));
-            c.set("l2.response_queue", to_icnt, format!("{} (L2→icnt)", shown(o)));
+            c.set("l2.access_queue", to_l2, format!("{} (icnt→L2)", src(o)));
+            c.set("l2.miss_queue", to_dram, format!("{} (L2→DRAM)", src(o)));
+            c.set("l2.response_queue", to_icnt, format!("{} (L2→icnt)", src(o)));
             c.note(
                 o,
                 format!("the DRAM→L2 queue ({from_dram}) is not modelled: fills enter the L2 directly"),
@@ -311,10 +436,10 @@ fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
     if let Some((s, o)) = cache_spec(c, "gpgpu_cache:dl2")? {
         cache_geometry(c, "l2", &s, o);
         if !queues {
-            c.set("l2.miss_queue", s.miss_queue, shown(o));
+            c.set("l2.miss_queue", s.miss_queue, src(o));
         }
         if let Some(p) = s.data_port {
-            c.set("l2.data_port_bytes", p, shown(o));
+            c.set("l2.data_port_bytes", p, src(o));
         }
         if (s.write, s.write_alloc) != ('B', 'L') {
             c.note(o, format!("write policy {}:{}: warpscope's L2 is write-back and allocates on write without fetching (B:L)", s.write, s.write_alloc));
@@ -330,7 +455,7 @@ fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
         c.set(
             "l2.latency",
             cycles,
-            format!("{} core cycles in the ROP queue before the L2, in L2 cycles", shown(o)),
+            format!("{} core cycles in the ROP queue before the L2, in L2 cycles", src(o)),
         );
     }
     Ok(())
@@ -338,8 +463,8 @@ fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
 
 fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("icnt_flit_size")? {
-        c.set("icnt.request_flit_bytes", v, shown(o));
-        c.set("icnt.reply_flit_bytes", v, shown(o));
+        c.set("icnt.request_flit_bytes", v, src(o));
+        c.set("icnt.reply_flit_bytes", v, src(o));
     }
     Ok(())
 }
@@ -360,13 +485,13 @@ const TIMING: &[(&str, &str)] = &[
 
 fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_n_mem")? {
-        c.set("dram.channels", v, shown(o));
+        c.set("dram.channels", v, src(o));
     }
     if let Some((width, o)) = c.number("gpgpu_dram_buswidth")? {
         let chips = c.number("gpgpu_n_mem_per_ctrlr")?;
         let from = match chips {
-            Some((_, p)) => format!("{} bytes × {}", shown(o), shown(p)),
-            None => format!("{} bytes", shown(o)),
+            Some((_, p)) => format!("{} bytes ({}) × {}", shown(o), at(o), src(p)),
+            None => format!("{} bytes ({})", shown(o), at(o)),
         };
         c.set("dram.bus_bits", width * chips.map_or(1, |p| p.0) * 8, from);
     }
@@ -374,14 +499,14 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     let ratio = c.number("dram_data_command_freq_ratio")?;
     let mut burst_cycles = None;
     if let Some((bl, o)) = burst {
-        c.set("dram.burst_length", bl, shown(o));
+        c.set("dram.burst_length", bl, src(o));
         if let Some((r, ro)) = ratio {
             if r == 0 {
                 return Err(c.fail(ro, "the data/command frequency ratio must be at least 1"));
             }
             let cycles = bl.div_ceil(r);
             burst_cycles = Some(cycles);
-            c.set("dram.timing.t_burst", format!("Ck({cycles})"), format!("{} / {}", shown(o), shown(ro)));
+            c.set("dram.timing.t_burst", format!("Ck({cycles})"), format!("{} / {}", src(o), src(ro)));
         }
     }
     if let Some(o) = c.get("gpgpu_dram_timing_opt") {
@@ -399,7 +524,7 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
             };
             values.insert(k.to_string(), v);
         }
-        let from = |k: &str| format!("-gpgpu_dram_timing_opt {k}={}", values[k]);
+        let from = |k: &str| format!("-gpgpu_dram_timing_opt {k}={} ({})", values[k], at(o));
         for (k, path) in TIMING {
             if values.contains_key(*k) {
                 c.set(path, format!("Ck({})", values[*k]), from(k));
@@ -428,7 +553,7 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
             c.set(
                 "dram.timing.t_rtp",
                 format!("Ck({})", rtpl.max(b)),
-                "-gpgpu_dram_timing_opt RTPL and the burst time (the longer)",
+                format!("-gpgpu_dram_timing_opt RTPL and the burst time, the longer ({})", at(o)),
             );
         }
         c.set("dram.timing.t_faw", "Ck(0)", "GPGPU-Sim has no four-activate window");
@@ -445,10 +570,17 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     }
     dram_queues(c)?;
     bank_indexing(c);
+    if let Some((v, o)) = c.number("dram_latency")? {
+        c.set(
+            "dram.frontend_latency",
+            v,
+            format!("{} (core cycles between the L2 and the DRAM queue)", src(o)),
+        );
+    }
     if let Some((v, o)) = c.number("gpgpu_dram_scheduler")? {
         match v {
-            0 => c.set("dram.scheduler", "\"fcfs\"", shown(o)),
-            1 => c.set("dram.scheduler", "\"frfcfs\"", shown(o)),
+            0 => c.set("dram.scheduler", "\"fcfs\"", src(o)),
+            1 => c.set("dram.scheduler", "\"frfcfs\"", src(o)),
             _ => return Err(c.fail(o, &format!("`{v}`: expected 0 (FIFO) or 1 (FR-FCFS)"))),
         }
     }
@@ -463,7 +595,7 @@ fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
     } else {
         q
     };
-    c.set("dram.read_queue", q, shown(o));
+    c.set("dram.read_queue", q, src(o));
     let separate = c.number("dram_seperate_write_queue_enable")?.is_some_and(|(v, _)| v != 0);
     match c.get("dram_write_queue_size") {
         Some(w) if separate => {
@@ -471,15 +603,15 @@ fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
             let [size, high, low] = v[..] else {
                 return Err(c.fail(w, "expected <size>:<high watermark>:<low watermark>, e.g. 64:56:32"));
             };
-            c.set("dram.write_queue", size, shown(w));
-            c.set("dram.write_high_watermark", high, shown(w));
-            c.set("dram.write_low_watermark", low, shown(w));
+            c.set("dram.write_queue", size, src(w));
+            c.set("dram.write_high_watermark", high, src(w));
+            c.set("dram.write_low_watermark", low, src(w));
         }
         other => {
             if let Some(w) = other {
                 c.note(w, "ignored by GPGPU-Sim too: the separate write queue is not enabled");
             }
-            c.set("dram.write_queue", q, format!("{} (GPGPU-Sim queues writes with reads)", shown(o)));
+            c.set("dram.write_queue", q, format!("{} (GPGPU-Sim queues writes with reads)", src(o)));
             c.set("dram.write_high_watermark", q / 2, "half the queue (warpscope drains writes in batches)");
             c.set("dram.write_low_watermark", q / 4, "a quarter of the queue");
             c.note(o, "GPGPU-Sim schedules writes in the same FR-FCFS queue as reads; warpscope keeps them in a write queue of the same size drained between the watermarks");
@@ -519,21 +651,48 @@ fn mapping(c: &mut Ctx) -> Result<(), ConfigError> {
         });
     }
     let count = |l: char| letters.chars().filter(|&x| x == l).count() as u32;
-    c.set("dram.mapping.scheme", "\"custom\"", shown(o));
-    let name = format!("-{}", o.name);
-    c.set("dram.mapping.custom", format!("{letters:?}"), format!("{name} (D bits become H)"));
+    c.set("dram.mapping.scheme", "\"custom\"", src(o));
+    let name = format!("-{} ({})", o.name, at(o));
+    c.set("dram.mapping.custom", format!("{letters:?}"), format!("{name}, D bits become H"));
     if let Some(bit) = channel_bit {
-        c.set("dram.mapping.channel_bit", format!("Some({bit})"), format!("{name} dramid@{bit}"));
+        c.set("dram.mapping.channel_bit", format!("Some({bit})"), format!("{name}, dramid@{bit}"));
     }
-    c.set("dram.rows", 1u64 << count('R'), format!("{name} (R bits)"));
-    c.set("dram.row_bytes", 1u64 << (count('C') + count('S')), format!("{name} (C and S bits)"));
-    c.note(o, "L2 sub-partition: GPGPU-Sim takes it from the low bank bits, warpscope alternates the lines of a row between slices");
-    match c.get("gpgpu_memory_partition_indexing") {
-        Some(p) if p.value.trim() == "0" => c.agree(p, "no channel hashing"),
-        Some(p) => c.note(p, "channel hashing is not modelled: the channel is the plain modulo of dramid@"),
-        None => {}
-    }
+    c.set("dram.rows", 1u64 << count('R'), format!("{name}, R bits"));
+    c.set("dram.row_bytes", 1u64 << (count('C') + count('S')), format!("{name}, C and S bits"));
+    partition_indexing(c, o, channel_bit);
     Ok(())
+}
+
+/// `-gpgpu_memory_partition_indexing`: 0 spreads lines as the mapping says, 2 (IPOLY) hashes the
+/// sub-partition as warpscope's `dram.mapping.partition_indexing = "ipoly"` does — for a
+/// `dramid@` mapping over a power-of-two channel count and 16, 32 or 64 sub-partitions, the
+/// cases GPGPU-Sim's hash is defined for without a modulo.
+fn partition_indexing(c: &mut Ctx, mapping: &Opt, channel_bit: Option<u32>) {
+    const SLICES: &str = "L2 sub-partition: GPGPU-Sim takes it from the low bank bits, warpscope alternates the lines of a row between slices";
+    let Some(p) = c.get("gpgpu_memory_partition_indexing") else {
+        c.note(mapping, SLICES);
+        return;
+    };
+    let channels = c.opts.get("gpgpu_n_mem").and_then(|o| o.value.trim().parse::<u64>().ok()).unwrap_or(0);
+    let per = c
+        .opts
+        .get("gpgpu_n_sub_partition_per_mchannel")
+        .and_then(|o| o.value.trim().parse::<u64>().ok())
+        .unwrap_or(1);
+    match p.value.trim() {
+        "0" => {
+            c.agree(p, "no partition hashing");
+            c.note(mapping, SLICES);
+        }
+        "2" if channel_bit.is_some()
+            && channels.is_power_of_two()
+            && IPOLY_SIZES.iter().any(|&n| u64::from(n) == channels * per) =>
+        {
+            c.set("dram.mapping.partition_indexing", "\"ipoly\"", format!("{} (IPOLY over {} sub-partitions)", src(p), channels * per));
+        }
+        "2" => c.note(p, format!("IPOLY over {channels} × {per} sub-partitions: warpscope hashes only a dramid@ mapping over a power-of-two channel count and 16, 32 or 64 sub-partitions; the channel is the plain modulo of dramid@")),
+        other => c.note(p, format!("partition indexing {other}: only 0 (none) and 2 (IPOLY) are modelled; the channel is the plain modulo of dramid@")),
+    }
 }
 
 /// Bank and bank-group indexing: warpscope's bank group is the bank number modulo the groups,
@@ -591,9 +750,10 @@ fn unrepresented(name: &str) -> &'static str {
             &["gpgpu_sub_core_model"],
             "sub-core schedulers with private registers and units are not modelled: a warpscope SM's schedulers share its units",
         ),
+        (&["gpgpu_shmem_option", "gpgpu_unified_l1d_size"], "only used with -gpgpu_adaptive_cache_config 1"),
         (
-            &["gpgpu_adaptive_cache_config", "gpgpu_shmem_option", "gpgpu_unified_l1d_size"],
-            "the adaptive L1/shared-memory split is not modelled: the L1 keeps the size of -gpgpu_cache:dl1",
+            &["trace_opcode_latency_initiation", "specialized_unit"],
+            "warpscope has one ALU: every non-memory instruction gets core.alu_latency and core.simd_width (from -trace_opcode_latency_initiation_int when given)",
         ),
         (
             &["gpgpu_cache:dl1Pref", "gpgpu_shmem_size_Pref"],
@@ -646,10 +806,6 @@ fn unrepresented(name: &str) -> &'static str {
             "shared-memory bank conflicts are not modelled (a fixed core.shared_latency)",
         ),
         (
-            &["dram_latency"],
-            "the fixed delay in front of GPGPU-Sim's DRAM queue is not modelled: warpscope's DRAM latency is its queues and timing",
-        ),
-        (
             &["gpgpu_dram_return_queue_size"],
             "the DRAM return queue is not modelled: replies fill the L2 directly",
         ),
@@ -658,16 +814,16 @@ fn unrepresented(name: &str) -> &'static str {
             "the interconnect's topology and buffers are not modelled: warpscope's crossbar has a fixed latency plus flit serialization",
         ),
         (
-            &["gpgpu_kernel_launch_latency", "gpgpu_TB_launch_latency", "gpgpu_max_concurrent_kernel"],
-            "kernel and CTA launch latency and concurrent kernels are not modelled",
+            &["gpgpu_max_concurrent_kernel"],
+            "concurrent kernels are not modelled: warpscope runs kernels one after another (as GPGPU-Sim does within one stream)",
         ),
         (
             &["gpgpu_coalesce_arch"],
-            "warpscope coalesces per 128-byte line (Fermi style); sector coalescing is not modelled",
+            "warpscope coalesces per L1 line, or per 32-byte sector for a sectored L1 (`S` in -gpgpu_cache:dl1)",
         ),
         (
-            &["gpgpu_l1_banks", "gpgpu_l1_cache_write_ratio", "gpgpu_flush_l1_cache"],
-            "L1 banking, write ratio and flushing are not modelled",
+            &["gpgpu_l1_banks", "gpgpu_l1_cache_write_ratio"],
+            "L1 banking and the write ratio are not modelled",
         ),
         (
             &["dram_dual_bus_interface"],

@@ -71,11 +71,14 @@ pub fn lru(g: &Gpu, core: usize, set: usize) -> View {
         t.keys.push(if live { RowKey::Warp { core: core as u16, warp: l.owner } } else { RowKey::None });
     }
     let c = &g.config.l1;
-    let mut v = View::new(format!(
-        "SM {core} — L1 set {set} ({} ways, {}, index {})",
-        c.ways, c.replacement, c.index
-    ))
-    .text("order: most → least protected (MRU → LRU); the victim is taken from the bottom");
+    // An adaptive L1 uses the ways the running kernel's shared memory leaves it.
+    let tags = &g.sms[core].l1.tags;
+    let ways = match tags.active_ways() {
+        n if n < tags.ways => format!("{n} of {} ways in use", tags.ways),
+        n => format!("{n} ways"),
+    };
+    let mut v = View::new(format!("SM {core} — L1 set {set} ({ways}, {}, index {})", c.replacement, c.index))
+        .text("order: most → least protected (MRU → LRU); the victim is taken from the bottom");
     match locality {
         Some(p) => {
             v = v.text(format!(

@@ -21,4 +21,7 @@ pub struct Line {
     pub owner: u16,
     /// PC of the load that brought it in.
     pub pc: u32,
+    /// A sectored cache's readable 32-byte sectors, one bit each (`cache::sectors`; unused
+    /// in a cache that is not sectored).
+    pub sectors: u8,
 }

@@ -5,6 +5,7 @@ pub mod index;
 pub mod line;
 pub mod mshr;
 pub mod replace;
+pub mod sectors;
 pub mod tags;
 
 /// What a cache knows about an access beyond its address: the issuing warp and how divergent

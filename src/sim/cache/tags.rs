@@ -3,6 +3,11 @@
 //! Lines are keyed by line number (the L1 uses address / line size, an L2 slice its
 //! slice-local line number). A line is *reserved* from the miss that allocated it until its
 //! fill arrives (allocate-on-miss); reserved lines cannot be victims.
+//!
+//! Only the first `active_ways` ways of a set are looked up and replaced: the L1 of an
+//! adaptive unified L1/shared array is allocated at its largest and given fewer ways when a
+//! kernel takes shared memory, as GPGPU-Sim's `tag_array` (allocated for the largest size) is
+//! searched over the associativity the kernel's launch set (`cache_config::set_assoc`).
 
 use super::AccessCtx;
 use super::index::{IndexKind, SetIndex};
@@ -22,6 +27,10 @@ pub enum Probe {
 pub struct TagArray {
     pub sets: usize,
     pub ways: usize,
+    /// Ways in use, from way 0 (at most `ways`).
+    active_ways: usize,
+    /// Some line may be valid or reserved (cleared by [`TagArray::invalidate_all`]).
+    holds_lines: bool,
     lines: Vec<Line>,
     pub index: IndexKind,
     pub replacement: ReplacementKind,
@@ -29,7 +38,27 @@ pub struct TagArray {
 
 impl TagArray {
     pub fn new(sets: usize, ways: usize, index: IndexKind, replacement: ReplacementKind) -> TagArray {
-        TagArray { sets, ways, lines: vec![Line::default(); sets * ways], index, replacement }
+        TagArray {
+            sets,
+            ways,
+            active_ways: ways,
+            holds_lines: false,
+            lines: vec![Line::default(); sets * ways],
+            index,
+            replacement,
+        }
+    }
+
+    /// Ways in use.
+    pub fn active_ways(&self) -> usize {
+        self.active_ways
+    }
+
+    /// Uses ways `0..n` of every set from now on (`n` ≤ `ways`); lines in the other ways stay
+    /// but are neither found nor replaced until the ways are used again.
+    pub fn set_active_ways(&mut self, n: usize) {
+        debug_assert!((1..=self.ways).contains(&n), "{n} of {} ways", self.ways);
+        self.active_ways = n;
     }
 
     #[inline]
@@ -52,7 +81,7 @@ impl TagArray {
     pub fn probe(&self, key: u64) -> (usize, Probe) {
         let set = self.set_of(key);
         let base = set * self.ways;
-        for (way, l) in self.lines[base..base + self.ways].iter().enumerate() {
+        for (way, l) in self.lines[base..base + self.active_ways].iter().enumerate() {
             if l.key == key {
                 match l.state {
                     LineState::Valid => return (set, Probe::Hit(way)),
@@ -75,14 +104,16 @@ impl TagArray {
     pub fn victim(&self, set: usize) -> Option<usize> {
         let base = set * self.ways;
         let lines = &self.lines[base..base + self.ways];
-        if let Some(w) = lines.iter().position(|l| l.state == LineState::Invalid) {
+        let active = self.active_ways;
+        if let Some(w) = lines[..active].iter().position(|l| l.state == LineState::Invalid) {
             return Some(w);
         }
-        self.replacement.victim(set, &|w| lines[w].state == LineState::Valid)
+        self.replacement.victim(set, &|w| w < active && lines[w].state == LineState::Valid)
     }
 
     /// Places `new` in `way` for access `ctx`, returning the valid line it displaced.
     pub fn install(&mut self, set: usize, way: usize, new: Line, ctx: &AccessCtx) -> Option<Line> {
+        self.holds_lines = true;
         let slot = self.line_mut(set, way);
         let old = *slot;
         *slot = new;
@@ -99,6 +130,25 @@ impl TagArray {
         } else {
             false
         }
+    }
+
+    /// Whether some line may be valid or reserved (false after [`TagArray::invalidate_all`]
+    /// with no fill pending).
+    pub fn holds_lines(&self) -> bool {
+        self.holds_lines
+    }
+
+    /// Invalidates every valid line (reserved ones wait for their fills).
+    pub fn invalidate_all(&mut self) {
+        if !self.holds_lines {
+            return;
+        }
+        for l in &mut self.lines {
+            if l.state == LineState::Valid {
+                l.state = LineState::Invalid;
+            }
+        }
+        self.holds_lines = self.reserved() > 0;
     }
 
     /// Lines currently reserved for fills.
@@ -144,5 +194,37 @@ mod tests {
         let evicted = t.install(0, 0, line(12, LineState::Valid), &ctx);
         assert_eq!(evicted.map(|l| l.key), Some(10));
         assert_eq!(t.probe(10).1, Probe::Miss);
+    }
+
+    #[test]
+    fn only_active_ways_are_found_and_replaced_and_a_flush_keeps_pending_fills() {
+        let c = Config::default();
+        let mut t = TagArray::new(
+            1,
+            4,
+            IndexKind::new(IndexName::Conv, 1, 7),
+            ReplacementKind::new(ReplacementName::Lru, 1, 4, &c),
+        );
+        let ctx = AccessCtx::default();
+        for way in 0..4 {
+            t.install(0, way, line(10 + way as u64, LineState::Valid), &ctx);
+        }
+        t.set_active_ways(2);
+        assert_eq!(
+            (t.probe(10).1, t.probe(11).1, t.probe(12).1),
+            (Probe::Hit(0), Probe::Hit(1), Probe::Miss)
+        );
+        // Way 0 is the least recently installed of the two in use (ways 2 and 3 are older
+        // in nothing: they are out of reach).
+        assert_eq!(t.victim(0), Some(0));
+        t.set_active_ways(4);
+        assert_eq!(t.probe(13).1, Probe::Hit(3), "a way back in use finds its line again");
+        t.install(0, 1, line(20, LineState::Reserved), &ctx);
+        t.invalidate_all();
+        assert_eq!(
+            (t.probe(10).1, t.probe(13).1, t.probe(20).1),
+            (Probe::Miss, Probe::Miss, Probe::Pending(1))
+        );
+        assert_eq!(t.reserved(), 1);
     }
 }

@@ -46,6 +46,8 @@ pub struct CtaSlot {
 struct Params {
     alu_latency: u64,
     max_loads: u8,
+    /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
+    /// (`cache::sectors::coalesce_bytes`).
     line_bytes: u64,
     max_ctas: u32,
     max_threads: u32,
@@ -134,7 +136,7 @@ impl ExecUnit {
             params: Params {
                 alu_latency: c.core.alu_latency.into(),
                 max_loads: c.core.max_loads_per_warp as u8,
-                line_bytes: c.l1.line_bytes.into(),
+                line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
                 max_ctas: c.core.max_ctas,
                 max_threads: c.core.max_threads,
                 min_group_warps: c.core.owl.min_group_size,

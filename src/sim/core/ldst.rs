@@ -102,6 +102,8 @@ pub struct LdstIo<'a> {
     pub sink: &'a mut EventSink,
     /// Request ids and the conservation count.
     pub ledger: &'a mut Ledger,
+    /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
+    /// (`cache::sectors::coalesce_bytes`).
     pub line_bytes: u64,
     pub shared_latency: u64,
     /// What the L1 learns about an access: the SM's warp schedulers and GTO priorities.

@@ -68,6 +68,8 @@ pub struct Sm {
     /// Packet header size and L2 slices per channel (to address the request network).
     pub header_bytes: u32,
     slices_per_channel: u32,
+    /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
+    /// (`cache::sectors::coalesce_bytes`).
     line_bytes: u64,
     shared_latency: u64,
     scratch: Vec<MemRequest>,
@@ -96,7 +98,7 @@ impl Sm {
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             header_bytes: c.icnt.header_bytes,
             slices_per_channel: c.l2.slices_per_channel,
-            line_bytes: c.l1.line_bytes.into(),
+            line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
             stats: CoreStats::default(),
@@ -173,6 +175,7 @@ impl Sm {
             self.quiet = None;
         }
         if self.exec.valid == 0 {
+            self.l1.sm_idle();
             if env.kernel_active {
                 self.stats.no_warp_cycles += 1;
             }
@@ -200,6 +203,7 @@ impl Sm {
         } else {
             self.stats.active_cycles += 1;
         }
+        let advanced = self.l1.advance(now);
         let returned = self.returns(now, env);
         let sent = self.step_ldst(now, env);
         let offered = self.issue(now, env);
@@ -225,7 +229,13 @@ impl Sm {
             }
             class = Some(c);
         }
-        if self.skip && !(returned || sent || offered) && self.issue.settled() && !quiet::heard(env.sink) {
+        // An SM without warps flushes a flushing L1 each cycle: quiet once nothing is left.
+        let flushing = self.exec.valid == 0 && self.l1.flush_due();
+        if self.skip
+            && !(advanced || returned || sent || offered || flushing)
+            && self.issue.settled()
+            && !quiet::heard(env.sink)
+        {
             self.quiet = Some(self.quiet_from(now, class, memory_block));
         }
     }
@@ -235,6 +245,11 @@ impl Sm {
     #[cold]
     fn quiet_from(&self, now: u64, class: Option<StallClass>, memory_block: bool) -> Quiet {
         let mut until = self.l1.next_hit_at().unwrap_or(u64::MAX);
+        // A request in the L1's lookup pipeline enters the miss queue when its latency has
+        // passed (or, if that queue is full, when the crossbar takes from it: a poke).
+        if let Some(at) = self.l1.next_lookup_at().filter(|&at| at > now) {
+            until = until.min(at);
+        }
         if let Some(&(at, ..)) = self.ldst.shared.front() {
             until = until.min(at);
         }

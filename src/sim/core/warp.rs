@@ -138,7 +138,7 @@ impl Warp {
             warp_in_cta: 0,
             age: 0,
             program,
-            next: Instr::exit(0),
+            next: Instr::exit(0, 0),
             addrs: [0; 32],
             pending: RegSet::default(),
             ready_at: 0,

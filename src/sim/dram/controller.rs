@@ -48,8 +48,14 @@ pub struct Controller {
     pub low_watermark: usize,
     /// Column commands per request (line bytes / burst bytes).
     pub cas_per_request: u8,
+    /// The burst bytes, when a sectored L2's reads fetch only their sectors (`l2.sectored`).
+    sector_burst: Option<u32>,
     /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
     in_flight: VecDeque<(u64, MemRequest)>,
+    /// Requests accepted but not yet queued: (core cycle they may enter the queue, request);
+    /// GPGPU-Sim's DRAM latency queue (`dram.frontend_latency`).
+    frontend: VecDeque<(u64, MemRequest)>,
+    frontend_latency: u64,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
     /// only choose a ready request, so selection is skipped until then; see
     /// [`DramScheduler::wake_at`]). Reset by arrivals and anything else that changes choices.
@@ -87,7 +93,10 @@ impl Controller {
             high_watermark: c.dram.write_high_watermark as usize,
             low_watermark: c.dram.write_low_watermark as usize,
             cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
+            sector_burst: c.l2.sectored.then_some(burst),
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
+            frontend: VecDeque::new(),
+            frontend_latency: c.dram.frontend_latency.into(),
             idle_until: 0,
             skip_idle: true,
             next_refresh,
@@ -106,6 +115,20 @@ impl Controller {
         self.queues.has_room(is_write)
     }
 
+    /// Takes a request from its L2 slice (the caller checked [`Controller::can_accept`]): it
+    /// enters the queue at once, or `dram.frontend_latency` core cycles later — GPGPU-Sim's
+    /// `-dram_latency`: `memory_partition_unit::dram_cycle` moves a request from the L2→DRAM
+    /// queue into a latency queue when the DRAM queue has room, and from there, once the
+    /// latency has passed and the queue has room again, one request per DRAM cycle into the
+    /// queue ([`Controller::tick`]).
+    pub fn accept(&mut self, req: MemRequest, stamp: u64) {
+        if self.frontend_latency == 0 {
+            self.enqueue(req, stamp);
+        } else {
+            self.frontend.push_back((stamp + self.frontend_latency, req));
+        }
+    }
+
     /// Queues a request whose DRAM location is already in `req.loc` (the caller checked
     /// [`Controller::can_accept`]). `stamp` is the core cycle recorded in its trace.
     pub fn enqueue(&mut self, mut req: MemRequest, stamp: u64) -> Slot {
@@ -118,7 +141,7 @@ impl Controller {
             bank: req.loc.bank as u8,
             row: req.loc.row,
             col: req.loc.col,
-            cas_left: self.cas_per_request,
+            cas_left: self.column_commands(&req),
             started: false,
             is_write,
             req,
@@ -128,13 +151,24 @@ impl Controller {
         slot
     }
 
-    /// Requests queued or with data still on the bus.
+    /// Column commands `req` needs: its line's, or for a read of a sectored L2 those of the
+    /// bytes it asks for (GPGPU-Sim sends a sector miss to DRAM as a 32-byte request).
+    fn column_commands(&self, req: &MemRequest) -> u8 {
+        match self.sector_burst {
+            Some(burst) if !req.kind.is_write() => {
+                (req.bytes.div_ceil(burst) as u8).clamp(1, self.cas_per_request)
+            }
+            _ => self.cas_per_request,
+        }
+    }
+
+    /// Requests waiting to enter the queue, queued, or with data still on the bus.
     pub fn occupancy(&self) -> usize {
-        self.queues.n_reads + self.queues.n_writes + self.in_flight.len()
+        self.frontend.len() + self.queues.n_reads + self.queues.n_writes + self.in_flight.len()
     }
 
     pub fn is_idle(&self) -> bool {
-        self.queues.is_empty() && self.in_flight.is_empty()
+        self.frontend.is_empty() && self.queues.is_empty() && self.in_flight.is_empty()
     }
 
     /// Reads (and prefetches) whose data has fully arrived by now, oldest first.
@@ -218,6 +252,13 @@ impl Controller {
     // slower (measured with callgrind on the default machine).
     #[inline(never)]
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
+        if let Some((ready, r)) = self.frontend.front()
+            && stamp >= *ready
+            && self.queues.has_room(r.kind.is_write())
+        {
+            let (_, req) = self.frontend.pop_front().expect("head exists");
+            self.enqueue(req, stamp);
+        }
         let now = self.now;
         self.count_cycles(1);
         if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
@@ -330,7 +371,8 @@ impl Controller {
 
     /// The first DRAM cycle (≥ now) at which [`Controller::tick`] may do more than count an
     /// idle cycle: a pending request's command may be ready, or a refresh is due; `u64::MAX`
-    /// when nothing is queued and refresh is off. Valid until the next arrival.
+    /// when nothing is queued and refresh is off (requests waiting to enter the queue are
+    /// [`Controller::next_entry`]'s). Valid until the next arrival.
     pub fn next_activity(&self) -> u64 {
         let refresh = match self.next_refresh {
             0 => u64::MAX,
@@ -345,6 +387,16 @@ impl Controller {
             _ => self.idle_until,
         };
         queued.min(refresh).max(self.now)
+    }
+
+    /// The first core cycle (≥ `now`) at which a request waiting out `dram.frontend_latency`
+    /// may enter the queue: `u64::MAX` when none waits, or when the queue has no room for the
+    /// oldest (room comes only from a command, which [`Controller::next_activity`] covers).
+    pub fn next_entry(&self, now: u64) -> u64 {
+        match self.frontend.front() {
+            Some((ready, r)) if self.queues.has_room(r.kind.is_write()) => (*ready).max(now),
+            _ => u64::MAX,
+        }
     }
 
     /// Jumps to DRAM cycle `t` (≤ [`Controller::next_activity`], with no arrival before it),
@@ -589,6 +641,49 @@ mod tests {
         };
         (r.loc.bank, r.loc.row) = ((id % 16) as u32, id as u32);
         r
+    }
+
+    /// A sectored L2's read asks DRAM for its 32 bytes: one column command per burst of them,
+    /// where a line takes line / burst (write-backs stay whole lines).
+    #[test]
+    fn a_sectored_l2_reads_only_its_sectors() {
+        let mut c = Config::default();
+        let burst = c.dram_burst_bytes();
+        assert!(burst < c.l2.line_bytes, "the default burst is shorter than a line");
+        let line =
+            Controller::new(&c, 0).column_commands(&MemRequest { bytes: 32, ..req(0, AccessKind::Load) });
+        assert_eq!(u32::from(line), c.l2.line_bytes / burst, "not sectored: the whole line");
+        (c.l1.sectored, c.l2.sectored) = (true, true);
+        let mc = Controller::new(&c, 0);
+        let sector = MemRequest { bytes: 32, ..req(0, AccessKind::Load) };
+        assert_eq!(u32::from(mc.column_commands(&sector)), 32u32.div_ceil(burst));
+        let writeback = MemRequest { bytes: 128, ..req(1, AccessKind::Writeback) };
+        assert_eq!(u32::from(mc.column_commands(&writeback)), c.l2.line_bytes / burst);
+    }
+
+    /// GPGPU-Sim's `-dram_latency`: a request enters the queue `frontend_latency` core cycles
+    /// after the controller took it, one per DRAM cycle, and counts as held meanwhile.
+    #[test]
+    fn the_frontend_holds_requests_for_its_latency() {
+        let mut c = Config::default();
+        c.dram.frontend_latency = 100;
+        let mut mc = Controller::new(&c, 0);
+        let (mut sink, mut ledger) = (EventSink::default(), Ledger::default());
+        mc.accept(req(0, AccessKind::Load), 5);
+        mc.accept(req(1, AccessKind::Load), 5);
+        assert_eq!((mc.occupancy(), mc.queues.n_reads, mc.is_idle()), (2, 0, false));
+        for stamp in 5..105 {
+            mc.tick(stamp, &mut sink, &mut ledger);
+        }
+        assert_eq!(mc.queues.n_reads, 0, "until core cycle 105");
+        mc.tick(105, &mut sink, &mut ledger);
+        assert_eq!((mc.queues.n_reads, mc.occupancy()), (1, 2), "one request per DRAM cycle");
+        mc.tick(106, &mut sink, &mut ledger);
+        assert_eq!(mc.queues.n_reads + mc.in_flight.len(), 2);
+        // Without the latency a request is queued at once.
+        let mut direct = Controller::new(&Config::default(), 0);
+        direct.accept(req(2, AccessKind::Load), 5);
+        assert_eq!(direct.queues.n_reads, 1);
     }
 
     /// Seed 000 §II-C: writes drain once the write queue passes the high watermark (or no read

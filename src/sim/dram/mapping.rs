@@ -14,8 +14,18 @@
 //!   so that strides do not camp on one bank.
 //! * `custom`: one letter per address bit (see `config::CustomFields`); with `channel_bit`, the
 //!   channel is taken out by modulo first, as GPGPU-Sim's `dramid@N` decoding does.
+//!
+//! With `partition_indexing = "ipoly"` (GPGPU-Sim's `-gpgpu_memory_partition_indexing 2`,
+//! `linear_to_raw_address_translation::addrdec_tlx`), a custom mapping with `channel_bit`
+//! picks the L2 slice as GPGPU-Sim picks the memory sub-partition: channel × slices_per_channel
+//! plus the lowest bank bits, IPOLY-hashed ([`crate::sim::ipoly`]) with the address bits above
+//! `channel_bit + log2 channels + log2 slices_per_channel`; the channel is the hashed slice over
+//! slices_per_channel, while bank, row and column stay as decoded. A slice numbers its lines by
+//! the address with the channel and slice bits taken out (GPGPU-Sim's `partition_address`,
+//! which its L2 set index reads).
 
-use crate::config::{Config, CustomFields, MappingScheme};
+use crate::config::{Config, CustomFields, MappingScheme, PartitionIndexing};
+use crate::sim::ipoly;
 
 /// Where a line lives in the memory system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -51,6 +61,8 @@ pub struct AddressMap {
     custom: Option<CustomFields>,
     /// `dram.mapping.channel_bit` of a custom mapping.
     channel_bit: Option<u32>,
+    /// IPOLY partition indexing: the address bits of the slice number's bank bits.
+    ipoly_slice_bits: Option<u64>,
 }
 
 impl AddressMap {
@@ -76,9 +88,23 @@ impl AddressMap {
             bank_shift: c.dram.banks.trailing_zeros(),
             line_shift: c.l2.line_bytes.trailing_zeros(),
             burst_shift: c.dram_burst_bytes().trailing_zeros(),
+            ipoly_slice_bits: match (&custom, c.dram.mapping.partition_indexing) {
+                (Some(f), PartitionIndexing::Ipoly) => {
+                    Some(f.lowest_bits(b'B', c.l2.slices_per_channel.trailing_zeros()))
+                }
+                _ => None,
+            },
             custom,
             channel_bit: c.dram.mapping.channel_bit,
         }
+    }
+
+    /// The IPOLY term of an address: what the hash XORs into a slice number, from the bits of
+    /// the channel-free address `packed` above `channel_bit + log2 slices` (the original
+    /// address's bits above `channel_bit + log2 channels + log2 slices`).
+    fn ipoly_term(&self, packed: u64, s: u32) -> u64 {
+        let higher = packed >> s >> self.slices.trailing_zeros();
+        ipoly::hash(higher, 0, self.channels * self.slices)
     }
 
     /// Maps a byte address (any byte of the line).
@@ -124,8 +150,16 @@ impl AddressMap {
                 | f.deposit(b'S', col_bytes & ((1 << s_bits) - 1));
             return match self.channel_bit {
                 Some(s) => {
+                    // Under IPOLY the channel given is the hashed one: the decoded channel is it
+                    // XOR the term's channel bits (the hash is an XOR with the higher bits).
+                    let channel = match self.ipoly_slice_bits {
+                        Some(_) => {
+                            u64::from(channel) ^ (self.ipoly_term(fields, s) >> self.slices.trailing_zeros())
+                        }
+                        None => u64::from(channel),
+                    };
                     let quotient = fields >> s;
-                    ((quotient * self.channels + u64::from(channel)) << s) | (fields & ((1u64 << s) - 1))
+                    ((quotient * self.channels + channel) << s) | (fields & ((1u64 << s) - 1))
                 }
                 None => fields,
             };
@@ -173,6 +207,22 @@ impl AddressMap {
         let bank = f.extract(addr, b'B');
         let row = f.extract(addr, b'R') % self.rows;
         let col_bytes = (f.extract(addr, b'C') << f.count(b'S')) | f.extract(addr, b'S');
+        if let (Some(slice_bits), Some(s)) = (self.ipoly_slice_bits, self.channel_bit) {
+            let slice = (channel * self.slices + (bank & (self.slices - 1))) ^ self.ipoly_term(addr, s);
+            // `addr` without its slice bits, packed, highest first (the channel is already out).
+            let mut partition_addr = addr;
+            for b in (0..64).rev().filter(|b| slice_bits >> b & 1 == 1) {
+                partition_addr = ((partition_addr >> (b + 1)) << b) | (partition_addr & ((1u64 << b) - 1));
+            }
+            return DramLocation {
+                channel: (slice / self.slices) as u32,
+                slice: (slice % self.slices) as u32,
+                bank: bank as u32,
+                row: row as u32,
+                col: (col_bytes / self.burst_bytes) as u32,
+                slice_line: partition_addr >> self.line_shift,
+            };
+        }
         // Inside a channel, lines are numbered by (row, bank, column) so slices alternate.
         let line_in_row = col_bytes / self.line_bytes;
         let lines_per_row = self.row_bytes / self.line_bytes;
@@ -297,5 +347,53 @@ mod tests {
         }
         c.dram.mapping.custom = "0000RRRR.RRRRRRRR.BBBCCCCB.CHSSSSSS".into();
         assert!(CustomFields::parse(&c.dram.mapping.custom, &c).unwrap_err().contains("leave 'H' out"));
+    }
+
+    /// A Volta-like machine of Accel-Sim's QV100 config: 32 channels × 2 slices, `dramid@8`.
+    fn qv100(indexing: PartitionIndexing) -> AddressMap {
+        let mut c = Config::default();
+        c.dram.channels = 32;
+        c.dram.rows = 8192;
+        c.dram.row_bytes = 2048;
+        c.dram.mapping.scheme = MappingScheme::Custom;
+        c.dram.mapping.channel_bit = Some(8);
+        c.dram.mapping.custom = "0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS".into();
+        c.dram.mapping.partition_indexing = indexing;
+        CustomFields::parse(&c.dram.mapping.custom, &c).unwrap();
+        AddressMap::new(&c)
+    }
+
+    /// GPGPU-Sim's IPOLY sub-partition, written out for this mapping: the decoded channel is
+    /// address bits 8–12, the lowest bank bit is bit 13 (bit 8 once the channel is out), and the
+    /// hash reads the bits from 14 (8 + 5 channel bits + 1 slice bit) up.
+    #[test]
+    fn ipoly_partition_indexing_follows_gpgpu_sims_decoding() {
+        let m = qv100(PartitionIndexing::Ipoly);
+        let mut seen = BTreeSet::new();
+        let mut slice_lines = BTreeSet::new();
+        for i in 0..20_000u64 {
+            let addr = i * 128 * 7919 % (1 << 32) / 128 * 128;
+            let (chip, low_bank) = ((addr >> 8) & 31, (addr >> 13) & 1);
+            let slice = ipoly::hash(addr >> 14, chip * 2 + low_bank, 64);
+            let l = m.map(addr);
+            assert_eq!((u64::from(l.channel), u64::from(l.slice)), (slice / 2, slice % 2), "{addr:#x}");
+            // Bank, row and column are the plain decoding's.
+            let plain = qv100(PartitionIndexing::Consecutive).map(addr);
+            assert_eq!((l.bank, l.row, l.col), (plain.bank, plain.row, plain.col), "{addr:#x}");
+            // The slice numbers its lines by the address without bits 8–13.
+            assert_eq!(l.slice_line, ((addr >> 14) << 1) | ((addr >> 7) & 1), "{addr:#x}");
+            assert!(seen.insert((l.channel, l.bank, l.row, l.col)), "aliases {addr:#x}");
+            assert!(slice_lines.insert((l.channel, l.slice, l.slice_line)), "slice line aliases {addr:#x}");
+            assert_eq!(m.unmap(l.channel, l.bank, l.row, l.col), addr, "{addr:#x}");
+        }
+    }
+
+    #[test]
+    fn ipoly_spreads_a_4_kb_stride_that_the_modulo_keeps_on_two_channels() {
+        // A[tid·4096]: the plain `dramid@8` decoding sends every line to channel 0 or 16.
+        let channels =
+            |m: &AddressMap| -> BTreeSet<u32> { (0..64u64).map(|t| m.map(t * 4096).channel).collect() };
+        assert_eq!(channels(&qv100(PartitionIndexing::Consecutive)).len(), 2);
+        assert!(channels(&qv100(PartitionIndexing::Ipoly)).len() >= 16);
     }
 }

@@ -111,6 +111,8 @@ pub struct Header {
     pub binary_version: Option<u32>,
     pub lineinfo: bool,
     pub windows: Windows,
+    /// `-shmem`: shared memory per thread block, bytes (sizes an adaptive L1).
+    pub shmem: u32,
 }
 
 impl Header {
@@ -161,6 +163,7 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
         binary_version: None,
         lineinfo: false,
         windows: Windows::default(),
+        shmem: 0,
     };
     let (mut grid_seen, mut block_seen) = (false, false);
     let (body_line, begin) = loop {
@@ -238,9 +241,11 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
                 }
             }
             "shmem base_addr" => h.windows.shmem_base = hex(value).ok_or_else(|| err("a hex address"))?,
+            "shmem" => {
+                h.shmem = value.parse().map_err(|_| err("the shared memory per thread block in bytes"))?
+            }
             "local mem base_addr" => h.windows.local_base = hex(value).ok_or_else(|| err("a hex address"))?,
-            // Other keys (shmem, nregs, stream, nvbit version, ...) do not change the
-            // simulation.
+            // Other keys (nregs, stream, nvbit version, ...) do not change the simulation.
             _ => {}
         }
     };

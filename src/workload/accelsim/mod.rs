@@ -165,7 +165,8 @@ impl TraceCursor {
             let pc =
                 self.end.checked_sub(1).and_then(|i| self.cta.instrs.get(i as usize)).map_or(0, |t| t.pc);
             self.next = self.end + 1;
-            return Instr::exit(pc);
+            // The trace names no lanes for it (and a warp slot with no trace has none).
+            return Instr::exit(pc, 0);
         }
         let t = self.cta.instrs[self.next as usize];
         self.next += 1;
@@ -623,6 +624,7 @@ mod tests {
             binary_version: Some(80),
             lineinfo: false,
             windows: opcode::Windows { shmem_base: 0x7fc8_6700_0000, local_base: 0x7fc8_6500_0000 },
+            shmem: 0,
         }
     }
 

@@ -16,15 +16,20 @@
 //!
 //! Opcodes: an instruction whose program names it with an opcode that reads back as the
 //! same operation and registers (a trace's own SASS opcode, see [`super::opcode`]) keeps
-//! it. What is approximated: other warpscope instructions carry an operation class, not a
+//! it, and so does a memory instruction whose name starts with one (a benchmark's
+//! `LDG.U8 g_graph_mask[tid]`, SSSP's `RED.E.MIN.S32 dist[dst], altdist`, which Accel-Sim
+//! performs as an atomic at the L2). What is approximated: other warpscope instructions carry an operation class, not a
 //! SASS opcode, so each gets a representative one the importer and Accel-Sim classify the
 //! same way — `LDG.E`/`LDL`/`LDS` loads and `STG.E`/`STL`/`STS` stores with the width suffix
 //! (`.U8`, `.U16`, none for 4 bytes, `.64`, `.128`), `BAR.SYNC`, `EXIT`, and `IADD3` for
 //! every ALU operation (`IMAD.WIDE` when it writes a register pair), keeping the PC, active
 //! mask, destination and source registers, so scoreboard dependencies survive; the
 //! functional unit and latency Accel-Sim gives `IADD3` stand in for whatever the operation
-//! was. The grid is written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch
-//! order; `-shmem = 0` and `-nregs = 32` (warpscope models neither). A destination is one
+//! was. A warp's final `EXIT` is written with the lanes its program gives it: the warp's
+//! threads (Accel-Sim finishes a thread only as an active lane of an `EXIT`). The grid is
+//! written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch order; `-shmem` is
+//! the kernel's declared shared memory (a trace's own, 0 for warpscope's kernels) and
+//! `-nregs = 32` (warpscope does not model register occupancy). A destination is one
 //! register as the tracer writes it (Accel-Sim's `MAX_DST`), at most four sources; an
 //! instruction that cannot be written so that it reads back the same (a load writing fewer
 //! registers than its width, an ALU writing more than two) is an error naming it.
@@ -114,7 +119,7 @@ pub fn write_kernel(
     writeln!(out, "-kernel id = {id}")?;
     writeln!(out, "-grid dim = ({ctas},1,1)")?;
     writeln!(out, "-block dim = ({},1,1)", kernel.threads_per_cta())?;
-    writeln!(out, "-shmem = 0")?;
+    writeln!(out, "-shmem = {}", kernel.shared_bytes_per_cta())?;
     writeln!(out, "-nregs = 32")?;
     let binary = match kernel {
         Kernel::Trace(k) => k.header.binary_version,
@@ -181,6 +186,16 @@ pub fn write_instr(
     addrs: &LaneAddrs,
     modes: AddressModes,
 ) -> Result<(), WriteError> {
+    // A benchmark names a memory instruction as SASS does, opcode first (`RED.E.MIN.S32
+    // dist[dst], altdist`): the opcode says what Accel-Sim does with it (a RED is an atomic,
+    // performed at the L2), so it is kept when it reads back the same and Accel-Sim reads the
+    // same width from it. An ALU instruction keeps only a name that is an opcode (a trace's
+    // own), so Accel-Sim times every synthetic one as IADD3.
+    let name = name.and_then(|n| match n.split_once(' ') {
+        Some((op, _)) if i.op.is_memory() => Some(op).filter(|op| accel_sim_width(op) == access_width(i)),
+        Some(_) => None,
+        None => Some(n),
+    });
     let (opcode, writes) = match name.filter(|n| reads_back_as(n, i, last)) {
         Some(n) => (n, i.dst != NO_REG),
         None => sass_opcode(i)?,
@@ -246,16 +261,30 @@ fn write_addresses(
     Ok(())
 }
 
+/// The bytes per lane Accel-Sim reads from an opcode: it ignores the trace's width field and
+/// takes a `.64` or `.U8` token (bits / 8), else 4 (`inst_trace_t::get_datawidth_from_opcode`).
+fn accel_sim_width(opcode: &str) -> u32 {
+    let bits = |t: &str| t.parse::<u32>().ok();
+    opcode
+        .split('.')
+        .find_map(|t| bits(t).or_else(|| t.strip_prefix('U').and_then(bits)))
+        .map_or(4, |b| b / 8)
+}
+
+/// The bytes per lane of a memory instruction (0 for any other).
+fn access_width(i: &Instr) -> u32 {
+    match i.op {
+        Op::Load { width, .. } | Op::Store { width, .. } => u32::from(width),
+        _ => 0,
+    }
+}
+
 /// Whether the importer reads `name` on a line written for `i` (one destination register,
 /// no generic address windows in the header; `last` in its warp) as the same operation
 /// writing the same registers.
 fn reads_back_as(name: &str, i: &Instr, last: bool) -> bool {
-    let width = match i.op {
-        Op::Load { width, .. } | Op::Store { width, .. } => u32::from(width),
-        _ => 0,
-    };
     is_opcode(name)
-        && classify(name, width, i.dst != NO_REG).is_ok_and(|info| {
+        && classify(name, access_width(i), i.dst != NO_REG).is_ok_and(|info| {
             // An `EXIT` before the last instruction only retires lanes: an issue slot.
             let op = match info.op(Space::Global) {
                 Op::Exit if !last => Op::Alu,
@@ -445,13 +474,33 @@ mod tests {
         // An EXIT before the warp's end retires lanes (an issue slot); at its end, ends it.
         assert_eq!(named(&Instr { dst: NO_REG, ..alu }, "EXIT", false), "EXIT");
         assert_eq!(named(&Instr { dst: NO_REG, ..alu }, "EXIT", true), "IADD3");
-        assert_eq!(named(&Instr::exit(0x40), "EXIT", true), "EXIT");
+        assert_eq!(named(&Instr::exit(0x40, u32::MAX), "EXIT", true), "EXIT");
         // A name that is no opcode, or one the importer reads as another operation.
         assert_eq!(named(&alu, "load A[i]", false), "IADD3");
         assert_eq!(named(&alu, "LDG.E", false), "IADD3");
         let ld = load(u32::MAX, 8);
         assert_eq!(named(&ld, "LDG.E.64.SYS", false), "LDG.E.64.SYS");
         assert_eq!(named(&ld, "LDG.E.128", false), "LDG.E.64");
+        // A memory instruction named opcode first keeps the opcode (an atomic stays one), an
+        // ALU instruction does not (its name is source text, timed as IADD3).
+        assert_eq!(named(&ld, "LDG.E.64 row_ptr[i]", false), "LDG.E.64");
+        // ... when Accel-Sim reads the same width from it: it takes widths from the opcode only,
+        // 4 bytes without a suffix.
+        assert_eq!(named(&ld, "LDG dist[i]", false), "LDG.E.64");
+        let byte = Instr { op: Op::Load { space: Space::Global, width: 1 }, dst_regs: 1, ..ld };
+        assert_eq!(named(&byte, "LDG.U8 mask[tid]", false), "LDG.U8");
+        assert_eq!(
+            (accel_sim_width("LDG.E.128"), accel_sim_width("STG.E.U16"), accel_sim_width("RED.E.MIN.S32")),
+            (16, 2, 4)
+        );
+        let red = Instr { op: Op::Store { space: Space::Global, width: 4 }, dst: NO_REG, dst_regs: 1, ..ld };
+        assert_eq!(named(&red, "RED.E.MIN.S32 dist[dst], altdist", false), "RED.E.MIN.S32");
+        assert_eq!(
+            named(&red, "ATOM.MIN dist[dst]", false),
+            "STG.E",
+            "a generic ATOM returns a value: a load"
+        );
+        assert_eq!(named(&alu, "FFMA x = a*b + c", false), "IADD3");
         // A generic access to shared memory: the exported header has no windows, so it
         // would read back as global.
         let shared = Instr { op: Op::Load { space: Space::Shared, width: 4 }, dst_regs: 1, ..ld };
@@ -473,7 +522,11 @@ mod tests {
         assert_eq!(line(&st, &a, AddressModes::Compressed), "0030 00000001 0 STS.U16 2 R6 R3 2 2 0x1000 \n");
         let bar = Instr { op: Op::Barrier, dst: NO_REG, srcs: [NO_REG; 4], ..alu };
         assert_eq!(line(&bar, &a, AddressModes::Compressed), "0030 00000001 0 BAR.SYNC 0 0 \n");
-        assert_eq!(line(&Instr::exit(0x40), &a, AddressModes::Compressed), "0040 00000000 0 EXIT 0 0 \n");
+        // The final EXIT carries the warp's threads: Accel-Sim finishes only its active lanes.
+        assert_eq!(
+            line(&Instr::exit(0x40, 0x0000_ffff), &a, AddressModes::Compressed),
+            "0040 0000ffff 0 EXIT 0 0 \n"
+        );
         let ldl = Instr { op: Op::Load { space: Space::Local, width: 8 }, dst_regs: 2, ..alu };
         assert_eq!(
             line(&ldl, &a, AddressModes::Compressed),

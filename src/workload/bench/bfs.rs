@@ -355,7 +355,8 @@ impl BfsCursor {
                     self.at = At::Exit;
                     ("STG.U8 g_updating_graph_mask[tid] = false", mem(UPDATING, true, 0, 0, &|t| t.into()))
                 }
-                At::Exit => ("EXIT", Instr::exit(pc)),
+                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
+                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
             self.name = name;
             return instr;

@@ -22,9 +22,11 @@
 //! counter update, compare and branch; the index arithmetic before the guard is one slot per
 //! index. Register dependencies follow the data flow: an arithmetic slot waits for the loads
 //! before it and for the accumulator it updates; a store waits for the accumulator, or for the
-//! load just before it when it copies a loaded value.
+//! load just before it when it copies a loaded value. An access at an affine index names no
+//! address register (SASS would name the register its index arithmetic wrote): it does not
+//! wait for the loop counter update, in warpscope or in an exported trace.
 
-use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space, warp_threads};
 use super::super::synth::{ArrayInfo, lanes};
 use std::sync::Arc;
 
@@ -407,13 +409,12 @@ impl NestKernel {
     /// A cursor at the start of the program for warp `warp` of CTA `cta`.
     pub fn cursor(&self, cta: u32, warp: u32) -> NestCursor {
         let t0 = warp * 32;
-        let present = self.threads_per_cta().saturating_sub(t0).min(32);
         NestCursor {
             pc: 0,
             depth: 0,
             ifs: 0,
             iter: [0; 2],
-            mask: if present == 32 { u32::MAX } else { (1u32 << present) - 1 },
+            mask: warp_threads(self.threads_per_cta(), warp),
             saved: [0; MAX_IFS],
             bx: cta % self.grid[0],
             by: cta / self.grid[0],
@@ -471,7 +472,8 @@ impl NestCursor {
             let pc = idx as u32 * 16;
             let Some(c) = k.code.get(idx) else {
                 self.name = "EXIT";
-                return Instr::exit(pc);
+                // Every thread of the warp ends here, those the guard left out too.
+                return Instr::exit(pc, warp_threads(k.threads_per_cta(), self.t0 / 32));
             };
             let instr =
                 |op| Instr { pc, op, dst: c.dst, dst_regs: c.dst_regs, srcs: c.srcs, mask: self.mask };

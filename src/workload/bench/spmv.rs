@@ -386,7 +386,8 @@ impl SpmvCursor {
                     let row = |l| u64::from(self.row_of(k.form, l));
                     ("STG out[myRow]", access(Space::Global, false, NO_REG, 7, &|l| k.addr(OUT, row(l))))
                 }
-                At::Exit => ("EXIT", Instr::exit(pc)),
+                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
+                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
             self.name = name;
             return instr;

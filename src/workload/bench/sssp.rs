@@ -16,7 +16,9 @@
 //! distance another thread of the same launch just wrote), so launch L leaves the shortest
 //! distances over at most L edges; `*changed` is stored by every lane whose `if` was taken
 //! (on the GPU, by those whose `atomicMin` still lowered the distance); `atomicMin` is a 4-byte
-//! store (it is performed at the L2, like a store, and its result only feeds that test); the
+//! store (it is performed at the L2, like a store, and its result only feeds that test), named
+//! `RED.E.MIN.S32` as nvcc compiles an atomic whose result is unused, so an exported trace
+//! gives Accel-Sim the atomic (which it performs at the L2, bypassing the L1); the
 //! first-edge lookup (`srcsrc`, `psrc`) is loaded once per edge and shared by
 //! `getDestination` and `getWeight`; one ALU slot per compare, add and loop branch.
 
@@ -315,7 +317,7 @@ impl SsspCursor {
                 }
                 At::AtomicMin => {
                     self.at = At::SetChanged;
-                    ("ATOM.MIN dist[dst], altdist", access(DIST, false, NO_REG, 8, &|t| dst(t).into()))
+                    ("RED.E.MIN.S32 dist[dst], altdist", access(DIST, false, NO_REG, 8, &|t| dst(t).into()))
                 }
                 At::SetChanged => {
                     self.at = At::Branch;
@@ -327,7 +329,8 @@ impl SsspCursor {
                     self.at = At::LoopHead;
                     ("BRA ii < neighborsize", Instr { mask: self.active, ..alu(1, 1) })
                 }
-                At::Exit => ("EXIT", Instr::exit(pc)),
+                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
+                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
             self.name = name;
             return instr;

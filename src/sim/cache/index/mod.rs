@@ -14,6 +14,7 @@ mod bxor;
 mod conv;
 mod fermi;
 mod fup;
+mod ipoly;
 mod pdisp;
 mod pmod;
 
@@ -21,6 +22,7 @@ pub use bxor::Bxor;
 pub use conv::Conv;
 pub use fermi::Fermi;
 pub use fup::Fup;
+pub use ipoly::Ipoly;
 pub use pdisp::Pdisp;
 pub use pmod::Pmod;
 
@@ -43,6 +45,7 @@ pub enum IndexKind {
     Pdisp,
     Fermi,
     Fup,
+    Ipoly,
 }
 
 impl IndexKind {
@@ -57,6 +60,7 @@ impl IndexKind {
             IndexName::Pdisp => Pdisp::new(sets).into(),
             IndexName::Fermi => Fermi::new(sets, line_shift).into(),
             IndexName::Fup => Fup::new(sets, line_shift).into(),
+            IndexName::Ipoly => Ipoly::new(sets).into(),
         }
     }
 }

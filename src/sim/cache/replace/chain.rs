@@ -10,7 +10,8 @@ pub struct Chains {
 
 impl Chains {
     pub fn new(sets: usize, ways: usize) -> Chains {
-        Chains { ways, order: (0..sets).flat_map(|_| 0..ways as u8).collect() }
+        // Way numbers fit a byte: at most 256 ways (`config::MAX_WAYS`).
+        Chains { ways, order: (0..sets).flat_map(|_| (0..ways).map(|w| w as u8)).collect() }
     }
 
     pub fn ways(&self) -> usize {
