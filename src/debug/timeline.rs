@@ -652,9 +652,10 @@ impl Timeline {
         s
     }
 
-    /// One line saying what the file holds.
+    /// One line saying what the file `path` (`-`: standard output) holds.
     pub fn summary(&self, path: &str, bytes: usize) -> String {
         let c = &self.counts;
+        let path = if path == "-" { "standard output" } else { path };
         format!(
             "wrote {path}: cycles {}..{}, {} slices, {} instants, {} counter samples, {} flow events ({} KiB); open it in ui.perfetto.dev or chrome://tracing (1 µs = 1 core cycle)",
             self.from,
