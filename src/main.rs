@@ -5,9 +5,10 @@ use clap::{Args, Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
-use warpscope::batch::{compare, dram, export, output, run, sweep};
+use warpscope::batch::{compare, dram, export, run, sweep};
 use warpscope::config::{Config, ConfigError, Origin};
 use warpscope::debug::{Outcome, Session};
+use warpscope::output;
 use warpscope::workload::Workload;
 
 #[derive(Parser)]
@@ -50,6 +51,24 @@ enum Command {
     Validate(ValidateArgs),
     /// Accel-Sim SASS traces: `trace export` writes any workload as one.
     Trace(TraceArgs),
+    /// Write cycles --from..--to of a run as a Chrome/Perfetto trace-event file (open it in
+    /// ui.perfetto.dev or chrome://tracing; 1 µs there = 1 core cycle).
+    Timeline(TimelineArgs),
+}
+
+#[derive(Args)]
+struct TimelineArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// First core cycle of the window.
+    #[arg(long, value_name = "CYCLE")]
+    from: u64,
+    /// Core cycle the window ends before.
+    #[arg(long, value_name = "CYCLE")]
+    to: u64,
+    /// The trace file to write (JSON; `-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    out: String,
 }
 
 #[derive(Args)]
@@ -368,6 +387,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Repro(a)) => repro_cmd(a),
         Some(Command::Validate(a)) => validate_cmd(a),
         Some(Command::Trace(TraceArgs { command: TraceCommand::Export(a) })) => export_cmd(a),
+        Some(Command::Timeline(a)) => timeline_cmd(a),
     }
 }
 
@@ -755,5 +775,38 @@ fn export_cmd(a: ExportArgs) -> Result<i32> {
         w.instructions,
         a.dir.join("kernelslist.g").display()
     ))?;
+    Ok(0)
+}
+
+fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
+    use warpscope::debug::timeline;
+    check_outputs(&[("--out", Some(&a.out))])?;
+    timeline::check_window(a.from, a.to)
+        .map_err(|e| usage(&format!("--from {} --to {}", a.from, a.to), &e))?;
+    let (config, workload) = load(&a.machine)?;
+    let mut session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
+    session.goto(a.to);
+    if session.furthest < a.to {
+        let why = match &session.gpu.status {
+            warpscope::sim::Status::Stuck(why) => {
+                format!("the machine got stuck at cycle {} ({why})", session.furthest)
+            }
+            _ => format!("the program finished at cycle {}", session.furthest),
+        };
+        return Err(usage(
+            &format!("--to {}", a.to),
+            &format!("is beyond the run's end: {why}; give --to {} or less", session.furthest),
+        ));
+    }
+    let t = timeline::export(&session.travel, &session.gpu, session.furthest, a.from, a.to)
+        .map_err(|e| usage(&format!("--from {} --to {}", a.from, a.to), &e))?;
+    let json = t.to_json();
+    output::write_atomic(&a.out, &json)?;
+    let summary = t.summary(&a.out, json.len()) + "\n";
+    if a.out == "-" {
+        eprint!("{summary}")
+    } else {
+        out(&summary)?
+    }
     Ok(0)
 }

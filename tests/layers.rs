@@ -1,5 +1,5 @@
-//! The layers point one way (docs/design.md): config ← workload ← sim ← debug ← {tui, batch},
-//! and the command line above them all. A file may name only its own top-level folder and the
+//! The layers point one way (docs/design.md): config ← {workload, output} ← sim ← debug ←
+//! {tui, batch}, and the command line above them all. A file may name only its own top-level folder and the
 //! folders below it — through `crate::…` or a `super::` chain that climbs out of its folder —
 //! and tui and batch do not use each other. Within the crate no two files import each other,
 //! directly or round a circle.
@@ -10,7 +10,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Top-level folders by layer; a folder may use only lower layers (and itself).
 const LAYERS: &[(&str, u32)] =
-    &[("config", 0), ("workload", 1), ("sim", 2), ("debug", 3), ("tui", 4), ("batch", 4)];
+    &[("config", 0), ("workload", 1), ("output", 1), ("sim", 2), ("debug", 3), ("tui", 4), ("batch", 4)];
 
 fn rank(folder: &str) -> Option<u32> {
     LAYERS.iter().find(|(f, _)| *f == folder).map(|(_, r)| *r)

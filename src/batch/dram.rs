@@ -16,9 +16,9 @@
 //! Cycles in which no controller can issue a command and no request can enter are skipped in
 //! one step ([`Controller::skip_to`]); the statistics stay exactly those of ticking them.
 
-use super::output::Output;
 use super::run::write_command;
 use crate::config::{Config, ConfigError, Origin};
+use crate::output::Output;
 use crate::sim::dram::Controller;
 use crate::sim::dram::mapping::{AddressMap, DramLocation};
 use crate::sim::ledger::Ledger;

@@ -3,7 +3,7 @@
 //! built in a temporary directory beside the target and renamed into place when complete,
 //! so a failed export leaves nothing behind.
 
-use super::output::{AtomicDir, check_dir_target};
+use crate::output::{AtomicDir, check_dir_target};
 use crate::workload::Workload;
 use crate::workload::accelsim::write::{self, AddressModes, Written};
 use anyhow::{Context, Result};

@@ -7,7 +7,6 @@ pub mod dram;
 pub mod dram_bench;
 pub mod export;
 pub mod metrics;
-pub mod output;
 pub mod peak_memory;
 pub mod peer_log;
 pub mod repro;

@@ -1,9 +1,9 @@
 //! `warpscope run`: one machine × one workload to completion, a human summary, a JSON report,
 //! and optionally the DRAM command trace.
 
-use super::output::Output;
 use super::table;
 use crate::config::Config;
+use crate::output::Output;
 use crate::sim::dram::command::Command;
 use crate::sim::stats::metrics::{SUMMARY, format, value};
 use crate::sim::stats::report::Report;

@@ -537,7 +537,7 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
         text.push_str(&r.line);
         text.push('\n');
     }
-    super::output::write_atomic(&out.display().to_string(), &text)?;
+    crate::output::write_atomic(&out.display().to_string(), &text)?;
     let held: BTreeSet<usize> = records.iter().map(|r| r.point).collect();
     let top = held.last().map_or(0, |&p| p + 1);
     Ok(Merged { points: records.len(), missing: (0..top).filter(|p| !held.contains(p)).collect() })

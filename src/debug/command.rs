@@ -131,6 +131,12 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "choose which events the event log records",
     },
     CommandSpec {
+        name: "timeline",
+        aliases: &[],
+        args: "FILE [FROM TO]",
+        help: "write cycles FROM..TO (default: the last 2000) as a Perfetto/Chrome trace",
+    },
+    CommandSpec {
         name: "layout",
         aliases: &[],
         args: "NAME",
@@ -150,18 +156,38 @@ pub enum Command {
     ReverseStep(u64),
     ReverseContinue,
     Goto(u64),
-    Break { temporary: bool, spec: String },
+    Break {
+        temporary: bool,
+        spec: String,
+    },
     Watch(String),
-    Condition { id: u32, expr: Option<String> },
-    Ignore { id: u32, count: u64 },
+    Condition {
+        id: u32,
+        expr: Option<String>,
+    },
+    Ignore {
+        id: u32,
+        count: u64,
+    },
     Delete(Vec<u32>),
     Disable(Vec<u32>),
     Enable(Vec<u32>),
     Info(Info),
-    Show { view: &'static str, args: Vec<String> },
+    Show {
+        view: &'static str,
+        args: Vec<String>,
+    },
     Print(String),
-    Log { event: Option<String>, on: bool },
+    Log {
+        event: Option<String>,
+        on: bool,
+    },
     Layout(String),
+    /// Write a window of history as a trace-event file (the last cycles up to now when `None`).
+    Timeline {
+        path: String,
+        window: Option<(u64, u64)>,
+    },
     Help(Option<String>),
     Quit,
 }
@@ -323,6 +349,14 @@ impl Command {
             "layout" => match args.as_slice() {
                 [n] => Command::Layout(n.to_string()),
                 _ => return Err("layout NAME (default, dram, cache, warp)".into()),
+            },
+            "timeline" => match args.as_slice() {
+                [path] => Command::Timeline { path: path.to_string(), window: None },
+                [path, from, to] => Command::Timeline {
+                    path: path.to_string(),
+                    window: Some((number(from, "timeline FROM")?, number(to, "timeline TO")?)),
+                },
+                _ => return Err("timeline FILE [FROM TO], e.g. `timeline run.json 1000 3000`".into()),
             },
             "help" => Command::Help(args.first().map(|s| s.to_string())),
             "quit" => no_args(Command::Quit)?,

@@ -14,6 +14,7 @@ pub mod recording;
 pub mod scene;
 pub mod session;
 pub mod state;
+pub mod timeline;
 pub mod timetravel;
 pub mod views;
 

@@ -11,6 +11,7 @@ use super::history::{EventLog, Samples};
 use super::interference::{DEFAULT_WINDOW, InterferenceCache, interference};
 use super::recording::{BlameCache, warp_load_blame};
 use super::scene::Scene;
+use super::timeline;
 use super::timetravel::TimeTravel;
 use super::views;
 use crate::config::Config;
@@ -252,6 +253,7 @@ impl Session {
                 text(format!("{} events are {}logged", kind.name(), if on { "" } else { "no longer " }))
             }
             Command::Layout(name) => Ok(Outcome::Layout(name)),
+            Command::Timeline { path, window } => text(self.write_timeline(&path, window)?),
             Command::Help(topic) => text(help(topic.as_deref())?),
             Command::Quit => Ok(Outcome::Quit),
         }
@@ -403,6 +405,21 @@ impl Session {
             let i = interference(&self.travel, self.gpu.cycle, window);
             self.interference.put(self.gpu.cycle, window, i);
         }
+    }
+
+    /// Writes cycles `window` (the last [`timeline::DEFAULT_WINDOW`] up to now when `None`) of
+    /// history to the trace-event file `path`, replaying them with recording on.
+    fn write_timeline(&self, path: &str, window: Option<(u64, u64)>) -> Result<String, String> {
+        if path == "-" {
+            return Err("timeline writes a file: give its path, e.g. `timeline run.json`".into());
+        }
+        crate::output::check_target("", path).map_err(|e| e.to_string())?;
+        let now = self.gpu.cycle;
+        let (from, to) = window.unwrap_or((now.saturating_sub(timeline::DEFAULT_WINDOW), now));
+        let t = timeline::export(&self.travel, &self.gpu, self.furthest, from, to)?;
+        let json = t.to_json();
+        crate::output::write_atomic(path, &json).map_err(|e| format!("{e:#}"))?;
+        Ok(t.summary(path, json.len()))
     }
 
     /// The last cycle a leap may reach from now (see `step_once`).
