@@ -741,10 +741,14 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
         summary.failed
     );
     let outs = repro::outcomes(&r, &results)?;
-    let md = repro::report_markdown(&r, &outs);
+    let curves = repro::curves(&r, &results)?;
+    let md = repro::report_markdown(&r, &outs, &curves);
     let report = a.out.join("report.md").display().to_string();
     output::write_atomic(&report, &md)?;
-    output::write_atomic(&a.out.join("report.svg").display().to_string(), &repro::report_svg(&r, &outs)?)?;
+    output::write_atomic(
+        &a.out.join("report.svg").display().to_string(),
+        &repro::report_svg(&r, &outs, &curves)?,
+    )?;
     eprintln!("wrote {report} and report.svg");
     out(&md)?;
     Ok(if summary.failed > 0 { 1 } else { 0 })

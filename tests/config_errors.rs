@@ -260,7 +260,8 @@ fn warp_scheduler_and_ideal_memory_choices() {
             .contains("valid: real, infinite-bandwidth, infinite-dram, fixed-latency")
     );
     assert!(
-        set_error(&["ideal.miss_latency=0"]).contains("ideal.miss_latency = 0: must be between 1 and 100000")
+        set_error(&["ideal.miss_latency=100001"])
+            .contains("ideal.miss_latency = 100001: must be between 0 and 100000")
     );
 }
 

@@ -42,6 +42,9 @@ fn a_lone_load_takes_exactly_the_ideal_latency() {
     // latency counts from there.
     let (lat, g) = one_load(&["ideal.memory=fixed-latency", "ideal.miss_latency=77"]);
     assert_eq!(lat, vec![79, 79]);
+    // Seed 002 Fig. 3 starts at 0: the miss comes back the cycle it leaves the miss queue.
+    let (lat, _) = one_load(&["ideal.memory=fixed-latency", "ideal.miss_latency=0"]);
+    assert_eq!(lat, vec![2, 2]);
     assert_eq!((g.icnt.request.stats.packets, g.dram.iter().map(|d| d.stats.reads).sum::<u64>()), (0, 0));
     // P∞: SM 0's request misses in the L2 tags (120 + 100), SM 1's, a cycle later, finds the
     // line SM 0 installed (120).

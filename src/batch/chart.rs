@@ -4,7 +4,8 @@
 //!
 //! A chart never shows a value that is not the machine's: a run stopped at the cycle limit is
 //! drawn hollow and labelled "capped" (its numbers are those of a partial run), and lines do
-//! not pass through it. Legends and keys sit below the plot, never over data; panels fill
+//! not pass through it — except in a panel of rates, which a capped run measures over the
+//! cycles it ran: there a dashed line joins it. Legends and keys sit below the plot, never over data; panels fill
 //! their rows (no empty slot).
 
 use anyhow::{Result, anyhow};
@@ -42,6 +43,9 @@ pub struct LinePanel {
     pub y_label: String,
     pub x: Vec<String>,
     pub series: Vec<Series>,
+    /// The values are rates (IPC, ratios of rates), which a capped run measures over the
+    /// cycles it ran: dashed lines join capped points. Otherwise a capped point breaks the line.
+    pub rates: bool,
 }
 
 /// A bar panel: a metric, a bar per variant.
@@ -53,6 +57,7 @@ pub struct BarPanel {
 }
 
 const CAPPED_NOTE: &str = "hollow, \"capped\": the run hit the cycle limit; not a result";
+const CAPPED_RATE_NOTE: &str = "hollow, dashed: the run hit the cycle limit; its rate over the cycles it ran";
 
 /// A y-axis tick: thousands grouped, no trailing zeros (`2,500,000`, `0.5`, `40`).
 fn tick(v: &f64) -> String {
@@ -149,148 +154,178 @@ fn slots(n: usize) -> plotters::coord::ranged1d::SegmentedCoord<plotters::coord:
 
 /// Bars per variant, one panel per metric; `x_label` says what the variants vary.
 pub fn bars(title: &str, x_label: &str, variants: &[String], metrics: &[BarPanel]) -> Result<String> {
-    let (labels, key) = x_labels(variants, PANEL.0 - 90);
-    let capped = metrics.iter().any(|m| m.values.iter().any(|v| v.capped));
-    let mut notes = key;
-    if capped {
+    figure(title, &Bars { x_label, variants, panels: metrics }, &[])
+}
+
+/// Line panels (a metric over one parameter's values, a line per series).
+pub fn lines(title: &str, panels_: &[LinePanel]) -> Result<String> {
+    figure(title, &Bars { x_label: "", variants: &[], panels: &[] }, panels_)
+}
+
+/// Bar panels sharing their variants.
+pub struct Bars<'a> {
+    /// What the variants vary.
+    pub x_label: &'a str,
+    pub variants: &'a [String],
+    pub panels: &'a [BarPanel],
+}
+
+/// One chart of bar panels followed by line panels, three to a row.
+pub fn figure(title: &str, bars: &Bars<'_>, line_panels: &[LinePanel]) -> Result<String> {
+    let (labels, key) = x_labels(bars.variants, PANEL.0 - 90);
+    let mut notes = if bars.panels.is_empty() { Vec::new() } else { key };
+    if bars.panels.iter().any(|m| m.values.iter().any(|v| v.capped)) {
         notes.push((Mark::Hollow, CAPPED_NOTE.to_string()));
     }
+    let lines_below = line_panels.iter().map(legend_lines).fold(notes.len(), usize::max);
+    let n = bars.panels.len() + line_panels.len();
     let mut svg = String::new();
     {
-        let size = canvas_size(metrics.len(), notes.len());
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, canvas_size(n, lines_below)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
-        for (panel, area) in metrics.iter().zip(panels(&root, metrics.len())) {
+        let mut areas = panels(&root, n).into_iter();
+        for (panel, area) in bars.panels.iter().zip(areas.by_ref()) {
             let h = area.dim_in_pixel().1;
-            let (plot, below) = area.split_vertically(h - LINE * notes.len() as u32);
-            let mut chart = ChartBuilder::on(&plot)
-                .caption(&panel.title, ("sans-serif", 15))
-                .margin(12)
-                .x_label_area_size(40)
-                .y_label_area_size(64)
-                .build_cartesian_2d(slots(variants.len()), y_range(panel.values.iter().map(|v| v.y)))
-                .map_err(err)?;
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(variants.len())
-                .x_label_formatter(&|v| category(&labels, v))
-                .x_desc(x_label)
-                .y_desc(panel.y_label.as_str())
-                .y_label_formatter(&tick)
-                .label_style(("sans-serif", 12))
-                .draw()
-                .map_err(err)?;
-            for (i, v) in panel.values.iter().enumerate().filter(|(_, v)| v.y.is_finite()) {
-                let color = Palette99::pick(i).mix(0.85);
-                let style = if v.capped { color.stroke_width(2) } else { color.filled() };
-                chart
-                    .draw_series(
-                        Histogram::vertical(&chart).style(style).margin(8).data(std::iter::once((i, v.y))),
-                    )
-                    .map_err(err)?;
-                if v.capped {
-                    let at = (SegmentValue::CenterOf(i), v.y);
-                    chart
-                        .draw_series(std::iter::once(Text::new(
-                            "capped",
-                            at,
-                            text_style(11).pos(Pos::new(HPos::Center, VPos::Bottom)),
-                        )))
-                        .map_err(err)?;
-                }
-            }
+            let (plot, below) = area.split_vertically(h - LINE * lines_below as u32);
+            bar_panel(&plot, panel, bars, &labels)?;
             legend(&below, &notes)?;
+        }
+        for (p, area) in line_panels.iter().zip(areas) {
+            let h = area.dim_in_pixel().1;
+            let (plot, below) = area.split_vertically(h - LINE * lines_below as u32);
+            legend(&below, &line_panel(&plot, p)?)?;
         }
         root.present().map_err(err)?;
     }
     Ok(svg)
 }
 
-/// Line panels (a metric over one parameter's values, a line per series).
-pub fn lines(title: &str, panels_: &[LinePanel]) -> Result<String> {
-    let legend_lines = |p: &LinePanel| {
-        let capped = p.series.iter().any(|s| s.values.iter().flatten().any(|v| v.capped));
-        let named = p.series.len() > 1 || p.series.first().is_some_and(|s| !s.label.is_empty());
-        (if named { p.series.len() } else { 0 }) + usize::from(capped)
-    };
-    let lines_below = panels_.iter().map(legend_lines).max().unwrap_or(0);
-    let mut svg = String::new();
-    {
-        let size = canvas_size(panels_.len(), lines_below);
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(title, ("sans-serif", 18)).map_err(err)?;
-        for (p, area) in panels_.iter().zip(panels(&root, panels_.len())) {
-            let h = area.dim_in_pixel().1;
-            let (plot, below) = area.split_vertically(h - LINE * lines_below as u32);
-            let all = p.series.iter().flat_map(|s| s.values.iter().flatten().map(|v| v.y));
-            let mut chart = ChartBuilder::on(&plot)
-                .caption(&p.title, ("sans-serif", 15))
-                .margin(12)
-                .x_label_area_size(36)
-                .y_label_area_size(64)
-                .build_cartesian_2d(slots(p.x.len()), y_range(all))
-                .map_err(err)?;
+/// Draws one bar panel; `labels` are the variants as the x axis shows them.
+fn bar_panel(
+    plot: &DrawingArea<SVGBackend<'_>, Shift>,
+    panel: &BarPanel,
+    bars: &Bars<'_>,
+    labels: &[String],
+) -> Result<()> {
+    let mut chart = ChartBuilder::on(plot)
+        .caption(&panel.title, ("sans-serif", 15))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(slots(bars.variants.len()), y_range(panel.values.iter().map(|v| v.y)))
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(bars.variants.len())
+        .x_label_formatter(&|v| category(labels, v))
+        .x_desc(bars.x_label)
+        .y_desc(panel.y_label.as_str())
+        .y_label_formatter(&tick)
+        .label_style(("sans-serif", 12))
+        .draw()
+        .map_err(err)?;
+    for (i, v) in panel.values.iter().enumerate().filter(|(_, v)| v.y.is_finite()) {
+        let color = Palette99::pick(i).mix(0.85);
+        let style = if v.capped { color.stroke_width(2) } else { color.filled() };
+        chart
+            .draw_series(Histogram::vertical(&chart).style(style).margin(8).data(std::iter::once((i, v.y))))
+            .map_err(err)?;
+        if v.capped {
+            let at = (SegmentValue::CenterOf(i), v.y);
             chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(p.x.len())
-                .x_label_formatter(&|v| category(&p.x, v))
-                .x_desc(p.x_label.as_str())
-                .y_desc(p.y_label.as_str())
-                .y_label_formatter(&tick)
-                .label_style(("sans-serif", 12))
-                .draw()
+                .draw_series(std::iter::once(Text::new(
+                    "capped",
+                    at,
+                    text_style(11).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                )))
                 .map_err(err)?;
-            let mut notes = Vec::new();
-            let mut capped_any = false;
-            for (i, s) in p.series.iter().enumerate() {
-                let color = Palette99::pick(i).to_rgba();
-                let at = |x: usize, v: &Sample| (SegmentValue::CenterOf(x), v.y);
-                // The line joins consecutive real results only; a capped point breaks it.
-                let mut run: Vec<(SegmentValue<usize>, f64)> = Vec::new();
-                let mut runs = Vec::new();
-                for (x, v) in s.values.iter().enumerate() {
-                    match v {
-                        Some(v) if !v.capped => run.push(at(x, v)),
-                        _ => runs.push(std::mem::take(&mut run)),
-                    }
-                }
-                runs.push(run);
-                for r in runs.into_iter().filter(|r| r.len() > 1) {
-                    chart.draw_series(LineSeries::new(r, color.stroke_width(2))).map_err(err)?;
-                }
-                for (x, v) in s.values.iter().enumerate() {
-                    let Some(v) = v else { continue };
-                    if v.capped {
-                        capped_any = true;
-                        chart
-                            .draw_series(std::iter::once(Circle::new(at(x, v), 4, color.stroke_width(2))))
-                            .map_err(err)?;
-                        let style = text_style(11).pos(Pos::new(HPos::Left, VPos::Bottom));
-                        chart
-                            .draw_series(std::iter::once(Text::new("capped", at(x, v), style)))
-                            .map_err(err)?;
-                    } else {
-                        chart
-                            .draw_series(std::iter::once(Circle::new(at(x, v), 3, color.filled())))
-                            .map_err(err)?;
-                    }
-                }
-                if p.series.len() > 1 || !s.label.is_empty() {
-                    notes.push((Mark::Line(color), s.label.clone()));
-                }
-            }
-            if capped_any {
-                notes.push((Mark::Hollow, CAPPED_NOTE.to_string()));
-            }
-            legend(&below, &notes)?;
         }
-        root.present().map_err(err)?;
     }
-    Ok(svg)
+    Ok(())
+}
+
+/// Legend lines under a line panel: a line per named series, and a note when a point is capped.
+fn legend_lines(p: &LinePanel) -> usize {
+    let capped = p.series.iter().any(|s| s.values.iter().flatten().any(|v| v.capped));
+    let named = p.series.len() > 1 || p.series.first().is_some_and(|s| !s.label.is_empty());
+    (if named { p.series.len() } else { 0 }) + usize::from(capped)
+}
+
+/// Draws one line panel and returns its legend.
+fn line_panel(plot: &DrawingArea<SVGBackend<'_>, Shift>, p: &LinePanel) -> Result<Vec<(Mark, String)>> {
+    let all = p.series.iter().flat_map(|s| s.values.iter().flatten().map(|v| v.y));
+    let mut chart = ChartBuilder::on(plot)
+        .caption(&p.title, ("sans-serif", 15))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(slots(p.x.len()), y_range(all))
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(p.x.len())
+        .x_label_formatter(&|v| category(&p.x, v))
+        .x_desc(p.x_label.as_str())
+        .y_desc(p.y_label.as_str())
+        .y_label_formatter(&tick)
+        .label_style(("sans-serif", 12))
+        .draw()
+        .map_err(err)?;
+    let mut notes = Vec::new();
+    let mut capped_any = false;
+    for (i, s) in p.series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let at = |x: usize, v: &Sample| (SegmentValue::CenterOf(x), v.y);
+        // The line joins consecutive real results only; a capped point breaks it...
+        let mut run: Vec<(SegmentValue<usize>, f64)> = Vec::new();
+        let mut runs = Vec::new();
+        for (x, v) in s.values.iter().enumerate() {
+            match v {
+                Some(v) if !v.capped => run.push(at(x, v)),
+                _ => runs.push(std::mem::take(&mut run)),
+            }
+        }
+        runs.push(run);
+        for r in runs.into_iter().filter(|r| r.len() > 1) {
+            chart.draw_series(LineSeries::new(r, color.stroke_width(2))).map_err(err)?;
+        }
+        // ...unless the values are rates, which a capped run measures too: then it is dashed.
+        if p.rates {
+            for (x, pair) in s.values.windows(2).enumerate() {
+                if let [Some(a), Some(b)] = pair
+                    && (a.capped || b.capped)
+                {
+                    let dashed = DashedLineSeries::new([at(x, a), at(x + 1, b)], 6, 4, color.stroke_width(2));
+                    chart.draw_series(dashed).map_err(err)?;
+                }
+            }
+        }
+        for (x, v) in s.values.iter().enumerate() {
+            let Some(v) = v else { continue };
+            if v.capped {
+                capped_any = true;
+                chart
+                    .draw_series(std::iter::once(Circle::new(at(x, v), 4, color.stroke_width(2))))
+                    .map_err(err)?;
+                if !p.rates {
+                    let style = text_style(11).pos(Pos::new(HPos::Left, VPos::Bottom));
+                    chart.draw_series(std::iter::once(Text::new("capped", at(x, v), style))).map_err(err)?;
+                }
+            } else {
+                chart.draw_series(std::iter::once(Circle::new(at(x, v), 3, color.filled()))).map_err(err)?;
+            }
+        }
+        if p.series.len() > 1 || !s.label.is_empty() {
+            notes.push((Mark::Line(color), s.label.clone()));
+        }
+    }
+    if capped_any {
+        notes.push((Mark::Hollow, if p.rates { CAPPED_RATE_NOTE } else { CAPPED_NOTE }.to_string()));
+    }
+    Ok(notes)
 }
 
 #[cfg(test)]
@@ -369,6 +404,7 @@ mod tests {
                         label: String::new(),
                         values: vec![Some(real(1.0)), Some(real(2.0))]
                     }],
+                    rates: false,
                 };
                 4
             ],
@@ -395,6 +431,7 @@ mod tests {
                 },
                 Series { label: "spmv.ron".into(), values: vec![Some(real(1.0)), Some(real(1.5)), None] },
             ],
+            rates: false,
         };
         let svg = lines("sweep", &[p]).unwrap();
         for label in ["l1.sets", "bfs.ron", "spmv.ron", "64", "core cycles", "capped"] {
@@ -410,5 +447,64 @@ mod tests {
         let thick =
             svg.lines().filter(|l| l.starts_with("<polyline") && l.contains("stroke-width=\"2\"")).count();
         assert_eq!(thick, 3);
+    }
+
+    #[test]
+    fn a_panel_of_rates_joins_capped_points_with_dashes_and_says_so() {
+        let capped = |y: f64| Some(Sample { y, capped: true });
+        let p = LinePanel {
+            title: "ipc".into(),
+            x_label: "ideal.miss_latency".into(),
+            y_label: "× baseline".into(),
+            x: vec!["0".into(), "250".into(), "500".into()],
+            series: vec![Series {
+                label: "sc".into(),
+                values: vec![Some(real(3.0)), capped(2.0), capped(1.0)],
+            }],
+            rates: true,
+        };
+        let svg = lines("fig", std::slice::from_ref(&p)).unwrap();
+        assert!(
+            svg.contains(CAPPED_RATE_NOTE) && !svg.contains(CAPPED_NOTE),
+            "the note says what dashes mean"
+        );
+        assert!(!text(&svg, "capped"), "no label per point");
+        assert_eq!(
+            circles(&svg),
+            (1, 3),
+            "the real point filled; two capped ones and the note's mark hollow"
+        );
+        // Both segments touch a capped point: each is drawn as dashes (several short
+        // polylines), where the same panel without rates draws none.
+        let thick = |svg: &str| {
+            svg.lines().filter(|l| l.starts_with("<polyline") && l.contains("stroke-width=\"2\"")).count()
+        };
+        let plain = lines("fig", &[LinePanel { rates: false, ..p }]).unwrap();
+        assert_eq!(thick(&plain), 1, "the legend mark only");
+        assert!(thick(&svg) > 4, "dashes: {}", thick(&svg));
+    }
+
+    #[test]
+    fn a_figure_puts_bar_and_line_panels_on_one_canvas() {
+        let bar = BarPanel {
+            title: "claim".into(),
+            y_label: "% change".into(),
+            values: vec![real(1.0), real(2.0)],
+        };
+        let line = LinePanel {
+            title: "curve".into(),
+            x_label: "k".into(),
+            y_label: "u".into(),
+            x: vec!["1".into(), "2".into()],
+            series: vec![Series { label: String::new(), values: vec![Some(real(1.0)), Some(real(2.0))] }],
+            rates: true,
+        };
+        let names: Vec<String> = vec!["paper".into(), "warpscope".into()];
+        let svg =
+            figure("t", &Bars { x_label: "source", variants: &names, panels: &[bar] }, &[line]).unwrap();
+        for t in ["claim", "curve", "paper", "warpscope", "source", "k"] {
+            assert!(text(&svg, t), "{t}");
+        }
+        assert!(svg.contains("width=\"960\""), "two panels side by side: {}", &svg[..200]);
     }
 }

@@ -16,13 +16,24 @@
 //! )
 //! ```
 //!
+//! A spec may also name figures: a measure over the values one key takes across the sweep's
+//! variants, a line per benchmark (seed 002 Fig. 3: IPC over a fixed L1-miss latency,
+//! normalised to the baseline):
+//!
+//! ```ron
+//!     figures: [
+//!         (source: "Fig. 3", what: "IPC over the L1-miss latency", axis: "ideal.miss_latency",
+//!          measure: Ratio("ipc"), baseline: Some("ideal.memory=real")),
+//!     ],
+//! ```
+//!
 //! The sweep's results go to `DIR/results.jsonl` as they finish (an interrupted run resumes);
 //! the report — `DIR/report.md` and `DIR/report.svg` — is generated from them, never by hand.
 //! A ratio claim agrees in direction when ours and the paper's move the same way from 1 (or
 //! both stay within 1 %), and is within 2× when our effect is half to twice the paper's; a
 //! value claim is within 2× when ours is half to twice the paper's value.
 
-use super::chart::{BarPanel, Sample, bars};
+use super::chart::{BarPanel, Bars, LinePanel, Sample, Series, figure};
 use super::sweep::{GridSpec, Sweep, metric_values};
 use crate::config::{ConfigError, Origin, error_at_path, parse_ron};
 use anyhow::{Result, bail};
@@ -38,6 +49,28 @@ pub struct ReproSpec {
     pub paper: String,
     pub sweep: GridSpec,
     pub claims: Vec<Claim>,
+    #[serde(default)]
+    pub figures: Vec<Figure>,
+}
+
+/// A figure of the paper redrawn: a measure at each value a key takes across the sweep's
+/// variants, a line per benchmark.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Figure {
+    /// Where the paper draws it (`Fig. 3`).
+    pub source: String,
+    /// What it shows, in the paper's words.
+    pub what: String,
+    /// The key on the x axis: every variant that assigns it is a point, in the sweep's order.
+    pub axis: String,
+    pub measure: Measure,
+    /// The variant each point is relative to (ratio measures).
+    #[serde(default)]
+    pub baseline: Option<String>,
+    /// The benchmarks drawn; all when empty.
+    #[serde(default)]
+    pub workloads: Vec<String>,
 }
 
 /// One number of the paper to compare with.
@@ -97,8 +130,8 @@ pub struct Repro {
 }
 
 impl Repro {
-    /// Reads a spec, loads its sweep, and checks that every claim names variants, benchmarks
-    /// and a metric the sweep has.
+    /// Reads a spec, loads its sweep, and checks that every claim and figure names variants,
+    /// benchmarks and a metric the sweep has.
     pub fn load(path: &Path) -> Result<Repro, ConfigError> {
         let origin = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
@@ -109,47 +142,83 @@ impl Repro {
         })?;
         let mut spec: ReproSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
         let mut metrics: Vec<String> = spec.sweep.metrics.clone();
-        for c in &spec.claims {
-            for m in std::iter::once(c.measure.metric()).chain(c.diagnose.iter().map(String::as_str)) {
-                if !metrics.iter().any(|x| x == m) {
-                    metrics.push(m.to_string());
-                }
+        let claimed = spec
+            .claims
+            .iter()
+            .flat_map(|c| std::iter::once(c.measure.metric()).chain(c.diagnose.iter().map(String::as_str)));
+        for m in claimed.chain(spec.figures.iter().map(|f| f.measure.metric())) {
+            if !metrics.iter().any(|x| x == m) {
+                metrics.push(m.to_string());
             }
         }
         spec.sweep.metrics = metrics;
         let name = path.file_stem().map_or("repro".into(), |s| s.to_string_lossy().to_string());
         let sweep = Sweep::from_spec(spec.sweep.clone(), path, &text, "sweep.", name)?;
-        let variants: Vec<&str> = sweep.points.iter().map(|p| p.variant.as_str()).collect();
-        let labels: Vec<&str> = sweep.workloads.iter().map(|(l, _)| l.as_str()).collect();
+        let at =
+            |path: &str, message: String| error_at_path(&text, &Origin::File(origin.clone()), path, &message);
         for (i, c) in spec.claims.iter().enumerate() {
-            let at = |field: &str, message: String| {
-                error_at_path(&text, &Origin::File(origin.clone()), &format!("claims[{i}].{field}"), &message)
-            };
-            for (field, v) in [("variant", Some(&c.variant)), ("baseline", c.baseline.as_ref())] {
-                if let Some(v) = v
-                    && !variants.contains(&v.as_str())
-                {
-                    return Err(at(
-                        field,
-                        format!("`{v}` is not a variant of the sweep; its variants: {}", unique(&variants)),
-                    ));
-                }
-            }
-            if c.measure.is_ratio() && c.baseline.is_none() {
-                return Err(at("baseline", "a ratio needs a baseline variant".into()));
-            }
-            if let Some(w) = c.workloads.iter().find(|w| !labels.contains(&w.as_str())) {
-                return Err(at(
-                    "workloads",
-                    format!("`{w}` is not a workload of the sweep; its workloads: {}", labels.join(", ")),
-                ));
-            }
+            let refs = [("variant", Some(&c.variant)), ("baseline", c.baseline.as_ref())];
+            check_refs(&sweep, &refs, &c.measure, &c.workloads)
+                .map_err(|(field, message)| at(&format!("claims[{i}].{field}"), message))?;
             if c.paper <= 0.0 && c.measure.is_ratio() {
-                return Err(at("paper", "a ratio is positive (1.10 for +10 %)".into()));
+                return Err(at(&format!("claims[{i}].paper"), "a ratio is positive (1.10 for +10 %)".into()));
+            }
+        }
+        for (i, f) in spec.figures.iter().enumerate() {
+            check_refs(&sweep, &[("baseline", f.baseline.as_ref())], &f.measure, &f.workloads)
+                .map_err(|(field, message)| at(&format!("figures[{i}].{field}"), message))?;
+            if axis_points(&sweep, &f.axis).len() < 2 {
+                let message = format!("`{}` takes fewer than two values over the sweep's variants", f.axis);
+                return Err(at(&format!("figures[{i}].axis"), message));
             }
         }
         Ok(Repro { spec, sweep })
     }
+}
+
+/// Checks that the variants `refs` name (field, variant) are the sweep's, that a ratio has a
+/// baseline, and that `workloads` are the sweep's benchmarks; an error is (field, message).
+fn check_refs(
+    sweep: &Sweep,
+    refs: &[(&'static str, Option<&String>)],
+    measure: &Measure,
+    workloads: &[String],
+) -> Result<(), (&'static str, String)> {
+    let variants: Vec<&str> = sweep.points.iter().map(|p| p.variant.as_str()).collect();
+    let labels: Vec<&str> = sweep.workloads.iter().map(|(l, _)| l.as_str()).collect();
+    for &(field, v) in refs {
+        if let Some(v) = v
+            && !variants.contains(&v.as_str())
+        {
+            return Err((
+                field,
+                format!("`{v}` is not a variant of the sweep; its variants: {}", unique(&variants)),
+            ));
+        }
+    }
+    if measure.is_ratio() && !refs.iter().any(|&(f, v)| f == "baseline" && v.is_some()) {
+        return Err(("baseline", "a ratio needs a baseline variant".into()));
+    }
+    if let Some(w) = workloads.iter().find(|w| !labels.contains(&w.as_str())) {
+        return Err((
+            "workloads",
+            format!("`{w}` is not a workload of the sweep; its workloads: {}", labels.join(", ")),
+        ));
+    }
+    Ok(())
+}
+
+/// The variants that assign `axis`, in the sweep's order, with the value each gives it.
+fn axis_points<'a>(sweep: &'a Sweep, axis: &str) -> Vec<(&'a str, String)> {
+    sweep
+        .points
+        .iter()
+        .filter(|p| p.workload == 0)
+        .filter_map(|p| {
+            let v = Sweep::axis_value(p, axis);
+            (!v.is_empty()).then_some((p.variant.as_str(), v))
+        })
+        .collect()
 }
 
 fn unique(v: &[&str]) -> String {
@@ -177,40 +246,62 @@ pub struct Outcome {
     pub within_2x: Option<bool>,
 }
 
+/// The sweep's results, looked up by benchmark, variant and metric.
+struct Measured<'a> {
+    sweep: &'a Sweep,
+    values: Vec<Option<Vec<Option<Sample>>>>,
+}
+
+impl Measured<'_> {
+    fn load<'a>(sweep: &'a Sweep, results: &Path) -> Result<Measured<'a>> {
+        Ok(Measured { sweep, values: metric_values(sweep, results)? })
+    }
+
+    fn get(&self, wi: usize, variant: &str, metric: &str) -> Option<Sample> {
+        let m = self.sweep.metrics.iter().position(|x| x == metric)?;
+        let p = self.sweep.points.iter().find(|p| p.workload == wi && p.variant == variant)?;
+        self.values[p.index].as_ref()?.get(m).copied().flatten()
+    }
+
+    /// `measure` of `variant` (against `baseline`) on benchmark `wi`, capped when either run
+    /// was; None when a run is missing or lacks the metric, or the ratio's divisor is 0.
+    fn measure(&self, wi: usize, measure: &Measure, variant: &str, baseline: Option<&str>) -> Option<Sample> {
+        let metric = measure.metric();
+        let v = self.get(wi, variant, metric)?;
+        let b = baseline.and_then(|b| self.get(wi, b, metric));
+        let y = match (measure, b) {
+            (Measure::Speedup, Some(b)) if v.y > 0.0 => b.y / v.y,
+            (Measure::Ratio(_), Some(b)) if b.y > 0.0 => v.y / b.y,
+            (Measure::Value(_), _) => v.y,
+            _ => return None,
+        };
+        Some(Sample { y, capped: v.capped || b.is_some_and(|b| b.capped) })
+    }
+
+    /// The benchmarks `only` names (all when empty), with their indices.
+    fn workloads<'b>(&'b self, only: &'b [String]) -> impl Iterator<Item = (usize, &'b String)> {
+        let all = self.sweep.workloads.iter().map(|(label, _)| label).enumerate();
+        all.filter(move |(_, label)| only.is_empty() || only.contains(label))
+    }
+}
+
 /// Measures every claim from the sweep's results file.
 pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
-    let values = metric_values(&r.sweep, results)?;
-    let s = &r.sweep;
-    let sample = |wi: usize, variant: &str, metric: &str| -> Option<Sample> {
-        let m = s.metrics.iter().position(|x| x == metric)?;
-        let p = s.points.iter().find(|p| p.workload == wi && p.variant == variant)?;
-        values[p.index].as_ref()?.get(m).copied().flatten()
-    };
+    let m = Measured::load(&r.sweep, results)?;
     let mut out = Vec::new();
     for c in &r.spec.claims {
-        let metric = c.measure.metric();
         let mut per = Vec::new();
         let mut diagnostics = Vec::new();
         let mut capped = false;
-        for (wi, (label, _)) in s.workloads.iter().enumerate() {
-            if !c.workloads.is_empty() && !c.workloads.contains(label) {
-                continue;
-            }
-            let v = sample(wi, &c.variant, metric);
-            let b = c.baseline.as_deref().and_then(|b| sample(wi, b, metric));
-            capped |= v.is_some_and(|x| x.capped) || b.is_some_and(|x| x.capped);
-            let ours = match (&c.measure, v, b) {
-                (Measure::Speedup, Some(v), Some(b)) if v.y > 0.0 => Some(b.y / v.y),
-                (Measure::Ratio(_), Some(v), Some(b)) if b.y > 0.0 => Some(v.y / b.y),
-                (Measure::Value(_), Some(v), _) => Some(v.y),
-                _ => None,
-            };
-            per.push((label.clone(), ours));
-            let value = |variant: Option<&str>, m: &str| variant.and_then(|v| sample(wi, v, m)).map(|x| x.y);
+        for (wi, label) in m.workloads(&c.workloads) {
+            let ours = m.measure(wi, &c.measure, &c.variant, c.baseline.as_deref());
+            capped |= ours.is_some_and(|x| x.capped);
+            per.push((label.clone(), ours.map(|x| x.y)));
+            let value = |variant: Option<&str>, k: &str| variant.and_then(|v| m.get(wi, v, k)).map(|x| x.y);
             diagnostics.push(
                 c.diagnose
                     .iter()
-                    .map(|m| (value(c.baseline.as_deref(), m), value(Some(&c.variant), m)))
+                    .map(|k| (value(c.baseline.as_deref(), k), value(Some(&c.variant), k)))
                     .collect(),
             );
         }
@@ -230,6 +321,29 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
         out.push(Outcome { per_workload: per, diagnostics, ours, capped, same_direction, within_2x });
     }
     Ok(out)
+}
+
+/// A figure as measured: the axis's values, and per benchmark its value at each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    pub x: Vec<String>,
+    pub lines: Vec<(String, Vec<Option<Sample>>)>,
+}
+
+/// Measures every figure from the sweep's results file.
+pub fn curves(r: &Repro, results: &Path) -> Result<Vec<Curve>> {
+    let m = Measured::load(&r.sweep, results)?;
+    let curve = |f: &Figure| {
+        let points = axis_points(&r.sweep, &f.axis);
+        let at = |wi: usize| -> Vec<Option<Sample>> {
+            points.iter().map(|(v, _)| m.measure(wi, &f.measure, v, f.baseline.as_deref())).collect()
+        };
+        Curve {
+            x: points.iter().map(|(_, x)| x.clone()).collect(),
+            lines: m.workloads(&f.workloads).map(|(wi, label)| (label.clone(), at(wi))).collect(),
+        }
+    };
+    Ok(r.spec.figures.iter().map(curve).collect())
 }
 
 /// Direction and size of a ratio effect against the paper's: effects within 1 % of no change
@@ -262,8 +376,9 @@ fn yes_no(b: Option<bool>) -> &'static str {
     }
 }
 
-/// The report: a summary table of the claims, then each claim per benchmark.
-pub fn report_markdown(r: &Repro, outs: &[Outcome]) -> String {
+/// The report: a summary table of the claims, the figures' values, then each claim per
+/// benchmark.
+pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String {
     let s = &r.sweep;
     let show = |c: &Claim, v: f64| if c.measure.is_ratio() { pct(v) } else { format!("{v:.3}") };
     let mut md = format!(
@@ -291,6 +406,9 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome]) -> String {
             yes_no(o.same_direction),
             yes_no(o.within_2x)
         ));
+    }
+    for (f, curve) in r.spec.figures.iter().zip(curves) {
+        md.push_str(&figure_markdown(f, curve));
     }
     for (c, o) in r.spec.claims.iter().zip(outs) {
         let rel = c.baseline.as_deref().map_or(String::new(), |b| format!(" against `{b}`"));
@@ -326,8 +444,37 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome]) -> String {
     md
 }
 
-/// Bars of paper and warpscope, one panel per claim (ratios as % change).
-pub fn report_svg(r: &Repro, outs: &[Outcome]) -> Result<String> {
+/// A figure's section of the report: its value per benchmark at each point of its axis.
+fn figure_markdown(f: &Figure, curve: &Curve) -> String {
+    let rel = f.baseline.as_deref().map_or(String::new(), |b| format!(" against `{b}`"));
+    let what = match &f.measure {
+        Measure::Speedup => "speedup (baseline cycles / variant cycles)".to_string(),
+        Measure::Ratio(m) => format!("`{m}` ratio"),
+        Measure::Value(m) => format!("`{m}`"),
+    };
+    let mut md = format!(
+        "\n## {}: {}\n\n{what}{rel} at each value of `{}` (*capped*: over the cycles the run ran).\n\n| benchmark |",
+        f.source, f.what, f.axis
+    );
+    md.extend(curve.x.iter().map(|x| format!(" {x} |")));
+    md.push_str(&format!("\n|---|{}\n", "---|".repeat(curve.x.len())));
+    for (w, values) in &curve.lines {
+        md.push_str(&format!("| `{w}` |"));
+        md.extend(values.iter().map(|v| match v {
+            None => " – |".to_string(),
+            Some(v) => {
+                let y = if f.measure.is_ratio() { format!("{:.2}×", v.y) } else { format!("{:.3}", v.y) };
+                format!(" {y}{} |", if v.capped { " *capped*" } else { "" })
+            }
+        }));
+        md.push('\n');
+    }
+    md
+}
+
+/// Bars of paper and warpscope, one panel per claim (ratios as % change), then a line panel
+/// per figure.
+pub fn report_svg(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> Result<String> {
     let panels: Vec<BarPanel> = r
         .spec
         .claims
@@ -345,10 +492,33 @@ pub fn report_svg(r: &Repro, outs: &[Outcome]) -> Result<String> {
             })
         })
         .collect();
-    if panels.is_empty() {
-        bail!("no claim has results yet");
+    let lines: Vec<LinePanel> = r
+        .spec
+        .figures
+        .iter()
+        .zip(curves)
+        .map(|(f, curve)| LinePanel {
+            title: format!("{}: {}", f.source, f.what),
+            x_label: f.axis.clone(),
+            y_label: match &f.measure {
+                Measure::Speedup => "speedup".into(),
+                Measure::Ratio(m) => format!("{m}, × baseline's"),
+                Measure::Value(m) => m.clone(),
+            },
+            x: curve.x.clone(),
+            series: curve.lines.iter().map(|(w, v)| Series { label: w.clone(), values: v.clone() }).collect(),
+            // A capped run's cycle count is the cap; every other key is measured over the
+            // cycles it ran.
+            rates: f.measure.metric() != "cycles",
+        })
+        .collect();
+    if panels.is_empty()
+        && lines.iter().all(|l| l.series.iter().all(|s| s.values.iter().all(Option::is_none)))
+    {
+        bail!("no claim or figure has results yet");
     }
-    bars(&r.spec.title, "source", &["paper".into(), "warpscope".into()], &panels)
+    let sources = ["paper".to_string(), "warpscope".to_string()];
+    figure(&r.spec.title, &Bars { x_label: "source", variants: &sources, panels: &panels }, &lines)
 }
 
 #[cfg(test)]

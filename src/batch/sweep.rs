@@ -207,7 +207,7 @@ impl Sweep {
     }
 
     /// The value a point assigns to `axis` (the last assignment wins, as with `--set`).
-    fn axis_value(p: &Point, axis: &str) -> String {
+    pub fn axis_value(p: &Point, axis: &str) -> String {
         p.sets
             .iter()
             .rev()
@@ -712,6 +712,7 @@ pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
                 y_label: unit(&sweep.metrics[m]).to_string(),
                 x,
                 series,
+                rates: false,
             });
         }
     }

@@ -193,7 +193,8 @@ pub struct IdealConfig {
     pub l2_latency: u32,
     /// `infinite-bandwidth` / `infinite-dram`: extra core cycles for an L2 miss.
     pub dram_latency: u32,
-    /// `fixed-latency`: core cycles from L1 miss to data, for every miss.
+    /// `fixed-latency`: core cycles from L1 miss to data, for every miss (0 allowed: seed 002
+    /// Fig. 3's axis starts there).
     pub miss_latency: u32,
 }
 
