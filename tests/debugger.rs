@@ -496,3 +496,23 @@ fn the_banks_view_shows_gmc_command_queues() {
     run(&mut s, "goto 800");
     assert!(!run(&mut s, "show banks 0").contains("cmd queue"));
 }
+
+#[test]
+fn show_after_a_stop_looks_where_the_stop_is() {
+    let mut s = session();
+    run(&mut s, "break row-miss channel=1 bank=3");
+    run(&mut s, "continue");
+    let pending = s.gpu.dram[1].queues.pending();
+    let head = pending.iter().find(|(_, p)| p.bank == 3 && !p.is_write).expect("a read queued at bank 3").1;
+    let (core, warp) = (head.req.origin.core, head.req.origin.warp);
+    assert_eq!(s.focus.warp, Some((core, warp)), "the warp whose read heads the bank's queue");
+    let banks = run(&mut s, "show banks");
+    assert!(banks.contains("DRAM channel 1 — banks") && banks.contains("bank 3 queue"), "{banks}");
+    assert!(run(&mut s, "show warps").contains(&format!("SM {core} — warps")));
+    assert!(run(&mut s, "show warp").contains(&format!("Warp {core}.{warp} — inspector")));
+    // Arguments still win.
+    assert!(run(&mut s, "show banks 0").contains("DRAM channel 0 — banks"));
+    // Before any stop, `show warp` still asks which.
+    let mut fresh = session();
+    assert_eq!(fresh.execute_blocking("show warp").unwrap_err(), "which warp? e.g. show warp 3.17");
+}

@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use warpscope::debug::views::{self, Param, VIEWS};
+use warpscope::debug::views::{self, PaneKind, Param, VIEWS};
 use warpscope::debug::{Outcome, Session};
 use warpscope::tui::pane::lay_out;
 use warpscope::tui::{App, Layout, Theme, draw, fit};
@@ -477,6 +477,11 @@ fn a_user_session_in_a_real_terminal() {
     let w = warp.split("warp ").nth(1).unwrap().split(' ').next().unwrap();
     p.wait_for(&format!("Warp {core}.{w} — inspector"));
     p.wait_for("OCCLUDED");
+    // Who delayed the stopped warp's last load (`show blame` takes the stop's warp).
+    p.send(":show blame\r");
+    p.wait_for(&format!("Blame — load "));
+    p.wait_for(&format!(" of warp {core}.{w} "));
+    p.send("\r");
     // Open another warp's inspector from the warps pane.
     p.send("jj\r");
     p.wait_for("inspecting warp");
@@ -549,4 +554,90 @@ fn the_warps_cursor_starts_on_the_stopped_warp() {
     assert_eq!(warp, 4, "{}", app.message);
     let view = app.view(0);
     assert_eq!(view.keys()[app.panes[0].selected], views::RowKey::Warp { core, warp });
+}
+
+/// The DRAM location of warp `core.warp`'s oldest request not back yet, read off the machine.
+fn oldest_outstanding(app: &App, core: u16, warp: u16) -> (u32, u32, u32) {
+    let g = &app.session.gpu;
+    let w = &g.sms[core as usize].exec.warps[warp as usize];
+    // The stop's load is occluded: its next line waits in the LD/ST unit.
+    let load = w.loads.iter().filter(|l| l.active).min_by_key(|l| l.issued).expect("a load in flight");
+    let head = g.sms[core as usize].ldst.queue.front().expect("the LD/ST unit holds the load");
+    assert_eq!((head.warp, head.seq), (warp, load.seq));
+    let next = g.sms[core as usize].ldst.next;
+    let addr = head.coalesced.iter().nth(next).expect("a line still to send").0;
+    let loc = g.map.map(addr);
+    (loc.channel, loc.bank, loc.row)
+}
+
+#[test]
+fn the_panes_follow_the_story_of_a_stop() {
+    let mut app = app_at_occlusion();
+    app.load_layout("dram");
+    let (core, warp) = app.warp;
+    let (ch, bank, row) = oldest_outstanding(&app, core, warp);
+    let s = screen(&mut app, 160, 48);
+    assert!(s.contains(&format!("DRAM channel {ch} — banks")), "{s}");
+    assert!(s.contains(&format!("bank {bank} queue")) && s.contains(&format!("▶ row {row}")), "{s}");
+    insta::assert_snapshot!("followed_dram_stop", s);
+    // A stop that names a bank: the warps pane turns to the warp whose read heads its queue.
+    let session = Session::new(small_config(&[]), workload(TINY, 1)).unwrap();
+    let mut app =
+        App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
+    app.run_line("break row-miss channel=1 bank=3");
+    app.run_line("continue");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    let g = &app.session.gpu;
+    let pending = g.dram[1].queues.pending();
+    let head = pending.iter().find(|(_, p)| p.bank == 3 && !p.is_write).expect("a read queued at bank 3").1;
+    let (c, w) = (head.req.origin.core, head.req.origin.warp);
+    assert_eq!((app.core, app.warp, app.channel), (c, (c, w), 1));
+    let view = app.view(0);
+    assert_eq!(view.keys()[app.panes[0].selected], views::RowKey::Warp { core: c, warp: w });
+}
+
+#[test]
+fn enter_on_an_event_goes_to_its_cycle_and_changed_values_stand_out() {
+    let mut app = app_at_occlusion();
+    let events = app.layout.panes().iter().position(|p| *p == PaneKind::Events).expect("an events pane");
+    app.run_line("log row-miss");
+    app.run_line("delete");
+    screen(&mut app, 160, 48);
+    app.run_line("step 300");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    screen(&mut app, 160, 48);
+    // After the step, something the panes show changed, and it is marked.
+    let marked = (0..app.layout.panes().len()).any(|i| {
+        app.view(i).blocks.iter().any(|b| match b {
+            views::Block::Table(t) => t.rows.iter().flatten().any(|s| s.tone == views::Tone::Changed),
+            views::Block::Lines(l) => l.iter().flatten().any(|s| s.tone == views::Tone::Changed),
+            _ => false,
+        })
+    });
+    assert!(marked, "a value that changed over the step is marked");
+    let view = app.view(events);
+    let views::RowKey::Cycle(target) = view.keys()[2] else { panic!("events are keyed by cycle") };
+    app.focus = events;
+    app.panes[events].selected = 2;
+    app.key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(app.session.gpu.cycle, target, "{}", app.message);
+}
+
+#[test]
+fn the_blame_view_of_a_load() {
+    let mut app = app_at_occlusion();
+    let (core, warp) = app.warp;
+    let text = match app.session.execute_blocking(&format!("show blame {core}.{warp}")) {
+        Ok(Outcome::Text(t)) => t,
+        other => panic!("{other:?}"),
+    };
+    insta::assert_snapshot!("blame_view", text);
 }

@@ -8,6 +8,7 @@ pub mod breakpoint;
 pub mod command;
 pub mod delay;
 pub mod expr;
+pub mod focus;
 pub mod history;
 pub mod interference;
 pub mod recording;

@@ -3,6 +3,7 @@
 //! breakpoints through the views without the two importing each other.
 
 use super::breakpoint::Breakpoints;
+use super::focus::Focus;
 use super::history::{EventLog, Samples};
 use super::interference::InterferenceCache;
 use super::recording::BlameCache;
@@ -22,4 +23,6 @@ pub struct Scene<'a> {
     pub blame: &'a BlameCache,
     /// The interference the session last worked out.
     pub interference: &'a InterferenceCache,
+    /// What the last breakpoint stop was about.
+    pub focus: &'a Focus,
 }

@@ -7,6 +7,7 @@ use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, ev
 use super::command::{COMMANDS, Command, Info};
 use super::delay::DelayWatch;
 use super::expr::Expr;
+use super::focus::Focus;
 use super::history::{EventLog, Samples};
 use super::interference::{DEFAULT_WINDOW, InterferenceCache, interference};
 use super::recording::{BlameCache, warp_load_blame};
@@ -97,6 +98,8 @@ pub struct Session {
     pub blame: BlameCache,
     /// The interference last worked out (`prepare_interference`).
     pub interference: InterferenceCache,
+    /// What the last breakpoint stop was about: `show` and the panes turn to it.
+    pub focus: Focus,
     /// The passes a `delayed` breakpoint needs.
     delay: DelayWatch,
 }
@@ -118,6 +121,7 @@ impl Session {
             buf: Vec::new(),
             blame: BlameCache::default(),
             interference: InterferenceCache::default(),
+            focus: Focus::default(),
             delay: DelayWatch::default(),
         })
     }
@@ -132,6 +136,7 @@ impl Session {
             travel: &self.travel,
             blame: &self.blame,
             interference: &self.interference,
+            focus: &self.focus,
         }
     }
 
@@ -313,6 +318,9 @@ impl Session {
 
     fn stop(&mut self, stop: Stop) -> String {
         self.run = None;
+        if let Stop::Hit(h) = &stop {
+            self.focus = Focus::of_hit(h, &self.gpu);
+        }
         let msg = stop.message();
         self.last_stop = Some(stop);
         msg
@@ -480,6 +488,7 @@ impl Session {
             if let Some(hit) = self.last_hit_between(snap.clone(), end, now) {
                 self.goto(hit.cycle);
                 let msg = hit.message();
+                self.focus = Focus::of_hit(&hit, &self.gpu);
                 self.last_stop = Some(Stop::Hit(hit));
                 return msg;
             }

@@ -65,6 +65,12 @@ pub struct App {
     pub areas: Vec<Rect>,
     /// What each pane drew last (for clicks and scrolling).
     pub extents: Vec<Extent>,
+    /// The panes' views at the cycle last drawn, and at the one before (what changed since
+    /// is marked).
+    shown: Option<(u64, Vec<(View, Target)>)>,
+    before: Vec<(View, Target)>,
+    /// The stop the panes last turned to.
+    followed: Option<crate::debug::focus::Focus>,
 }
 
 /// What a pane drew: the table row on each of its lines, its height and first screen row.
@@ -96,6 +102,9 @@ impl App {
             theme,
             areas: Vec::new(),
             extents: vec![Extent::default(); n],
+            shown: None,
+            before: Vec::new(),
+            followed: None,
         };
         app.apply_layout_params();
         app
@@ -115,6 +124,7 @@ impl App {
     pub fn set_layout(&mut self, layout: Layout) {
         self.layout = layout;
         self.apply_layout_params();
+        (self.shown, self.before) = (None, Vec::new());
     }
 
     /// The view pane `idx` shows and what it looks at: the layout's parameters, else the
@@ -125,24 +135,38 @@ impl App {
         let fixed = kind.fixed();
         let st = &self.panes[idx];
         let core = (fixed.core.unwrap_or(self.core) as usize).min(g.sms.len() - 1);
+        let channel = (fixed.channel.unwrap_or(self.channel) as usize).min(g.dram.len() - 1);
+        // The channel of the last stop lists the bank and marks the row of its request, until
+        // Enter picks another bank.
+        let f = &self.session.focus;
+        let at_stop = f.channel == Some(channel as u16);
         let target = Target {
             core,
-            channel: (fixed.channel.unwrap_or(self.channel) as usize).min(g.dram.len() - 1),
+            channel,
             set: (st.set as usize).min(g.sms[core].l1.tags.sets - 1),
             warp: self.warp,
-            bank: st.detail,
+            bank: st.detail.or(f.bank.filter(|_| at_stop)),
             rows: PANE_ROWS,
             load: None,
             cycles: None,
+            row: f.row.filter(|_| at_stop),
         };
         (kind.view(), target)
     }
 
     /// Works out, while the machine is stopped, what visible panes show that takes a replay
-    /// of history (who delayed the inspected warp's last load), so drawing them is quick.
+    /// of history (who delayed the inspected warp's last load), so drawing them is quick; and
+    /// when the machine has moved since the last draw, keeps what the panes showed before, so
+    /// what changed stands out.
     pub fn prepare(&mut self) {
         if self.session.is_running() {
             return;
+        }
+        let cycle = self.session.gpu.cycle;
+        if self.shown.as_ref().is_none_or(|(c, _)| *c != cycle) {
+            self.before = self.shown.take().map(|(_, v)| v).unwrap_or_default();
+            let now = (0..self.layout.panes().len()).map(|i| self.plain_view(i)).collect();
+            self.shown = Some((cycle, now));
         }
         for idx in 0..self.layout.panes().len() {
             let (view, target) = self.target(idx);
@@ -155,10 +179,22 @@ impl App {
         }
     }
 
-    /// The view a pane shows now.
+    /// The view a pane shows now, with what changed since the machine last moved marked.
     pub fn view(&self, idx: usize) -> View {
+        let (mut now, target) = self.plain_view(idx);
+        if let Some((was, t)) = self.before.get(idx)
+            && *t == target
+        {
+            views::mark_changes(&mut now, was);
+        }
+        now
+    }
+
+    /// The view a pane shows now, unmarked, and what it looks at.
+    fn plain_view(&self, idx: usize) -> (View, Target) {
         let (view, target) = self.target(idx);
-        view.build(&self.session.scene(), &target).unwrap_or_else(|e| View::new("error").text(e))
+        let v = view.build(&self.session.scene(), &target).unwrap_or_else(|e| View::new("error").text(e));
+        (v, target)
     }
 
     fn say(&mut self, msg: impl Into<String>, error: bool) {
@@ -166,27 +202,20 @@ impl App {
         self.error = error;
     }
 
-    /// After a stop at a breakpoint, point the panes at what it is about: the event's core,
-    /// warp and channel become the focus.
+    /// After a stop at a breakpoint, point the panes at what it is about (`debug::focus`):
+    /// its core, warp and channel become the focus and the warps panes' cursor goes to the
+    /// warp (the banks panes list the bank of its request, see `target`).
     pub fn follow_stop(&mut self) {
-        use crate::sim::event::FieldValue;
-        let Some(crate::debug::Stop::Hit(hit)) = &self.session.last_stop else { return };
-        let Some(e) = &hit.event else { return };
-        let field = |n: &str| match e.field(n) {
-            Some(FieldValue::Int(v)) => Some(v as u16),
-            _ => None,
-        };
-        if let Some(c) = field("core") {
-            self.core = c;
-            if let Some(w) = field("warp") {
-                self.warp = (c, w);
-            }
+        if self.followed == Some(self.session.focus) {
+            return;
         }
-        if let Some(ch) = field("channel") {
-            self.channel = ch;
-        }
-        if field("warp").is_some() {
-            self.select_warp(self.warp.0, self.warp.1);
+        let f = self.session.focus;
+        self.followed = Some(f);
+        self.core = f.core.unwrap_or(self.core);
+        self.warp = f.warp.unwrap_or(self.warp);
+        self.channel = f.channel.unwrap_or(self.channel);
+        if let Some((c, w)) = f.warp {
+            self.select_warp(c, w);
         }
     }
 
@@ -392,6 +421,7 @@ impl App {
                 self.channel = ch;
                 self.say(format!("focused channel {ch}"), false);
             }
+            RowKey::Cycle(c) => self.run_line(&format!("goto {c}")),
             RowKey::Breakpoint(id) => {
                 let on = self.session.breakpoints.list.iter().find(|b| b.id == id).is_some_and(|b| b.enabled);
                 self.run_line(&format!("{} {id}", if on { "disable" } else { "enable" }));

@@ -25,6 +25,7 @@ impl Theme {
             Tone::Warn => (Some(Color::Yellow), Modifier::BOLD),
             Tone::Bad => (Some(Color::Red), Modifier::BOLD | Modifier::UNDERLINED),
             Tone::Accent => (Some(Color::Cyan), Modifier::BOLD),
+            Tone::Changed => (Some(Color::LightMagenta), Modifier::BOLD | Modifier::ITALIC),
         };
         let s = s.add_modifier(modifier);
         match (self.color, color) {

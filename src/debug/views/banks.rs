@@ -17,7 +17,9 @@ fn requester(r: &MemRequest) -> String {
     }
 }
 
-pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
+/// Channel `channel`'s banks, with bank `detail`'s queue listed and requests to row `mark`
+/// marked there (the row of the request a stop is about).
+pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>, mark: Option<u32>) -> View {
     let mc = &g.dram[channel];
     let q = &mc.queues;
     let mode = if mc.draining { span("DRAINING WRITES", Tone::Warn) } else { plain("serving reads") };
@@ -99,7 +101,16 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
                 plain(if p.is_write { "write" } else { "read" }),
                 plain(requester(&p.req)),
                 plain(format!("{:#06x}", p.req.origin.pc)),
-                span(p.row.to_string(), if hit { Tone::Good } else { Tone::Normal }),
+                span(
+                    if mark == Some(p.row) { format!("▶{}", p.row) } else { p.row.to_string() },
+                    if mark == Some(p.row) {
+                        Tone::Accent
+                    } else if hit {
+                        Tone::Good
+                    } else {
+                        Tone::Normal
+                    },
+                ),
                 plain(p.col.to_string()),
                 plain((mc.now - p.arrival).to_string()),
                 plain(match (p.started, hit) {
@@ -109,7 +120,8 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>) -> View {
                 }),
             ]);
         }
-        v = v.text(format!("bank {b} queue ({} requests):", d.rows.len())).block(Block::Table(d));
+        let marked = mark.map_or(String::new(), |r| format!("; ▶ row {r}, the stop's request"));
+        v = v.text(format!("bank {b} queue ({} requests{marked}):", d.rows.len())).block(Block::Table(d));
     }
     v
 }

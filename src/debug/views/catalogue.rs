@@ -20,6 +20,7 @@
 //! the README's lists of views and panes; to see it without typing `layout`, add its pane to
 //! one of `layouts/*.ron` (whose snapshots in `tests/snapshots/` then change).
 
+use super::super::focus::Focus;
 use super::super::scene::Scene;
 use super::{
     View, banks, blame, breakpoints, events, inspector, interference, lru, merb, mshr, queues, stats,
@@ -92,6 +93,8 @@ pub struct Target {
     pub load: Option<u32>,
     /// How many cycles back a view of a stretch of history looks.
     pub cycles: Option<u64>,
+    /// A DRAM row to mark (the row of the request a stop is about).
+    pub row: Option<u32>,
 }
 
 /// A view parameter's [`Param`], and (after `ty`) the type a layout file gives it in.
@@ -169,17 +172,30 @@ impl ViewSpec {
         words.join(" ")
     }
 
-    /// The target `show NAME ARGS` names: each argument checked against the machine, left-out
-    /// optional ones 0.
-    pub fn target(&self, g: &Gpu, args: &[String]) -> Result<Target, String> {
+    /// The target `show NAME ARGS` names: each argument checked against the machine; a core,
+    /// channel or warp left out is the last stop's (`focus`), else 0. A channel that is the
+    /// stop's shows its bank and row.
+    pub fn target(&self, g: &Gpu, args: &[String], focus: &Focus) -> Result<Target, String> {
         let mut t = Target { rows: SHOW_ROWS, ..Target::default() };
+        let or = |v: Option<u16>| v.map_or(0, usize::from);
         for (i, a) in self.args.iter().enumerate() {
             let given = args.get(i).map(String::as_str);
             match a.param {
-                Param::Core => t.core = index_arg(given, "core", g.sms.len(), a.need)?,
-                Param::Channel => t.channel = index_arg(given, "channel", g.dram.len(), a.need)?,
-                Param::Set => t.set = index_arg(given, "set", g.sms[t.core].l1.tags.sets, a.need)?,
-                Param::Warp => t.warp = parse_warp(given.ok_or("which warp? e.g. show warp 3.17")?)?,
+                Param::Core => t.core = index_arg(given, "core", g.sms.len(), a.need, or(focus.core))?,
+                Param::Channel => {
+                    t.channel = index_arg(given, "channel", g.dram.len(), a.need, or(focus.channel))?;
+                    if focus.channel == Some(t.channel as u16) {
+                        (t.bank, t.row) = (focus.bank, focus.row);
+                    }
+                }
+                Param::Set => t.set = index_arg(given, "set", g.sms[t.core].l1.tags.sets, a.need, 0)?,
+                Param::Warp => {
+                    t.warp = match (given, focus.warp) {
+                        (Some(w), _) => parse_warp(w)?,
+                        (None, Some(w)) => w,
+                        (None, None) => return Err("which warp? e.g. show warp 3.17".into()),
+                    }
+                }
                 Param::Load => {
                     t.load = given
                         .map(|a| {
@@ -203,11 +219,11 @@ impl ViewSpec {
     }
 }
 
-/// A numbered argument below `len`, or 0 if it is optional and left out.
-fn index_arg(arg: Option<&str>, what: &str, len: usize, need: Need) -> Result<usize, String> {
+/// A numbered argument below `len`, or `default` if it is optional and left out.
+fn index_arg(arg: Option<&str>, what: &str, len: usize, need: Need, default: usize) -> Result<usize, String> {
     let v = match (arg, need) {
         (Some(a), _) => a.parse::<usize>().map_err(|_| format!("`{a}` is not a {what} number"))?,
-        (None, Need::Optional) => 0,
+        (None, Need::Optional) => default.min(len.saturating_sub(1)),
         (None, Need::Required) => return Err(format!("which {what}? (0..{})", len.saturating_sub(1))),
     };
     if v >= len {
@@ -227,7 +243,7 @@ fn parse_warp(s: &str) -> Result<(u16, u16), String> {
 /// Builds the view `name` with its arguments (the `show` command).
 pub fn show(s: &Scene, name: &str, args: &[String]) -> Result<View, String> {
     let view = VIEWS.iter().find(|v| v.name == name).ok_or_else(|| format!("no view `{name}`"))?;
-    view.build(s, &view.target(s.gpu, args)?)
+    view.build(s, &view.target(s.gpu, args, s.focus)?)
 }
 
 /// The catalogue: `Pane { layout params } (params that follow the focus) "show name" "help"
@@ -287,7 +303,7 @@ macro_rules! views {
 
 views! {
     Banks { channel: Optional } "banks" "a channel's banks: open row, queued commands, timing countdowns"
-        => |s, t| Ok(banks::banks(s.gpu, t.channel, t.bank));
+        => |s, t| Ok(banks::banks(s.gpu, t.channel, t.bank, t.row));
     WarpGroups { channel: Optional } "warpgroups"
         "warp-group scores and completeness (warp-aware DRAM schedulers)"
         => |s, t| Ok(warpgroups::warpgroups(s.gpu, t.channel).unwrap_or_else(|| {

@@ -19,7 +19,7 @@ pub fn events(log: &EventLog, max: usize) -> View {
             _ => Tone::Normal,
         };
         t.rows.push(vec![plain(cycle.to_string()), span(e.describe(), tone)]);
-        t.keys.push(super::RowKey::None);
+        t.keys.push(super::RowKey::Cycle(*cycle));
     }
     let mut v = View::new(format!("Events (newest first, {} logged)", log.entries.len()));
     if log.complete_from > 0 {

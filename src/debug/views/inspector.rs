@@ -34,23 +34,11 @@ pub fn inspector(g: &Gpu, core: u16, warp: u16) -> Result<View, String> {
             w.loads_out
         ))]);
     }
-    let mut active: Vec<(usize, &LoadTrack)> =
-        w.loads.iter().enumerate().filter(|(_, l)| l.active && l.requests > 0).collect();
-    active.sort_by_key(|(_, l)| l.seq);
-    for (slot, l) in active {
+    let mut active: Vec<&LoadTrack> = w.loads.iter().filter(|l| l.active && l.requests > 0).collect();
+    active.sort_by_key(|l| l.seq);
+    for l in active {
         // Lines the LD/ST unit has not sent yet (the load is queued there or replaying).
-        let unsent: Vec<(u64, u32)> = sm
-            .ldst
-            .queue
-            .iter()
-            .find(|m| m.warp == warp && m.load_slot as usize == slot && m.seq == l.seq)
-            .map(|m| {
-                let first =
-                    if std::ptr::eq(m, sm.ldst.queue.front().expect("non-empty")) { sm.ldst.next } else { 0 };
-                m.coalesced.iter().skip(first).collect()
-            })
-            .unwrap_or_default();
-        v = load(v, g, l, true, &unsent);
+        v = load(v, g, l, true, &sm.ldst.unsent(warp, l.seq));
     }
     if w.last_load.requests > 0 {
         v = load(v, g, &w.last_load, false, &[]);

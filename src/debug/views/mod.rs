@@ -8,6 +8,7 @@
 mod banks;
 mod blame;
 mod catalogue;
+mod changes;
 mod events;
 mod inspector;
 mod interference;
@@ -21,6 +22,7 @@ mod warpgroups;
 mod warps;
 
 pub use catalogue::{Need, PANE_ROWS, PaneKind, Param, SHOW_ROWS, Target, VIEWS, ViewSpec, show};
+pub use changes::mark_changes;
 pub use text::{bar_columns, sparkline};
 pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
@@ -36,6 +38,8 @@ pub enum Tone {
     Warn,
     Bad,
     Accent,
+    /// Changed by the last move of the machine.
+    Changed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -55,7 +59,7 @@ pub fn plain(text: impl Into<String>) -> Span {
 }
 
 /// What a table row refers to (Enter on it drills in).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RowKey {
     #[default]
     None,
@@ -70,6 +74,8 @@ pub enum RowKey {
     Core(u16),
     Channel(u16),
     Breakpoint(u32),
+    /// Something that happened at a cycle (Enter goes there).
+    Cycle(u64),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

@@ -68,6 +68,16 @@ pub struct Ldst {
 }
 
 impl Ldst {
+    /// The lines (address, lanes) load `seq` of warp `warp` has still to send, when it is in
+    /// the unit (the head's from its next access on). For the debugger.
+    pub fn unsent(&self, warp: u16, seq: u32) -> Vec<(u64, u32)> {
+        let Some(i) = self.queue.iter().position(|m| m.load && m.warp == warp && m.seq == seq) else {
+            return Vec::new();
+        };
+        let m = self.queue.iter().nth(i).expect("found above");
+        m.coalesced.iter().skip(if i == 0 { self.next } else { 0 }).collect()
+    }
+
     pub fn new(width: usize, shared_latency: usize, reexec: usize) -> Ldst {
         Ldst {
             queue: BoundedQueue::new(width),
