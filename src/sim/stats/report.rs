@@ -517,6 +517,11 @@ pub struct MemoryReport {
     pub warpgroup_service_mean: f64,
     /// Warp-groups (DRAM channels touched) per warp-load that reached DRAM.
     pub warpgroups: u64,
+    /// Mean warp-group arrival spread (core cycles): per warp-load and DRAM channel, first →
+    /// last request into the controller, the time a warp-aware controller waits for a group to
+    /// be complete (seed 000 §III-A assumes "a warp's requests arrive at the memory controller
+    /// within short intervals of each other").
+    pub warpgroup_arrival_spread_mean: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
@@ -648,6 +653,7 @@ impl Report {
                 l2_hit_latency_mean: ratio(loads.l2_hit_latency, loads.l2_hit_returns),
                 warpgroup_service_mean: ratio(loads.warpgroup_service, loads.warpgroups),
                 warpgroups: loads.warpgroups,
+                warpgroup_arrival_spread_mean: ratio(loads.warpgroup_arrival, loads.warpgroups),
             },
             sim: SimReport {
                 wall_seconds,
