@@ -433,7 +433,8 @@ pub struct SchedulerReport {
     /// The `dram.scheduler` of the run.
     pub name: String,
     /// Warp-groups placed in the command queues; those placed incomplete after the timeout,
-    /// and those placed incomplete because the channel had nothing else to do.
+    /// and those placed incomplete because no complete group could go
+    /// (`dram.warp_aware.incomplete`).
     pub groups_scheduled: u64,
     pub groups_timed_out: u64,
     pub groups_forced: u64,

@@ -138,8 +138,8 @@ counters! {
     pub struct SchedulerStats {
         /// Warp-groups placed in the command queues.
         pub groups_scheduled: u64,
-        /// ...of which went incomplete: after `incomplete_timeout`, or because the command queues
-        /// were empty and no complete group could go.
+        /// ...of which went incomplete: after `incomplete_timeout`, or because no complete group
+        /// could go and their banks had room (`dram.warp_aware.incomplete`).
         pub groups_timed_out: u64,
         pub groups_forced: u64,
         /// Row misses postponed by MERB, and the other groups' hits served ahead of them.
