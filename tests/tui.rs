@@ -36,6 +36,8 @@ fn app_at_occlusion() -> App {
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> String {
+    // As the event loop does before it draws.
+    app.prepare();
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| draw(f, app)).unwrap();
     let buf = t.backend().buffer();
@@ -301,16 +303,18 @@ fn every_view_is_a_show_command_a_pane_and_in_help() {
         let args: Vec<String> = v
             .args
             .iter()
-            .map(|a| match a.param {
-                Param::Core => app.core.to_string(),
-                Param::Channel => app.channel.to_string(),
-                Param::Set => "0".into(),
-                Param::Warp => format!("{}.{}", app.warp.0, app.warp.1),
+            .filter_map(|a| match a.param {
+                Param::Core => Some(app.core.to_string()),
+                Param::Channel => Some(app.channel.to_string()),
+                Param::Set => Some("0".into()),
+                Param::Warp => Some(format!("{}.{}", app.warp.0, app.warp.1)),
+                // The pane shows the warp's latest finished load, as `show` without it does.
+                Param::Load => None,
             })
             .collect();
         let show = format!("show {} {}", v.name, args.join(" "));
         let shown = text(&mut app, &show);
-        let fields = v.args.iter().any(|a| a.param != Param::Warp);
+        let fields = v.args.iter().any(|a| matches!(a.param, Param::Core | Param::Channel | Param::Set));
         let layout = format!("(name: \"only\", root: Pane({}{}))", v.pane, if fields { "()" } else { "" });
         std::fs::write(dir.path().join("only.ron"), &layout).unwrap();
         app.load_layout("only");

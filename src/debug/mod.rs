@@ -3,10 +3,12 @@
 //! session through a [`scene::Scene`]. The TUI (`src/tui`) and `warpscope batch` both drive
 //! it.
 
+pub mod blame;
 pub mod breakpoint;
 pub mod command;
 pub mod expr;
 pub mod history;
+pub mod recording;
 pub mod scene;
 pub mod session;
 pub mod state;

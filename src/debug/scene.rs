@@ -4,13 +4,19 @@
 
 use super::breakpoint::Breakpoints;
 use super::history::{EventLog, Samples};
+use super::recording::BlameCache;
+use super::timetravel::TimeTravel;
 use crate::sim::Gpu;
 
-/// A session's machine, breakpoints, event log and samples, as the views see them.
+/// A session's machine, breakpoints, event log, samples and snapshots, as the views see them.
 #[derive(Clone, Copy)]
 pub struct Scene<'a> {
     pub gpu: &'a Gpu,
     pub breakpoints: &'a Breakpoints,
     pub log: &'a EventLog,
     pub samples: &'a Samples,
+    /// The snapshots, for views that replay history (the blame of a past load).
+    pub travel: &'a TimeTravel,
+    /// The blame the session last worked out.
+    pub blame: &'a BlameCache,
 }

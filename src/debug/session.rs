@@ -7,6 +7,7 @@ use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, ev
 use super::command::{COMMANDS, Command, Info};
 use super::expr::Expr;
 use super::history::{EventLog, Samples};
+use super::recording::{BlameCache, warp_load_blame};
 use super::scene::Scene;
 use super::timetravel::TimeTravel;
 use super::views;
@@ -89,6 +90,8 @@ pub struct Session {
     pub furthest: u64,
     run: Option<Run>,
     buf: Vec<(u64, Event)>,
+    /// The last blame worked out (`prepare_blame`).
+    pub blame: BlameCache,
 }
 
 impl Session {
@@ -106,12 +109,20 @@ impl Session {
             furthest: 0,
             run: None,
             buf: Vec::new(),
+            blame: BlameCache::default(),
         })
     }
 
     /// What the views read: the machine and the session's history.
     pub fn scene(&self) -> Scene<'_> {
-        Scene { gpu: &self.gpu, breakpoints: &self.breakpoints, log: &self.log, samples: &self.samples }
+        Scene {
+            gpu: &self.gpu,
+            breakpoints: &self.breakpoints,
+            log: &self.log,
+            samples: &self.samples,
+            travel: &self.travel,
+            blame: &self.blame,
+        }
     }
 
     /// A moving command is in progress.
@@ -352,6 +363,15 @@ impl Session {
             }
         }
         hit.map(Stop::Hit).or_else(|| self.finished())
+    }
+
+    /// Works out who delayed load `seq` of `warp` (its latest finished load when `None`) at
+    /// the current cycle, unless already known, so views can show it at once.
+    pub fn prepare_blame(&mut self, warp: (u16, u16), seq: Option<u32>) {
+        let key = (self.gpu.cycle, warp, seq);
+        if self.blame.get(key).is_none() {
+            self.blame.put(key, warp_load_blame(&self.gpu, &self.travel, warp, seq));
+        }
     }
 
     /// The last cycle a leap may reach from now (see `step_once`).

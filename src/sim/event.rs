@@ -20,6 +20,7 @@ use super::core::StallReason;
 use super::dram::command::Command;
 use super::dram::sched::DrainCause;
 use super::dram::sched::early::Early;
+use super::record::{Pass, Point, Who};
 
 /// A field value of an event, for breakpoint filters and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -309,6 +310,9 @@ pub struct EventSink {
     mask: u64,
     now: u64,
     events: Vec<(u64, Event)>,
+    /// Requests' passes, while someone records them (`sim::record`).
+    recording: bool,
+    passes: Vec<Pass>,
 }
 
 impl EventSink {
@@ -351,6 +355,30 @@ impl EventSink {
     /// The events collected since the last drain.
     pub fn events(&self) -> &[(u64, Event)] {
         &self.events
+    }
+
+    /// Starts or stops recording passes.
+    pub fn set_recording(&mut self, on: bool) {
+        self.recording = on;
+    }
+
+    /// Whether passes are recorded. Recording points test this first.
+    #[inline(always)]
+    pub fn records(&self) -> bool {
+        self.recording
+    }
+
+    /// Records that `who` crossed `point` of `unit` in the current core cycle (the cycle
+    /// before the one events are stamped with).
+    #[cold]
+    pub fn pass(&mut self, point: Point, unit: u16, detail: u16, who: Who) {
+        let cycle = self.now.saturating_sub(1);
+        self.passes.push(Pass { cycle, point, unit, detail, who });
+    }
+
+    /// Removes and returns the recorded passes.
+    pub fn take_passes(&mut self) -> Vec<Pass> {
+        std::mem::take(&mut self.passes)
     }
 
     /// Removes and returns the collected events.

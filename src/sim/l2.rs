@@ -33,9 +33,11 @@ use crate::sim::cache::replace::ReplacementKind;
 use crate::sim::cache::tags::{Probe, TagArray};
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::dram::sched::GroupKey;
+use crate::sim::event::EventSink;
 use crate::sim::icnt::{Ejector, Injector};
 use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
+use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CacheStats, StallCause};
 use std::collections::VecDeque;
@@ -149,7 +151,14 @@ impl L2Slice {
 
     /// One L2 cycle. `stamp` is the core cycle for traces; the ledger counts the write-backs
     /// created and the requests that end here (stores, prefetched lines).
-    pub fn step(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger) {
+    pub fn step(
+        &mut self,
+        now: u64,
+        stamp: u64,
+        map: &AddressMap,
+        ledger: &mut Ledger,
+        sink: &mut EventSink,
+    ) {
         if !self.access_queue.is_empty() {
             self.access_occupancy[self.access_queue.len()] += 1;
         }
@@ -170,7 +179,7 @@ impl L2Slice {
         if self.fill(now) {
             return;
         }
-        self.lookup(now, stamp, map, ledger);
+        self.lookup(now, stamp, map, ledger, sink);
         if self.port_free <= now && !self.prefetch_fills.is_empty() {
             self.fill_prefetch(now, stamp, map, ledger);
         }
@@ -265,7 +274,7 @@ impl L2Slice {
     }
 
     /// Looks up the head of the access queue.
-    fn lookup(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger) {
+    fn lookup(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger, sink: &mut EventSink) {
         let Some(&req) = self.access_queue.front() else {
             return;
         };
@@ -275,6 +284,7 @@ impl L2Slice {
             self.stats.writes += 1;
             self.stats.write_hits += 1;
             self.access_queue.pop();
+            self.looked_up(&req, CacheOutcome::Write, sink);
             self.port_free = now + self.port_cycles;
             ledger.retire();
             return;
@@ -303,6 +313,7 @@ impl L2Slice {
             self.tags.line_mut(set, way).dirty = true;
             self.stats.writes += 1;
             self.access_queue.pop();
+            self.looked_up(&req, CacheOutcome::Write, sink);
             self.port_free = now + self.port_cycles;
             ledger.retire();
             return;
@@ -322,6 +333,7 @@ impl L2Slice {
                     self.forward_tag(&req);
                 }
                 req.trace.l2 = CacheOutcome::Hit;
+                self.looked_up(&req, CacheOutcome::Hit, sink);
                 self.stats.reads += 1;
                 self.stats.read_hits += 1;
                 self.reserved += 1;
@@ -339,6 +351,7 @@ impl L2Slice {
                     self.forward_tag(&req);
                 }
                 req.trace.l2 = CacheOutcome::Merged;
+                self.looked_up(&req, CacheOutcome::Merged, sink);
                 self.stats.reads += 1;
                 self.stats.merged += 1;
                 self.mshr.merge(i, req);
@@ -363,6 +376,7 @@ impl L2Slice {
                 let mut req = self.access_queue.pop().expect("head exists");
                 self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
                 req.trace.l2 = CacheOutcome::Miss;
+                self.looked_up(&req, CacheOutcome::Miss, sink);
                 self.stats.reads += 1;
                 self.stats.read_misses += 1;
                 self.mshr.allocate(key, req.id, req.origin.core, now);
@@ -370,6 +384,14 @@ impl L2Slice {
                     unreachable!("miss queue room checked");
                 }
             }
+        }
+    }
+
+    /// Records (when someone records) that `req` left the access queue with `outcome`.
+    #[inline(always)]
+    fn looked_up(&self, req: &MemRequest, outcome: CacheOutcome, sink: &mut EventSink) {
+        if sink.records() {
+            sink.pass(Point::L2Lookup, self.id, outcome as u16, Who::of(req));
         }
     }
 
@@ -464,7 +486,8 @@ mod tests {
         let map = AddressMap::new(&c);
         let mut s = L2Slice::new(&c, 0);
         let mut ledger = Ledger::starting_at(100);
-        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger);
+        let mut sink = EventSink::default();
+        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
         s.access_queue.accept(read(1, 0x1000, 32, &map));
         step(&mut s, 0);
         // A miss: the line is reserved and the request goes to DRAM as is (the controller
@@ -542,7 +565,7 @@ mod tests {
                 s.access_queue.push(r).unwrap();
             }
             for now in 0..100 {
-                s.step(now, now, &map, &mut ledger);
+                s.step(now, now, &map, &mut ledger, &mut EventSink::default());
             }
         };
         // Warp 1's load misses on lines[0], then its tagged last request hits lines[1]: the

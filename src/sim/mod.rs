@@ -19,6 +19,7 @@ pub mod l2;
 mod leap;
 pub mod ledger;
 pub mod queue;
+pub mod record;
 pub mod request;
 pub mod stats;
 mod watchdog;
@@ -37,6 +38,7 @@ use icnt::{Crossbar, Ejector, Injector};
 use ideal::IdealPipe;
 use l2::L2Slice;
 use ledger::Ledger;
+use record::{Point, Who};
 use request::AccessKind;
 use request::MemRequest;
 use std::sync::Arc;
@@ -256,6 +258,9 @@ impl Gpu {
                 };
                 if mc.can_accept(head.kind.is_write()) {
                     let req = self.l2[s].miss_queue.pop().expect("head exists");
+                    if self.events.records() {
+                        self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));
+                    }
                     mc.enqueue(req, stamp);
                     self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
                     break;
@@ -266,6 +271,9 @@ impl Gpu {
             mc.tick(stamp, &mut self.events, &mut self.ledger);
             while let Some(mut r) = mc.pop_completed() {
                 r.trace.dram_done = stamp;
+                if self.events.records() {
+                    self.events.pass(Point::DramDone, ch as u16, 0, Who::of(&r));
+                }
                 let slice = &mut self.l2[ch * spc + r.loc.slice as usize];
                 if r.kind == AccessKind::Prefetch {
                     slice.prefetch_fills.accept(r);
@@ -297,17 +305,54 @@ impl Gpu {
 
     fn icnt_tick(&mut self, stamp: u64) {
         let now = self.icnt_cycle;
-        self.icnt.reply.step(now, &mut self.l2, &mut self.sms, |r| r.trace.l2_out = stamp, |_| {});
+        let spc = self.config.l2.slices_per_channel;
+        let slice = move |r: &MemRequest| (r.loc.channel * spc + r.loc.slice) as u16;
+        // Passes of the networks' grants and deliveries, when recording: the two closures of a
+        // network step cannot share the sink, so each keeps its own until the step is over.
+        let recording = self.events.records();
+        let mut granted: Vec<(Point, u16, Who)> = Vec::new();
+        let mut delivered: Vec<(Point, u16, Who)> = Vec::new();
+        self.icnt.reply.step(
+            now,
+            &mut self.l2,
+            &mut self.sms,
+            |r| {
+                r.trace.l2_out = stamp;
+                if recording {
+                    granted.push((Point::Reply, slice(r), Who::of(r)));
+                }
+            },
+            |r| {
+                if recording {
+                    delivered.push((Point::SmArrive, r.origin.core, Who::of(r)));
+                }
+            },
+        );
         for slice in &mut self.l2 {
-            slice.step(now, stamp, &self.map, &mut self.ledger);
+            slice.step(now, stamp, &self.map, &mut self.ledger, &mut self.events);
         }
         self.icnt.request.step(
             now,
             &mut self.sms,
             &mut self.l2,
-            |r| r.trace.icnt_in = stamp,
-            |r| r.trace.l2_in = stamp,
+            |r| {
+                r.trace.icnt_in = stamp;
+                if recording {
+                    granted.push((Point::Inject, r.origin.core, Who::of(r)));
+                }
+            },
+            |r| {
+                r.trace.l2_in = stamp;
+                if recording {
+                    delivered.push((Point::L2Arrive, slice(r), Who::of(r)));
+                }
+            },
         );
+        if recording {
+            for (point, unit, who) in granted.into_iter().chain(delivered) {
+                self.events.pass(point, unit, 0, who);
+            }
+        }
     }
 
     /// Launches what fits; returns whether a CTA was launched.

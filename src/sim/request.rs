@@ -43,6 +43,17 @@ pub enum CacheOutcome {
     Write,
 }
 
+impl CacheOutcome {
+    /// Every outcome, in declaration order (`ALL[o as usize] == o`).
+    pub const ALL: [CacheOutcome; 5] = [
+        CacheOutcome::None,
+        CacheOutcome::Hit,
+        CacheOutcome::Miss,
+        CacheOutcome::Merged,
+        CacheOutcome::Write,
+    ];
+}
+
 /// Row-buffer outcome of the request's first DRAM command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub enum RowOutcome {

@@ -132,8 +132,23 @@ impl App {
             warp: self.warp,
             bank: st.detail,
             rows: PANE_ROWS,
+            load: None,
         };
         (kind.view(), target)
+    }
+
+    /// Works out, while the machine is stopped, what visible panes show that takes a replay
+    /// of history (who delayed the inspected warp's last load), so drawing them is quick.
+    pub fn prepare(&mut self) {
+        if self.session.is_running() {
+            return;
+        }
+        for idx in 0..self.layout.panes().len() {
+            let (view, target) = self.target(idx);
+            if view.takes(crate::debug::views::Param::Warp) {
+                self.session.prepare_blame(target.warp, target.load);
+            }
+        }
     }
 
     /// The view a pane shows now.

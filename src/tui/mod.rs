@@ -107,6 +107,7 @@ fn event_loop(term: &mut Terminal<CrosstermBackend<Stdout>>, app: &mut App) -> a
             }
         }
         if dirty {
+            app.prepare();
             term.draw(|f| draw(f, app))?;
             frames += 1;
             last_draw = Instant::now();

@@ -22,8 +22,8 @@
 
 use super::super::scene::Scene;
 use super::{
-    View, banks, breakpoints, events, inspector, lru, merb, mshr, queues, stats, unavailable, warpgroups,
-    warps,
+    View, banks, blame, breakpoints, events, inspector, lru, merb, mshr, queues, stats, unavailable,
+    warpgroups, warps,
 };
 use crate::sim::Gpu;
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,9 @@ pub enum Param {
     Set,
     /// A warp, `CORE.WARP`.
     Warp,
+    /// One of the warp's loads, by its sequence number (the warp's latest finished load when
+    /// left out).
+    Load,
 }
 
 impl Param {
@@ -47,6 +50,7 @@ impl Param {
             Param::Channel => "CH",
             Param::Set => "SET",
             Param::Warp => "CORE.WARP",
+            Param::Load => "LOAD",
         }
     }
 }
@@ -81,6 +85,8 @@ pub struct Target {
     pub bank: Option<u8>,
     /// [`SHOW_ROWS`] or [`PANE_ROWS`].
     pub rows: usize,
+    /// A load of the warp, by sequence number.
+    pub load: Option<u32>,
 }
 
 /// A view parameter's [`Param`], and (after `ty`) the type a layout file gives it in.
@@ -96,6 +102,9 @@ macro_rules! param {
     };
     (warp) => {
         Param::Warp
+    };
+    (load) => {
+        Param::Load
     };
     (ty core) => {
         u16
@@ -163,6 +172,15 @@ impl ViewSpec {
                 Param::Channel => t.channel = index_arg(given, "channel", g.dram.len(), a.need)?,
                 Param::Set => t.set = index_arg(given, "set", g.sms[t.core].l1.tags.sets, a.need)?,
                 Param::Warp => t.warp = parse_warp(given.ok_or("which warp? e.g. show warp 3.17")?)?,
+                Param::Load => {
+                    t.load = given
+                        .map(|a| {
+                            a.parse::<u32>().map_err(|_| {
+                                format!("`{a}` is not a load number (its sequence number in the warp)")
+                            })
+                        })
+                        .transpose()?
+                }
             }
         }
         Ok(t)
@@ -270,9 +288,12 @@ views! {
     Warps { core: Optional } "warps" "an SM's warps: stall reason, priority, next instruction, loads"
         => |s, t| Ok(warps::warps(s.gpu, t.core));
     Inspector (warp: Required) "warp" "the warp inspector: each load's requests through the memory system"
-        => |s, t| inspector::inspector(s.gpu, t.warp.0, t.warp.1);
+        => |s, t| Ok(blame::under(inspector::inspector(s.gpu, t.warp.0, t.warp.1)?, s, t.warp));
     Stats "stats" "headline metrics and their history" => |s, _| Ok(stats::stats(s.gpu, s.samples));
     Events "events" "the most recent logged events" => |s, t| Ok(events::events(s.log, t.rows));
     Queues "queues" "occupancy of every queue in the machine" => |s, _| Ok(queues::queues(s.gpu));
     Breakpoints "breakpoints" "breakpoints and watchpoints" => |s, _| Ok(breakpoints(s.breakpoints));
+    Blame (warp: Required, load: Optional) "blame"
+        "who delayed a warp's load: each stage's wait split by cause and by the warps served ahead"
+        => |s, t| blame::load(s, t.warp, t.load);
 }

@@ -6,6 +6,7 @@
 //! `catalogue.rs` (whose doc lists what adding a view touches).
 
 mod banks;
+mod blame;
 mod catalogue;
 mod events;
 mod inspector;

@@ -21,6 +21,7 @@ use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
 use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
+use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CoreStats, StallCause};
 use crate::workload::instr::Space;
@@ -279,6 +280,9 @@ impl Ldst {
                 CacheOutcome::None
             }
             Err(cause) => {
+                if io.sink.records() {
+                    io.sink.pass(Point::Refused, io.core, cause as u16, Who::of(&req));
+                }
                 self.stalled = Some(cause);
                 self.stalled_fills = io.l1.fills;
                 io.stats.ldst_stalls[cause as usize] += 1;
@@ -287,6 +291,9 @@ impl Ldst {
             }
         };
         io.ledger.create();
+        if io.sink.records() {
+            io.sink.pass(Point::Access, io.core, outcome as u16, Who::of(&req));
+        }
         io.stats.ldst.accesses += 1;
         out.sent =
             Some(Sent { warp: w, load_slot, load: head_load, id: req.id, addr, lanes, outcome, parked });

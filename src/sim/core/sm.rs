@@ -29,6 +29,7 @@ use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
 use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
+use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, ReqTrace};
 use crate::sim::stats::CoreStats;
 use crate::workload::instr::{Op, Space};
@@ -324,6 +325,9 @@ impl Sm {
     #[inline(never)]
     fn complete(&mut self, req: MemRequest, now: u64, env: &mut SmEnv<'_>) {
         env.ledger.retire();
+        if env.sink.records() {
+            env.sink.pass(Point::Done, self.id, 0, Who::of(&req));
+        }
         if let Some((w, slot)) = self.loads.returned(&mut self.exec.warps, req, now, &mut self.stats.loads) {
             self.finish_load(w, slot, env, true);
         }
@@ -485,10 +489,15 @@ impl Sm {
         if done.dropped {
             self.learner.load_dropped(miss_pred);
         }
-        if let Some(mi) = done.mem
-            && self.ldst.queue.push(mi).is_err()
-        {
-            unreachable!("LD/ST queue space checked at issue");
+        if let Some(mi) = done.mem {
+            if mi.load && mi.space != Space::Shared && env.sink.records() {
+                let who =
+                    Who { id: u64::MAX, core: self.id, warp: mi.warp, seq: mi.seq, index: 0, kind: None };
+                env.sink.pass(Point::Issue, self.id, mi.coalesced.n as u16, who);
+            }
+            if self.ldst.queue.push(mi).is_err() {
+                unreachable!("LD/ST queue space checked at issue");
+            }
         }
         if !done.exited {
             self.decode(w, env.kernel);

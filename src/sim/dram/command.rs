@@ -18,6 +18,10 @@ pub enum CommandKind {
 }
 
 impl CommandKind {
+    /// Every kind, in declaration order (`ALL[k as usize] == k`).
+    pub const ALL: [CommandKind; 5] =
+        [CommandKind::Act, CommandKind::Pre, CommandKind::Rd, CommandKind::Wr, CommandKind::Ref];
+
     pub fn name(self) -> &'static str {
         match self {
             CommandKind::Act => "ACT",

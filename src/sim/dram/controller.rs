@@ -22,6 +22,7 @@ use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::ledger::Ledger;
+use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, MemRequest, RowOutcome};
 use crate::sim::stats::ChannelStats;
 use std::collections::VecDeque;
@@ -275,7 +276,8 @@ impl Controller {
         let (cmd, done) = pf.issue(bank, &self.device, stamp);
         pf.on_command(&cmd);
         let line = cmd.col / pf.cas;
-        self.apply(&cmd, sink);
+        let who = done.as_ref().map_or(Who { kind: Some(AccessKind::Prefetch), ..Who::NOBODY }, Who::of);
+        self.apply(&cmd, who, sink);
         let t = &self.device.timing;
         self.stats.busy_cycles += t.burst;
         if let Some(req) = done {
@@ -397,7 +399,7 @@ impl Controller {
             if let Some(row) = self.device.banks[bank].open_row {
                 let pre = Command { kind: CommandKind::Pre, bank: bank as u8, row, col: 0 };
                 if self.device.ready(&pre, self.now) {
-                    self.apply(&pre, sink);
+                    self.apply(&pre, Who::NOBODY, sink);
                     self.scheduler.on_refresh();
                     self.idle_until = 0;
                 }
@@ -406,7 +408,7 @@ impl Controller {
         }
         let r = Command { kind: CommandKind::Ref, bank: 0, row: 0, col: 0 };
         if self.device.ready(&r, self.now) {
-            self.apply(&r, sink);
+            self.apply(&r, Who::NOBODY, sink);
             self.refresh_pending = false;
             self.next_refresh += self.device.timing.refi;
         }
@@ -445,6 +447,9 @@ impl Controller {
                 DrainCause::QueueFull
             };
             self.draining = true;
+            if sink.records() {
+                sink.pass(Point::DrainStart, self.channel, 0, Who::NOBODY);
+            }
             self.drain_full = writes >= self.queues.write_capacity;
             self.stats.drains += 1;
             if sink.wants(EventKind::WriteDrainStart) {
@@ -457,6 +462,9 @@ impl Controller {
             }
         } else if self.draining && !want {
             self.draining = false;
+            if sink.records() {
+                sink.pass(Point::DrainEnd, self.channel, 0, Who::NOBODY);
+            }
             if sink.wants(EventKind::WriteDrainEnd) {
                 sink.emit(Event::WriteDrainEnd { channel: self.channel, writes: writes as u16 });
             }
@@ -467,7 +475,8 @@ impl Controller {
     fn issue(&mut self, slot: Slot, cmd: Command, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         let now = self.now;
         self.idle_until = 0;
-        self.apply(&cmd, sink);
+        let who = if sink.records() { Who::of(&self.queues.get(slot).req) } else { Who::NOBODY };
+        self.apply(&cmd, who, sink);
         if let Some(pf) = &mut self.prefetch {
             pf.on_command(&cmd);
         }
@@ -513,6 +522,9 @@ impl Controller {
             p.req.trace.dram_done = stamp;
             self.stats.writes += 1;
             ledger.retire();
+            if sink.records() {
+                sink.pass(Point::DramDone, self.channel, 0, Who::of(&p.req));
+            }
             self.stats.write_latency_sum += now + wl + burst - p.arrival;
         } else {
             let done = now + cas + burst;
@@ -525,8 +537,11 @@ impl Controller {
 
     /// Issues `cmd` to the device now, tells the queues which rows are open after it, and
     /// counts and reports it.
-    fn apply(&mut self, cmd: &Command, sink: &mut EventSink) {
+    fn apply(&mut self, cmd: &Command, who: Who, sink: &mut EventSink) {
         self.device.issue(cmd, self.now);
+        if sink.records() {
+            sink.pass(Point::Command, self.channel, Pass::command_detail(cmd.kind, cmd.bank), who);
+        }
         match cmd.kind {
             CommandKind::Act | CommandKind::Pre => {
                 let b = cmd.bank as usize;

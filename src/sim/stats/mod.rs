@@ -62,7 +62,7 @@ impl ChannelStats {
 }
 
 /// Why a cache could not accept an access this cycle (seed 002 §IV; seed 004 §5.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StallCause {
     /// No free MSHR entry.
     Mshr,

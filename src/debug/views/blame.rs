@@ -1,0 +1,159 @@
+//! Who delayed a load (issue 17): the load's stages over all its requests, worst first, each
+//! split by cause with the warps whose requests went ahead; then each request's own stages.
+//! The history is replayed with recording on to find out (`debug::recording`).
+
+use super::super::blame::{Cause, LoadBlame, Part, StageBlame};
+use super::super::recording::warp_load_blame;
+use super::super::scene::Scene;
+use super::{Block, Table, Tone, View, plain, span};
+
+/// The blame of load `seq` of warp `core.warp` (its latest finished load when `None`), from
+/// the session's cache when it has it.
+pub fn load(s: &Scene, warp: (u16, u16), seq: Option<u32>) -> Result<View, String> {
+    match s.blame.get((s.gpu.cycle, warp, seq)) {
+        Some(b) => Ok(blame(b.as_ref().map_err(Clone::clone)?)),
+        None => Ok(blame(&warp_load_blame(s.gpu, s.travel, warp, seq)?)),
+    }
+}
+
+/// The warp inspector `v` of `warp` with who delayed the warp's latest finished load under
+/// it, when the session has worked that out (replaying history takes a moment, so panes show
+/// it once the machine stops; `show blame` works it out on demand).
+pub fn under(v: View, s: &Scene, warp: (u16, u16)) -> View {
+    match s.blame.get((s.gpu.cycle, warp, None)) {
+        Some(Ok(b)) => v
+            .line(vec![span("Who delayed its last load (show blame for each request):", Tone::Accent)])
+            .block(Block::Table(stage_table(b))),
+        Some(Err(e)) => v.line(vec![span(format!("Who delayed its last load: {e}"), Tone::Dim)]),
+        None => v.line(vec![span(
+            format!("Who delayed its last load: show blame {}.{}", warp.0, warp.1),
+            Tone::Dim,
+        )]),
+    }
+}
+
+/// The blame view of `b`.
+pub fn blame(b: &LoadBlame) -> View {
+    let mut v = View::new(format!("Blame — load {} of warp {}.{}", b.seq, b.core, b.warp)).line(vec![plain(
+        format!(
+            "issued at cycle {}, {} request{}, latency {} cycles (issue to last data back)",
+            b.issued,
+            b.requests.len(),
+            if b.requests.len() == 1 { "" } else { "s" },
+            b.latency()
+        ),
+    )]);
+    v = v.block(Block::Table(stage_table(b)));
+    // Each request's own path.
+    let mut r = Table {
+        header: ["req", "latency", "stages (cycles)"].map(String::from).to_vec(),
+        right: vec![0, 1],
+        flex: Some(2),
+        ..Table::default()
+    };
+    for q in &b.requests {
+        let path: Vec<String> = q
+            .stages
+            .iter()
+            .filter(|s| s.cycles() > 0)
+            .map(|s| format!("{} {}", s.stage.name(), s.cycles()))
+            .collect();
+        r.rows.push(vec![
+            plain(format!("#{}", q.who.index)),
+            plain(q.latency().to_string()),
+            plain(path.join(", ")),
+        ]);
+    }
+    v.block(Block::Table(r))
+}
+
+/// Per stage, summed over the requests: the worst stage first.
+fn stage_table(b: &LoadBlame) -> Table {
+    let mut t = Table {
+        header: ["stage", "cycles", "share", "what it went to"].map(String::from).to_vec(),
+        right: vec![1, 2],
+        flex: Some(3),
+        drop: vec![2],
+        ..Table::default()
+    };
+    let total: u64 = b.requests.iter().map(|r| r.latency()).sum();
+    for (stage, parts) in by_stage(b) {
+        let cycles: u64 = parts.iter().map(|p| p.cycles).sum();
+        let tone = if parts.iter().any(|p| p.cause.is_interference() && p.cycles * 2 > cycles) {
+            Tone::Warn
+        } else {
+            Tone::Normal
+        };
+        t.rows.push(vec![
+            span(stage, tone),
+            plain(cycles.to_string()),
+            plain(format!("{:.0}%", 100.0 * cycles as f64 / total.max(1) as f64)),
+            plain(describe(&parts)),
+        ]);
+    }
+    t
+}
+
+/// The parts of every request's stages, summed per stage and cause, stages in descending
+/// total.
+fn by_stage(b: &LoadBlame) -> Vec<(&'static str, Vec<Part>)> {
+    let mut stages: Vec<(&'static str, Vec<Part>)> = Vec::new();
+    for s in b.requests.iter().flat_map(|r| &r.stages) {
+        let i = match stages.iter().position(|(n, _)| *n == s.stage.name()) {
+            Some(i) => i,
+            None => {
+                stages.push((s.stage.name(), Vec::new()));
+                stages.len() - 1
+            }
+        };
+        merge(&mut stages[i].1, s);
+    }
+    for (_, parts) in &mut stages {
+        parts.sort_by(|a, b| b.cycles.cmp(&a.cycles).then(a.cause.cmp(&b.cause)));
+    }
+    stages.sort_by_key(|(_, parts)| std::cmp::Reverse(parts.iter().map(|p| p.cycles).sum::<u64>()));
+    stages
+}
+
+fn merge(into: &mut Vec<Part>, s: &StageBlame) {
+    for p in &s.parts {
+        match into.iter_mut().find(|q| q.cause == p.cause) {
+            Some(q) => {
+                q.cycles += p.cycles;
+                q.requests.extend(&p.requests);
+                q.warps.extend(&p.warps);
+                q.row_hits += p.row_hits;
+            }
+            None => into.push(p.clone()),
+        }
+    }
+}
+
+/// `other warps 812 (37 requests of 6 warps: 3.4 5.17 …; 12 row hits), row conflict 200, …`
+fn describe(parts: &[Part]) -> String {
+    let words: Vec<String> = parts
+        .iter()
+        .filter(|p| p.cycles > 0 || !p.requests.is_empty())
+        .map(|p| {
+            let mut w = format!("{} {}", p.cause.name(), p.cycles);
+            if !p.requests.is_empty() {
+                let warps: Vec<String> = p.warps.iter().take(4).map(|(c, w)| format!("{c}.{w}")).collect();
+                let more = if p.warps.len() > 4 { " …" } else { "" };
+                w += &format!(
+                    " ({} request{} of {} warp{}: {}{more}",
+                    p.requests.len(),
+                    if p.requests.len() == 1 { "" } else { "s" },
+                    p.warps.len(),
+                    if p.warps.len() == 1 { "" } else { "s" },
+                    warps.join(" ")
+                );
+                if p.cause != Cause::Refresh && p.row_hits > 0 {
+                    w += &format!("; {} row hit{}", p.row_hits, if p.row_hits == 1 { "" } else { "s" });
+                }
+                w += ")";
+            }
+            w
+        })
+        .collect();
+    words.join(", ")
+}
