@@ -453,6 +453,12 @@ pub struct SchedulerReport {
     pub coord_applied: u64,
     /// GMC: requests placed because they passed the age threshold.
     pub aged: u64,
+    /// α-SJF: commands issued on a choice between the shortest hit queue Hs and the
+    /// shortest missing queue Ms; of them, those with len(Hs) > m · len(Ms), the only ones
+    /// some α < 1 decides for Ms; and those this α served from Ms (seed 001 §IV).
+    pub sjf_contests: u64,
+    pub sjf_contests_above_m: u64,
+    pub sjf_misses_chosen: u64,
 }
 
 /// Opportunistic prefetching (seed 003 §4.4).
@@ -740,6 +746,9 @@ pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
             coord_received: sched.coord_received,
             coord_applied: sched.coord_applied,
             aged: sched.aged,
+            sjf_contests: sched.sjf_contests,
+            sjf_contests_above_m: sched.sjf_contests_above_m,
+            sjf_misses_chosen: sched.sjf_misses_chosen,
         },
         // What became of the lines is the L2's to say: `Report::new` fills it in.
         prefetch: PrefetchReport { issued: t.prefetches, ..PrefetchReport::default() },

@@ -155,6 +155,12 @@ counters! {
         pub coord_applied: u64,
         /// GMC: requests placed because they had waited past the age threshold.
         pub aged: u64,
+        /// α-SJF: commands issued on a choice between the shortest hit queue Hs and the
+        /// shortest missing queue Ms; of them, those with len(Hs) > m · len(Ms) (where some
+        /// α < 1 picks Ms), and those for which Ms was picked (seed 001 §IV).
+        pub sjf_contests: u64,
+        pub sjf_contests_above_m: u64,
+        pub sjf_misses_chosen: u64,
     }
 }
 
