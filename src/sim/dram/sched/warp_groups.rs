@@ -256,6 +256,9 @@ pub struct WarpAware<P: WarpGroupPolicy> {
     pub incomplete: IncompleteGroups,
     /// Scores may be stale (something changed since the last rescoring).
     dirty: bool,
+    /// The last `select` placed a group: the eligibility it marked is stale (with
+    /// `idle-banks`, the incomplete groups may go once no complete one is left).
+    placed: bool,
     /// Scratch: per-bank score sums while rescoring.
     acc: Vec<u32>,
     /// The policy's own parameters.
@@ -284,6 +287,7 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             stats: SchedulerStats::default(),
             incomplete: d.warp_aware.incomplete,
             dirty: true,
+            placed: false,
             acc: vec![0; banks],
             policy: P::new(c),
         }
@@ -434,12 +438,14 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
 
     /// The transaction scheduler then the command scheduler (see the module doc).
     pub fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot> {
+        self.placed = false;
         if ctx.draining {
             self.rows.step(&mut self.cmdq, ctx);
         } else if self.mark_eligible(ctx) {
             self.rescore(ctx);
             if let Some(gi) = self.policy.pick(&self.sorter, ctx, &mut self.stats) {
                 self.schedule(gi, ctx, sink);
+                self.placed = true;
             }
         }
         self.cmdq.pick(ctx)
@@ -577,6 +583,9 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             }
             return t.max(now + 1);
         }
+        if self.placed {
+            return now + 1;
+        }
         for (i, g) in self.sorter.groups.iter().enumerate() {
             if !g.active {
                 continue;
@@ -655,14 +664,19 @@ mod tests {
     }
 
     /// Complete groups still go first: D (a row miss, score 3) before C (a row hit, score 1,
-    /// incomplete); C once no complete group can go.
+    /// incomplete); C once no complete group can go — at the next choice, so the controller
+    /// may not sleep until the banks' next command (50) however busy they are.
     #[test]
     fn complete_groups_go_before_incomplete_ones() {
         let (mut k, mut s, c) = busy_bank_and_an_incomplete_group("idle-banks");
+        for b in &mut k.device.banks {
+            (b.next_act, b.next_pre, b.next_rd) = (50, 50, 50);
+        }
         let d = k.group(&mut s, (0, 4, 0), &[(2, 7)]);
         let (_, ev) = k.select(&mut s);
         assert_eq!(scheduled(&ev), vec![(0, 4, Early::No)]);
         assert_eq!(placed(&s, 2), d);
+        assert_eq!(s.wake_at(&k.ctx().0), k.now + 1);
         let (_, ev) = k.select(&mut s);
         assert_eq!(scheduled(&ev), vec![(0, 3, Early::Idle)]);
         assert_eq!(placed(&s, 1), vec![c]);
