@@ -53,6 +53,14 @@ fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
         "{report}"
     );
     assert!(report.contains(&row), "{row}\n{report}");
+    // A stated side: the floor is shown as such, the verdict says whether ours is above it, and
+    // there is no size to compare.
+    let row = format!(
+        "| §D | FR-FCFS: no benchmark slower than with FCFS | ≥ +0.0 % | {:+.1} % | yes | – |",
+        (speedup - 1.0) * 100.0
+    );
+    assert!(report.contains(&row), "{row}\n{report}");
+    assert!(report.contains("speedup (baseline cycles / variant cycles), the smallest"), "{report}");
     assert!(report.contains("capped at 200000 core cycles"));
     // The figure: IPC over FCFS's at each scheduler, a line per benchmark.
     let ((fcfs, c0), (frfcfs, c1)) = (ipc("fcfs"), ipc("frfcfs"));

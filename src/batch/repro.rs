@@ -31,7 +31,12 @@
 //! the report — `DIR/report.md` and `DIR/report.svg` — is generated from them, never by hand.
 //! A ratio claim agrees in direction when ours and the paper's move the same way from 1 (or
 //! both stay within 1 %), and is within 2× when our effect is half to twice the paper's; a
-//! value claim is within 2× when ours is half to twice the paper's value.
+//! value claim is within 2× when ours is half to twice the paper's value. Where the paper
+//! states a side rather than a number ("no application suffering any slowdown", "lowers the
+//! latency divergence"), the claim says so (`stated: AtLeast` / `Below`) and the direction
+//! column says whether ours is on that side, 1 % counting as no change; such a claim has no
+//! size to compare. Per-benchmark numbers are combined by geometric mean (ratios) or mean
+//! (values), or, with `aggregate: Min`, by taking the smallest (the slowest benchmark).
 
 use super::chart::{BarPanel, Bars, LinePanel, Sample, Series, figure};
 use super::sweep::{GridSpec, Sweep, metric_values};
@@ -96,6 +101,36 @@ pub struct Claim {
     /// explains the result (bandwidth utilization, prefetch accuracy, ...).
     #[serde(default)]
     pub diagnose: Vec<String>,
+    /// How the benchmarks' numbers are combined.
+    #[serde(default)]
+    pub aggregate: Aggregate,
+    /// What the paper states with `paper`: the number itself, or only a side of it.
+    #[serde(default)]
+    pub stated: Stated,
+}
+
+/// How a claim's per-benchmark numbers are combined.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+pub enum Aggregate {
+    /// Geometric mean of ratios, arithmetic mean of values.
+    #[default]
+    Mean,
+    /// The smallest: "no benchmark slower" is the slowest benchmark's ratio.
+    Min,
+}
+
+/// What the paper states with its number.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+pub enum Stated {
+    /// The number: ours is compared with it for direction and size.
+    #[default]
+    Number,
+    /// A floor: ours should not fall below it ("no application suffering any slowdown" is the
+    /// slowest benchmark's IPC ratio ≥ 1).
+    AtLeast,
+    /// A direction without a number: ours should be below it ("lowers the latency
+    /// divergence" is a ratio < 1).
+    Below,
 }
 
 /// How a claim is measured on each benchmark (ratios are aggregated by geometric mean,
@@ -306,17 +341,18 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
             );
         }
         let all: Option<Vec<f64>> = per.iter().map(|(_, v)| *v).collect();
-        let ours = all.filter(|v| !v.is_empty()).map(|v| {
-            if c.measure.is_ratio() {
+        let ours = all.filter(|v| !v.is_empty()).map(|v| match c.aggregate {
+            Aggregate::Min => v.iter().copied().fold(f64::INFINITY, f64::min),
+            Aggregate::Mean if c.measure.is_ratio() => {
                 (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
-            } else {
-                v.iter().sum::<f64>() / v.len() as f64
             }
+            Aggregate::Mean => v.iter().sum::<f64>() / v.len() as f64,
         });
-        let (same_direction, within_2x) = match ours {
-            Some(o) if c.measure.is_ratio() => verdict_ratio(o, c.paper),
-            Some(o) => (None, Some(c.paper != 0.0 && (0.5..=2.0).contains(&(o / c.paper)))),
-            None => (None, None),
+        let (same_direction, within_2x) = match (ours, c.stated) {
+            (Some(o), Stated::AtLeast | Stated::Below) => (Some(verdict_side(o, c.paper, c.stated)), None),
+            (Some(o), Stated::Number) if c.measure.is_ratio() => verdict_ratio(o, c.paper),
+            (Some(o), Stated::Number) => (None, Some(c.paper != 0.0 && (0.5..=2.0).contains(&(o / c.paper)))),
+            (None, _) => (None, None),
         };
         out.push(Outcome { per_workload: per, diagnostics, ours, capped, same_direction, within_2x });
     }
@@ -364,6 +400,17 @@ fn verdict_ratio(ours: f64, paper: f64) -> (Option<bool>, Option<bool>) {
     (Some(same), Some(within || (sign(p) == 0 && sign(o) == 0)))
 }
 
+/// Whether ours is on the side of `bound` the paper states, a difference within 1 % of the
+/// bound counting as none (as for ratios): at least the bound, or below it.
+fn verdict_side(ours: f64, bound: f64, stated: Stated) -> bool {
+    let slack = 0.01 * bound.abs();
+    match stated {
+        Stated::AtLeast => ours >= bound - slack,
+        Stated::Below => ours < bound - slack,
+        Stated::Number => unreachable!("a number is not a side"),
+    }
+}
+
 fn pct(x: f64) -> String {
     format!("{:+.1} %", (x - 1.0) * 100.0)
 }
@@ -381,6 +428,11 @@ fn yes_no(b: Option<bool>) -> &'static str {
 pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String {
     let s = &r.sweep;
     let show = |c: &Claim, v: f64| if c.measure.is_ratio() { pct(v) } else { format!("{v:.3}") };
+    let side = |c: &Claim| match c.stated {
+        Stated::Number => "",
+        Stated::AtLeast => "≥ ",
+        Stated::Below => "< ",
+    };
     let mut md = format!(
         "# {}\n\nPaper: {}.\n\nMachine: `{}`. Benchmarks: {}.\n",
         r.spec.title,
@@ -399,9 +451,10 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
         let ours = o.ours.map_or("(missing runs)".to_string(), |v| show(c, v));
         let capped = if o.capped { " *capped*" } else { "" };
         md.push_str(&format!(
-            "| {} | {} | {} | {ours}{capped} | {} | {} |\n",
+            "| {} | {} | {}{} | {ours}{capped} | {} | {} |\n",
             c.source,
             c.what,
+            side(c),
             show(c, c.paper),
             yes_no(o.same_direction),
             yes_no(o.within_2x)
@@ -420,10 +473,16 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
             c.source,
             c.what,
             c.variant,
-            match &c.measure {
-                Measure::Speedup => "speedup (baseline cycles / variant cycles), geometric mean".to_string(),
-                Measure::Ratio(m) => format!("`{m}` ratio, geometric mean"),
-                Measure::Value(m) => format!("`{m}`, mean"),
+            match (&c.measure, c.aggregate) {
+                (Measure::Speedup, Aggregate::Mean) =>
+                    "speedup (baseline cycles / variant cycles), geometric mean".to_string(),
+                (Measure::Speedup, Aggregate::Min) =>
+                    "speedup (baseline cycles / variant cycles), the smallest".to_string(),
+                (Measure::Ratio(m), Aggregate::Mean) => format!("`{m}` ratio, geometric mean"),
+                (Measure::Ratio(m), Aggregate::Min) =>
+                    format!("`{m}` ratio, the smallest over the benchmarks"),
+                (Measure::Value(m), Aggregate::Mean) => format!("`{m}`, mean"),
+                (Measure::Value(m), Aggregate::Min) => format!("`{m}`, the smallest over the benchmarks"),
             }
         ));
         let num = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.3}"));
@@ -532,5 +591,16 @@ mod tests {
         assert_eq!(verdict_ratio(0.95, 1.10), (Some(false), Some(false)));
         assert_eq!(verdict_ratio(1.005, 1.0), (Some(true), Some(true)), "both no change");
         assert_eq!(verdict_ratio(1.30, 1.10), (Some(true), Some(false)), "three times the effect");
+    }
+
+    /// Seed 000 §VI-A: "no application suffering any slowdown" holds for a slowest ratio of
+    /// 0.995 (within 1 % of none) and fails at 0.98; "lowers" needs more than 1 % below.
+    #[test]
+    fn a_stated_side_holds_within_one_percent() {
+        assert!(verdict_side(1.03, 1.0, Stated::AtLeast));
+        assert!(verdict_side(0.995, 1.0, Stated::AtLeast));
+        assert!(!verdict_side(0.98, 1.0, Stated::AtLeast));
+        assert!(verdict_side(0.95, 1.0, Stated::Below));
+        assert!(!verdict_side(0.995, 1.0, Stated::Below), "within 1 %: not lowered");
     }
 }

@@ -19,8 +19,8 @@ mod validate;
 pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path};
 pub use names::{
-    AllocPolicy, Constrained, DramSchedulerName, IPOLY_SIZES, IdealMemory, IndexName, L1Write, MappingScheme,
-    PartitionIndexing, ReplacementName, WarpSchedulerName,
+    AllocPolicy, Constrained, DramSchedulerName, IPOLY_SIZES, IdealMemory, IncompleteGroups, IndexName,
+    L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
 };
 pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
@@ -406,6 +406,8 @@ pub struct WarpAwareConfig {
     /// DRAM cycles without arrivals after which an incomplete warp-group is scheduled anyway
     /// (a safety net; tags normally complete groups).
     pub incomplete_timeout: u64,
+    /// When a group may be placed before its tags complete it (see [`IncompleteGroups`]).
+    pub incomplete: IncompleteGroups,
     /// WG-W: prefer single-request groups once the write queue is within this many entries
     /// of its high watermark (seed 000 §IV-E: 8).
     pub write_window: u32,
@@ -768,7 +770,7 @@ impl Default for GmcConfig {
 
 impl Default for WarpAwareConfig {
     fn default() -> Self {
-        WarpAwareConfig { incomplete_timeout: 1500, write_window: 8 }
+        WarpAwareConfig { incomplete_timeout: 1500, incomplete: IncompleteGroups::IdleBanks, write_window: 8 }
     }
 }
 

@@ -156,6 +156,24 @@ policy_names! {
 }
 
 policy_names! {
+    /// When a warp-aware controller may place a warp-group before its last request's tag has
+    /// arrived. Seed 000 §IV-B places only groups "fully transferred from the SMs to the GMCs"
+    /// and says nothing of the case where none of those can go; its premise is that "a warp's
+    /// requests arrive at the memory controller within short intervals of each other" (§III-A).
+    IncompleteGroups {
+        /// When no complete group can be placed, an incomplete one whose banks all have room
+        /// in their command queues may go (complete groups first): no bank waits idle for a
+        /// tag while it holds requests — §IV-A's third aim, "Maintain high bandwidth
+        /// utilization and low overall memory latency by exploiting row hits and bank-level
+        /// parallelism".
+        IdleBanks => "idle-banks",
+        /// Only when no complete group can be placed and every command queue of the channel is
+        /// empty (the rule before issue 13): a bank idles while any other bank still works.
+        IdleChannel => "idle-channel",
+    }
+}
+
+policy_names! {
     /// Warp scheduler inside an SM.
     WarpSchedulerName {
         /// Loose round-robin among ready warps.

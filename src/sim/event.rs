@@ -207,7 +207,7 @@ events! {
         match early {
             Early::No => "",
             Early::TimedOut => " (incomplete, timed out)",
-            Early::Idle => " (incomplete, queues idle)",
+            Early::Idle => " (incomplete, its banks idle)",
         }
     );
 

@@ -100,13 +100,14 @@ pub fn record_finished(t: &LoadTrack, core: u16, w: usize, s: &mut LoadStats, si
     }
     s.effective_latency += t.last - t.issued;
     s.latency_divergence += t.last - t.first;
-    let (channels, banks, service) = spread(&t.reqs);
+    let (channels, banks, service, arrival) = spread(&t.reqs);
     if channels > 0 {
         s.dram_loads += 1;
         s.channels += channels;
         s.banks += banks;
         s.warpgroups += channels;
         s.warpgroup_service += service;
+        s.warpgroup_arrival += arrival;
     }
     // Seed 004 §2.3.2: a load of N accesses issued at t leaves the LD/ST unit at t + N at the
     // earliest (one access per cycle from the next cycle on); the rest is memory-occlusion time.
@@ -133,9 +134,10 @@ pub fn record_finished(t: &LoadTrack, core: u16, w: usize, s: &mut LoadStats, si
 }
 
 /// Among a load's requests that reached DRAM: distinct channels (its warp-groups), distinct
-/// (channel, bank) pairs, and the warp-groups' service times summed (per channel: first
-/// request into the controller → last request's data done).
-fn spread(reqs: &[ReqRecord]) -> (u64, u64, u64) {
+/// (channel, bank) pairs, and summed over the warp-groups their service times (per channel:
+/// first request into the controller → last request's data done) and arrival spreads (first →
+/// last request into the controller).
+fn spread(reqs: &[ReqRecord]) -> (u64, u64, u64, u64) {
     let mut channels = [0u64; 4];
     let mut banks: [(u32, u32); 64] = [(u32::MAX, 0); 64];
     let mut nb = 0usize;
@@ -149,16 +151,40 @@ fn spread(reqs: &[ReqRecord]) -> (u64, u64, u64) {
             nb += 1;
         }
     }
-    let mut service = 0;
+    let (mut service, mut arrival) = (0, 0);
     for (i, mut m) in channels.into_iter().enumerate() {
         while m != 0 {
             let ch = (i * 64 + m.trailing_zeros() as usize) as u32;
             m &= m - 1;
-            let (first, last) = at_dram()
-                .filter(|r| r.loc.channel % 256 == ch)
-                .fold((u64::MAX, 0), |(f, l), r| (f.min(r.trace.dram_in), l.max(r.trace.dram_done)));
+            let (first, last_in, last) =
+                at_dram().filter(|r| r.loc.channel % 256 == ch).fold((u64::MAX, 0, 0), |(f, li, l), r| {
+                    (f.min(r.trace.dram_in), li.max(r.trace.dram_in), l.max(r.trace.dram_done))
+                });
             service += last.saturating_sub(first);
+            arrival += last_in.saturating_sub(first);
         }
     }
-    (channels.iter().map(|m| u64::from(m.count_ones())).sum(), nb as u64, service)
+    (channels.iter().map(|m| u64::from(m.count_ones())).sum(), nb as u64, service, arrival)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(channel: u32, bank: u32, dram_in: u64, dram_done: u64) -> ReqRecord {
+        let mut r =
+            ReqRecord { id: 0, addr: 0, lanes: 0, loc: Default::default(), trace: Default::default() };
+        (r.loc.channel, r.loc.bank) = (channel, bank);
+        (r.trace.dram_in, r.trace.dram_done) = (dram_in, dram_done);
+        r
+    }
+
+    /// Two warp-groups: channel 0 gets requests at 10 and 40 (done 90), channel 1 one at 20
+    /// (done 60); a request served above the DRAM (`dram_in` 0) counts in neither.
+    #[test]
+    fn warp_groups_service_and_arrival_spread() {
+        let reqs = [at(0, 3, 10, 70), at(1, 3, 20, 60), at(0, 5, 40, 90), at(2, 0, 0, 0)];
+        // Channels 2; banks (0,3), (1,3), (0,5); service (90 − 10) + (60 − 20); arrival 30 + 0.
+        assert_eq!(spread(&reqs), (2, 3, 120, 30));
+    }
 }

@@ -221,6 +221,9 @@ counters! {
         /// times: first request into the controller → last request's data off the DRAM bus.
         pub warpgroups: u64,
         pub warpgroup_service: u64,
+        /// Σ warp-groups' arrival spreads: first → last request into the controller (how long
+        /// a warp-aware controller waits for a group to be complete).
+        pub warpgroup_arrival: u64,
         /// Σ latency (creation → data at the warp) of requests that missed in L1, and their count.
         pub miss_latency: u64,
         pub miss_returns: u64,

@@ -433,7 +433,8 @@ pub struct SchedulerReport {
     /// The `dram.scheduler` of the run.
     pub name: String,
     /// Warp-groups placed in the command queues; those placed incomplete after the timeout,
-    /// and those placed incomplete because the channel had nothing else to do.
+    /// and those placed incomplete because no complete group could go
+    /// (`dram.warp_aware.incomplete`).
     pub groups_scheduled: u64,
     pub groups_timed_out: u64,
     pub groups_forced: u64,
@@ -452,6 +453,12 @@ pub struct SchedulerReport {
     pub coord_applied: u64,
     /// GMC: requests placed because they passed the age threshold.
     pub aged: u64,
+    /// α-SJF: commands issued on a choice between the shortest hit queue Hs and the
+    /// shortest missing queue Ms; of them, those with len(Hs) > m · len(Ms), the only ones
+    /// some α < 1 decides for Ms; and those this α served from Ms (seed 001 §IV).
+    pub sjf_contests: u64,
+    pub sjf_contests_above_m: u64,
+    pub sjf_misses_chosen: u64,
 }
 
 /// Opportunistic prefetching (seed 003 §4.4).
@@ -517,6 +524,11 @@ pub struct MemoryReport {
     pub warpgroup_service_mean: f64,
     /// Warp-groups (DRAM channels touched) per warp-load that reached DRAM.
     pub warpgroups: u64,
+    /// Mean warp-group arrival spread (core cycles): per warp-load and DRAM channel, first →
+    /// last request into the controller, the time a warp-aware controller waits for a group to
+    /// be complete (seed 000 §III-A assumes "a warp's requests arrive at the memory controller
+    /// within short intervals of each other").
+    pub warpgroup_arrival_spread_mean: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Default)]
@@ -648,6 +660,7 @@ impl Report {
                 l2_hit_latency_mean: ratio(loads.l2_hit_latency, loads.l2_hit_returns),
                 warpgroup_service_mean: ratio(loads.warpgroup_service, loads.warpgroups),
                 warpgroups: loads.warpgroups,
+                warpgroup_arrival_spread_mean: ratio(loads.warpgroup_arrival, loads.warpgroups),
             },
             sim: SimReport {
                 wall_seconds,
@@ -733,6 +746,9 @@ pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
             coord_received: sched.coord_received,
             coord_applied: sched.coord_applied,
             aged: sched.aged,
+            sjf_contests: sched.sjf_contests,
+            sjf_contests_above_m: sched.sjf_contests_above_m,
+            sjf_misses_chosen: sched.sjf_misses_chosen,
         },
         // What became of the lines is the L2's to say: `Report::new` fills it in.
         prefetch: PrefetchReport { issued: t.prefetches, ..PrefetchReport::default() },

@@ -15,8 +15,13 @@
 //! oldest. α-SJF serves writes only when no read is pending; α-SJFW schedules reads and writes
 //! together and counts a write-back in the queue of the warp whose miss evicted it (the L2
 //! gives the write-back that warp's origin).
+//!
+//! Each command issued counts how its bank's choice was made (`SchedulerStats::sjf_*`): a
+//! contest between Hs and Ms, whether len(Hs) > m · len(Ms) (the only contests some α < 1
+//! decides for Ms, since k = m^(1/(1−α)) > m), and whether this α chose Ms. With no contest
+//! above m, every α ∈ (0, 1) makes the same choices.
 
-use super::{DramScheduler, SchedCtx, WritePolicy};
+use super::{DramScheduler, SchedCtx, SchedulerStats, WritePolicy};
 use crate::config::Config;
 use crate::sim::dram::command::Command;
 use crate::sim::dram::queues::{Listed, Pending, Queues, Slot};
@@ -28,6 +33,8 @@ const MAX_WARPS: usize = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaSjf {
     pub alpha: f64,
+    /// m, the row-miss / row-hit service-time ratio (seed 001 §II-A).
+    pub m: f64,
     /// k = m^(1/(1−α)); infinite for α = 1.
     pub k: f64,
     /// α-SJFW: reads and writes together, writes in their causing warp's queue.
@@ -38,6 +45,9 @@ pub struct AlphaSjf {
     pub sticky: Vec<Option<(u16, u16)>>,
     /// Per bank: its current choice (valid unless its bit in `dirty` is set).
     pub choice: Vec<Option<Slot>>,
+    /// Per bank: how its current choice was made.
+    contest: Vec<Contest>,
+    pub stats: SchedulerStats,
     dirty: u64,
     /// The direction the choices were made for.
     draining: bool,
@@ -49,18 +59,22 @@ impl AlphaSjf {
         let banks = c.dram.banks as usize;
         AlphaSjf {
             alpha: a.alpha,
+            m: a.miss_penalty,
             k: k_threshold(a.miss_penalty, a.alpha),
             with_writes,
             core_warps: vec![0; c.core.count as usize],
             sticky: vec![None; banks],
             choice: vec![None; banks],
+            contest: vec![Contest::None; banks],
+            stats: SchedulerStats::default(),
             dirty: u64::MAX,
             draining: false,
         }
     }
 
-    /// The bank's choice under the rules of the module doc.
+    /// The bank's choice under the rules of the module doc, and how it was made.
     fn choose(&mut self, ctx: &SchedCtx<'_>, bank: usize) -> Option<Slot> {
+        self.contest[bank] = Contest::None;
         let q = ctx.queues;
         let (first, second): (&[Listed], &[Listed]) =
             if self.with_writes { (&q.reads[bank], &q.writes[bank]) } else { (&ctx.lists()[bank], &[]) };
@@ -100,8 +114,15 @@ impl AlphaSjf {
                 .filter(|&w| len[w] > 0 && (oldest_hit[w].0 != u64::MAX) == with_hit)
                 .min_by_key(|&w| (len[w], oldest[w].0))
         };
-        match (shortest(true), shortest(false)) {
-            (Some(h), Some(m)) if f64::from(len[h]) > self.k * f64::from(len[m]) => Some(oldest[m].1),
+        let (hs, ms) = (shortest(true), shortest(false));
+        if let (Some(h), Some(m)) = (hs, ms) {
+            let (h, m) = (f64::from(len[h]), f64::from(len[m]));
+            self.contest[bank] = Contest::HitOrMiss { above_m: h > self.m * m, sjf: h > self.k * m };
+        }
+        match (hs, ms) {
+            (Some(_), Some(m)) if matches!(self.contest[bank], Contest::HitOrMiss { sjf: true, .. }) => {
+                Some(oldest[m].1)
+            }
             (Some(h), _) => {
                 self.sticky[bank] = Some((core, h as u16));
                 Some(oldest_hit[h].1)
@@ -110,6 +131,16 @@ impl AlphaSjf {
             (None, None) => None,
         }
     }
+}
+
+/// How a bank's choice was made (seed 001 §IV).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Contest {
+    /// No contest: a kept hit queue, or queues of one kind only.
+    None,
+    /// Hs against Ms: `above_m` when len(Hs) > m · len(Ms), `sjf` when len(Hs) > k · len(Ms)
+    /// (Ms chosen).
+    HitOrMiss { above_m: bool, sjf: bool },
 }
 
 /// k = m^(1/(1−α)): choose the shortest missing queue when the shortest hitting one is more
@@ -147,8 +178,16 @@ impl DramScheduler for AlphaSjf {
         best.map(|(_, _, s)| s)
     }
 
-    fn on_issue(&mut self, _: Slot, cmd: &Command, _: &Queues) {
-        self.dirty |= 1 << cmd.bank;
+    fn on_issue(&mut self, slot: Slot, cmd: &Command, _: &Queues) {
+        let bank = cmd.bank as usize;
+        self.dirty |= 1 << bank;
+        if self.choice[bank] == Some(slot)
+            && let Contest::HitOrMiss { above_m, sjf } = self.contest[bank]
+        {
+            self.stats.sjf_contests += 1;
+            self.stats.sjf_contests_above_m += u64::from(above_m);
+            self.stats.sjf_misses_chosen += u64::from(sjf);
+        }
     }
 
     fn on_refresh(&mut self) {
@@ -157,6 +196,10 @@ impl DramScheduler for AlphaSjf {
 
     fn on_retire(&mut self, _: Slot, p: &Pending) {
         self.dirty |= 1 << p.bank;
+    }
+
+    fn stats(&self) -> SchedulerStats {
+        self.stats
     }
 
     fn write_policy(&self) -> WritePolicy {
@@ -203,6 +246,52 @@ mod tests {
         // α = 1 is FR-FCFS-like: the hit, however long its queue.
         let (c, hit, _) = choice("1.0", 40);
         assert_eq!(c, hit);
+    }
+
+    /// Seed 001 §IV with m = 3: Hs of 5 requests against Ms of 1 is a contest above m
+    /// (5 > 3 · 1); α = 0.25 (k = 4.33) serves Ms, α = 0.5 (k = 9) Hs. Hs of 3 is not above m:
+    /// every α serves Hs. The command issued for the choice counts its contest.
+    #[test]
+    fn contests_above_m_are_the_only_ones_alpha_decides() {
+        for (alpha, misses, sjf) in [("0.25", 4, true), ("0.5", 4, false), ("0.25", 2, false)] {
+            let mut k = Kit::new(&["dram.scheduler=asjf", &format!("dram.alpha_sjf.alpha={alpha}")]);
+            let mut s = AlphaSjf::new(&k.config, false);
+            k.open(0, 5);
+            let hit = k.request(&mut s, 0, 5, (0, 1, 0), false, false);
+            for r in 0..misses {
+                k.request(&mut s, 0, 10 + r, (0, 1, 0), false, false);
+            }
+            let other = k.request(&mut s, 0, 7, (0, 2, 0), false, false);
+            let chosen = k.select(&mut s).0.unwrap();
+            assert_eq!(chosen, if sjf { other } else { hit }, "α = {alpha}, Hs of {}", misses + 1);
+            issue(&mut k, &mut s, chosen);
+            let above_m = misses + 1 > 3;
+            assert_eq!(
+                (s.stats.sjf_contests, s.stats.sjf_contests_above_m, s.stats.sjf_misses_chosen),
+                (1, u64::from(above_m), u64::from(sjf)),
+                "α = {alpha}, Hs of {}",
+                misses + 1
+            );
+        }
+        // A command for a kept hit queue was not a contest.
+        let mut k = Kit::new(&["dram.scheduler=asjf"]);
+        let mut s = AlphaSjf::new(&k.config, false);
+        k.open(0, 5);
+        let first = k.request(&mut s, 0, 5, (0, 1, 0), false, false);
+        let second = k.request(&mut s, 0, 5, (0, 1, 0), false, false);
+        k.request(&mut s, 0, 7, (0, 2, 0), false, false);
+        assert_eq!(k.select(&mut s).0, Some(first));
+        issue(&mut k, &mut s, first);
+        k.retire(&mut s, first);
+        assert_eq!(k.select(&mut s).0, Some(second));
+        issue(&mut k, &mut s, second);
+        assert_eq!(s.stats.sjf_contests, 1);
+    }
+
+    /// Tells the scheduler that the chosen request's next command issued.
+    fn issue(k: &mut Kit, s: &mut AlphaSjf, slot: Slot) {
+        let cmd = k.ctx().0.next_command(slot);
+        s.on_issue(slot, &cmd, &k.queues);
     }
 
     #[test]

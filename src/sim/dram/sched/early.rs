@@ -9,7 +9,8 @@ pub enum Early {
     No,
     /// Nothing arrived for `incomplete_timeout` DRAM cycles.
     TimedOut,
-    /// The command queues were empty and no complete group could go.
+    /// No complete group could go and the group's banks had room in their command queues
+    /// (`dram.warp_aware.incomplete`).
     Idle,
 }
 

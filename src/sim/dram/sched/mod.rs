@@ -138,8 +138,8 @@ counters! {
     pub struct SchedulerStats {
         /// Warp-groups placed in the command queues.
         pub groups_scheduled: u64,
-        /// ...of which went incomplete: after `incomplete_timeout`, or because the command queues
-        /// were empty and no complete group could go.
+        /// ...of which went incomplete: after `incomplete_timeout`, or because no complete group
+        /// could go and their banks had room (`dram.warp_aware.incomplete`).
         pub groups_timed_out: u64,
         pub groups_forced: u64,
         /// Row misses postponed by MERB, and the other groups' hits served ahead of them.
@@ -155,6 +155,12 @@ counters! {
         pub coord_applied: u64,
         /// GMC: requests placed because they had waited past the age threshold.
         pub aged: u64,
+        /// α-SJF: commands issued on a choice between the shortest hit queue Hs and the
+        /// shortest missing queue Ms; of them, those with len(Hs) > m · len(Ms) (where some
+        /// α < 1 picks Ms), and those for which Ms was picked (seed 001 §IV).
+        pub sjf_contests: u64,
+        pub sjf_contests_above_m: u64,
+        pub sjf_misses_chosen: u64,
     }
 }
 

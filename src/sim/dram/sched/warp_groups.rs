@@ -26,13 +26,18 @@
 //!
 //! **Transaction scheduler.** Each DRAM cycle in read mode it takes the group the policy picks
 //! among the *eligible* ones (complete, and every bank it touches has room in its command
-//! queue) and places all its requests: per bank, the row hits first, then row by row. In
+//! queue) and places all its requests: per bank, the row hits first, then row by row. When no
+//! complete group is eligible, incomplete groups whose banks all have room are
+//! (`dram.warp_aware.incomplete`, [`IncompleteGroups`]: by default as soon as those banks have
+//! room, so no bank idles waiting for a tag — §IV-A's aim to "maintain high bandwidth
+//! utilization ... by exploiting row hits and bank-level parallelism"; or only once every
+//! command queue is empty). The rest of such a group, arriving later, forms a new group. In
 //! write-drain mode it places writes with GMC's row sorter (writes have no warp).
 
 pub use super::early::Early;
 use super::row_sorter::RowSorter;
 use super::{SchedCtx, SchedulerStats};
-use crate::config::Config;
+use crate::config::{Config, IncompleteGroups};
 use crate::sim::dram::cmd_queue::CommandQueues;
 use crate::sim::dram::coord::CoordMessage;
 use crate::sim::dram::merb::MerbTable;
@@ -247,8 +252,13 @@ pub struct WarpAware<P: WarpGroupPolicy> {
     /// Coordination messages to broadcast (WG-M), oldest first.
     pub outbox: VecDeque<CoordMessage>,
     pub stats: SchedulerStats,
+    /// When a group may go before its tags complete it.
+    pub incomplete: IncompleteGroups,
     /// Scores may be stale (something changed since the last rescoring).
     dirty: bool,
+    /// The last `select` placed a group: the eligibility it marked is stale (with
+    /// `idle-banks`, the incomplete groups may go once no complete one is left).
+    placed: bool,
     /// Scratch: per-bank score sums while rescoring.
     acc: Vec<u32>,
     /// The policy's own parameters.
@@ -275,7 +285,9 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             merb: P::MERB.then(|| MerbTable::new(&Timing::from_config(c), banks)),
             outbox: VecDeque::with_capacity(OUTBOX),
             stats: SchedulerStats::default(),
+            incomplete: d.warp_aware.incomplete,
             dirty: true,
+            placed: false,
             acc: vec![0; banks],
             policy: P::new(c),
         }
@@ -407,10 +419,16 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             self.sorter.eligible[i] = ok;
             any |= ok;
         }
-        if !any && self.cmdq.is_empty() {
-            // Nothing else to do: waiting for tags would only idle the channel.
+        let idle = match self.incomplete {
+            IncompleteGroups::IdleBanks => true,
+            IncompleteGroups::IdleChannel => self.cmdq.is_empty(),
+        };
+        if !any && idle {
+            // No complete group can go: waiting for tags would only idle the banks.
             for (i, g) in self.sorter.groups.iter().enumerate() {
-                let ok = g.active && !g.slots.is_empty();
+                let ok = g.active
+                    && !g.slots.is_empty()
+                    && g.slots.iter().all(|&s| self.cmdq.has_room(ctx.queues.get(s).bank as usize));
                 self.sorter.eligible[i] = ok;
                 any |= ok;
             }
@@ -420,12 +438,14 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
 
     /// The transaction scheduler then the command scheduler (see the module doc).
     pub fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot> {
+        self.placed = false;
         if ctx.draining {
             self.rows.step(&mut self.cmdq, ctx);
         } else if self.mark_eligible(ctx) {
             self.rescore(ctx);
             if let Some(gi) = self.policy.pick(&self.sorter, ctx, &mut self.stats) {
                 self.schedule(gi, ctx, sink);
+                self.placed = true;
             }
         }
         self.cmdq.pick(ctx)
@@ -563,6 +583,9 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             }
             return t.max(now + 1);
         }
+        if self.placed {
+            return now + 1;
+        }
         for (i, g) in self.sorter.groups.iter().enumerate() {
             if !g.active {
                 continue;
@@ -576,5 +599,86 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             }
         }
         t.max(now + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::dram::sched::Wg;
+    use crate::sim::dram::sched::testkit::Kit;
+
+    fn placed(s: &WarpAware<Wg>, bank: usize) -> Vec<Slot> {
+        s.cmdq.banks[bank].iter().map(|q| q.slot).collect()
+    }
+
+    /// (SM, warp) of the groups a pick placed, and whether each went early.
+    fn scheduled(ev: &[Event]) -> Vec<(u16, u16, Early)> {
+        ev.iter()
+            .filter_map(|e| match *e {
+                Event::WarpGroupScheduled { sm, warp, early, .. } => Some((sm, warp, early)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Command queues hold one request (the default depth). Bank 0 serves group A; complete
+    /// group B waits for bank 0; group C has a row hit in idle bank 1 and its tagged last
+    /// request still on the way.
+    fn busy_bank_and_an_incomplete_group(rule: &str) -> (Kit, WarpAware<Wg>, Slot) {
+        let mut k = Kit::new(&["dram.scheduler=wg", &format!("dram.warp_aware.incomplete={rule}")]);
+        let mut s = WarpAware::<Wg>::new(&k.config);
+        k.open(0, 5);
+        k.open(1, 9);
+        let a = k.group(&mut s, (0, 1, 0), &[(0, 5)]);
+        k.select(&mut s);
+        assert_eq!(placed(&s, 0), a);
+        k.group(&mut s, (0, 2, 0), &[(0, 6)]);
+        let c = k.request(&mut s, 1, 9, (0, 3, 0), false, false);
+        (k, s, c)
+    }
+
+    /// Seed 000 §IV-A: the warp-aware scheduler aims to "maintain high bandwidth utilization
+    /// and low overall memory latency by exploiting row hits and bank-level parallelism"; the
+    /// paper places only complete groups and is silent on the case where none can go. With
+    /// `idle-banks` bank 1 serves C's request instead of idling for its tag; with
+    /// `idle-channel` (the rule before issue 13) it idles until bank 0's queue is empty too.
+    #[test]
+    fn an_idle_bank_takes_an_incomplete_group_when_no_complete_one_can_go() {
+        let (mut k, mut s, c) = busy_bank_and_an_incomplete_group("idle-banks");
+        let (_, ev) = k.select(&mut s);
+        assert_eq!(scheduled(&ev), vec![(0, 3, Early::Idle)]);
+        assert_eq!(placed(&s, 1), vec![c]);
+        assert_eq!(s.stats.groups_forced, 1);
+        // C's last request arrives later: a group of its own, complete, placed as usual.
+        k.retire(&mut s, c);
+        let rest = k.request(&mut s, 1, 9, (0, 3, 0), true, false);
+        let (_, ev) = k.select(&mut s);
+        assert_eq!(scheduled(&ev), vec![(0, 3, Early::No)]);
+        assert_eq!(placed(&s, 1), vec![rest]);
+
+        let (mut k, mut s, _) = busy_bank_and_an_incomplete_group("idle-channel");
+        let (_, ev) = k.select(&mut s);
+        assert_eq!(scheduled(&ev), vec![], "bank 0 still works: bank 1 waits for C's tag");
+        assert!(placed(&s, 1).is_empty());
+    }
+
+    /// Complete groups still go first: D (a row miss, score 3) before C (a row hit, score 1,
+    /// incomplete); C once no complete group can go — at the next choice, so the controller
+    /// may not sleep until the banks' next command (50) however busy they are.
+    #[test]
+    fn complete_groups_go_before_incomplete_ones() {
+        let (mut k, mut s, c) = busy_bank_and_an_incomplete_group("idle-banks");
+        for b in &mut k.device.banks {
+            (b.next_act, b.next_pre, b.next_rd) = (50, 50, 50);
+        }
+        let d = k.group(&mut s, (0, 4, 0), &[(2, 7)]);
+        let (_, ev) = k.select(&mut s);
+        assert_eq!(scheduled(&ev), vec![(0, 4, Early::No)]);
+        assert_eq!(placed(&s, 2), d);
+        assert_eq!(s.wake_at(&k.ctx().0), k.now + 1);
+        let (_, ev) = k.select(&mut s);
+        assert_eq!(scheduled(&ev), vec![(0, 3, Early::Idle)]);
+        assert_eq!(placed(&s, 1), vec![c]);
     }
 }
