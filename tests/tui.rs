@@ -479,7 +479,7 @@ fn a_user_session_in_a_real_terminal() {
     p.wait_for("OCCLUDED");
     // Who delayed the stopped warp's last load (`show blame` takes the stop's warp).
     p.send(":show blame\r");
-    p.wait_for(&format!("Blame — load "));
+    p.wait_for("Blame — load ");
     p.wait_for(&format!(" of warp {core}.{w} "));
     p.send("\r");
     // Open another warp's inspector from the warps pane.
