@@ -361,3 +361,13 @@ insts = 1
 0100 ffffffff 0 EXIT 0 0 
 #END_TB
 ";
+
+#[test]
+fn a_trace_directory_stands_for_its_kernel_list() {
+    let dir = sample(SAMPLES[0]);
+    let by_dir = Workload::load(&dir, 1).unwrap_or_else(|e| panic!("{e}"));
+    let by_list = Workload::load(&dir.join("kernelslist.g"), 1).unwrap();
+    assert_eq!(format!("{by_dir:?}"), format!("{by_list:?}"));
+    let e = Workload::load(Path::new("tests/fixtures"), 1).unwrap_err().to_string();
+    assert!(e.contains("tests/fixtures") && e.contains("without a kernelslist.g"), "{e}");
+}

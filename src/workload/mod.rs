@@ -192,6 +192,21 @@ impl Workload {
     /// Like [`Workload::load`], with `workload.KNOB=N` size overrides for a benchmark file.
     fn load_sized(path: &Path, sizes: &[String], sim_seed: u64) -> Result<Workload, ConfigError> {
         let origin = Origin::File(path.display().to_string());
+        // An Accel-Sim trace directory stands for its kernel list.
+        if path.is_dir() {
+            let list = path.join("kernelslist.g");
+            if list.is_file() {
+                return Workload::load_sized(&list, sizes, sim_seed);
+            }
+            return Err(ConfigError {
+                origin,
+                position: None,
+                key: String::new(),
+                message: "is a directory without a kernelslist.g: give a workload file (.ron), an Accel-Sim \
+                          kernelslist.g or kernel-N.traceg, or a trace directory holding a kernelslist.g"
+                    .into(),
+            });
+        }
         if let Some(kind) = accelsim::kind_of(path) {
             no_sizes(&origin, sizes)?;
             return Workload::load_trace(path, kind);
