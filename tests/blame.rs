@@ -147,7 +147,12 @@ fn break_delayed_stops_where_a_load_finishes_late_in_a_stage_also_after_time_tra
         .expect("worked out")
         .expect("blamed");
     let worst = b.requests.iter().flat_map(|r| &r.stages).filter(|x| x.stage == Stage::Dram);
-    assert_eq!(worst.map(|x| x.cycles()).max(), Some(cycles));
+    let longest = worst.max_by_key(|x| x.cycles()).expect("a DRAM stage");
+    assert_eq!(longest.cycles(), cycles);
+    // The panes turn to the channel where it waited.
+    let Event::Delayed { unit, .. } = first.1 else { unreachable!() };
+    assert_eq!((s.focus.warp, s.focus.channel), (Some((core, warp)), Some(unit)));
+    assert!(run(&mut s, "show banks").contains(&format!("DRAM channel {unit} — banks")));
     assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe()));
     // Back before the first hit, at a cycle with loads in flight that is no snapshot's: the
     // watch replays their history and stops at the same place.

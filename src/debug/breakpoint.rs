@@ -609,6 +609,7 @@ mod tests {
             warp: 2,
             load_seq: 7,
             stage,
+            unit: 0,
             cycles,
             cause: "other-warps",
         };

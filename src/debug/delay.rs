@@ -100,6 +100,7 @@ pub fn delays(b: &LoadBlame) -> Vec<Event> {
                 warp: b.warp,
                 load_seq: b.seq,
                 stage: stage.name(),
+                unit: worst.unit,
                 cycles: worst.cycles(),
                 cause: worst.parts.first()?.cause.name(),
             })

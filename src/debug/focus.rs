@@ -5,7 +5,7 @@
 
 use super::breakpoint::Hit;
 use crate::sim::Gpu;
-use crate::sim::event::FieldValue;
+use crate::sim::event::{Event, FieldValue};
 
 /// Where the panes look after a stop; `None` leaves a parameter as it was.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,6 +32,10 @@ impl Focus {
             if let Some(loc) = oldest_outstanding(g, c, w as u16) {
                 (f.channel, f.bank, f.row) = (Some(loc.channel as u16), Some(loc.bank as u8), Some(loc.row));
             }
+        }
+        // A load delayed at a DRAM channel points there (the load itself is back).
+        if let Event::Delayed { stage: "dram", unit, .. } = e {
+            (f.channel, f.bank, f.row) = (Some(*unit), None, None);
         }
         if let Some(ch) = field("channel") {
             let bank = field("bank").map(|b| b as u8);

@@ -238,8 +238,9 @@ events! {
 
     /// Who delayed a finished load (issue 17), worked out by the debugger while a breakpoint
     /// listens: the longest wait of one of its requests in `stage` and that wait's largest
-    /// cause (the names of `show blame`). The machine never emits it itself.
-    Delayed "delayed" { core: u16, warp: u16, load_seq: u32, stage: &'static str, cycles: u64, cause: &'static str }
+    /// cause (the names of `show blame`), at `unit` (the SM, L2 slice or DRAM channel of the
+    /// stage). The machine never emits it itself.
+    Delayed "delayed" { core: u16, warp: u16, load_seq: u32, stage: &'static str, unit: u16, cycles: u64, cause: &'static str }
     describe = format!("load {load_seq} of warp {core}.{warp} waited {cycles} cycles in {stage}, mostly {cause}");
 
     /// A warp's state at the issue stage changed (emitted on change, exact for every resident
@@ -476,6 +477,7 @@ mod tests {
                 warp: 2,
                 load_seq: 3,
                 stage: "dram",
+                unit: 4,
                 cycles: 240,
                 cause: "other-warps",
             },
