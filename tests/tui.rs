@@ -601,7 +601,7 @@ fn the_panes_follow_the_story_of_a_stop() {
 }
 
 #[test]
-fn enter_on_an_event_goes_to_its_cycle_and_changed_values_stand_out() {
+fn enter_on_an_event_or_a_hit_goes_to_its_cycle_and_changed_values_stand_out() {
     let mut app = app_at_occlusion();
     let events = app.layout.panes().iter().position(|p| *p == PaneKind::Events).expect("an events pane");
     app.run_line("log row-miss");
@@ -629,6 +629,32 @@ fn enter_on_an_event_goes_to_its_cycle_and_changed_values_stand_out() {
     app.panes[events].selected = 2;
     app.key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert_eq!(app.session.gpu.cycle, target, "{}", app.message);
+    // In the breakpoints view, a hit's row goes to its cycle too.
+    app.run_line("break row-miss");
+    app.run_line("continue");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    let hit = app.session.gpu.cycle;
+    app.run_line("step 50");
+    while app.session.is_running() {
+        if let Some(msg) = app.session.advance(10_000) {
+            app.stopped(msg);
+        }
+    }
+    assert!(app.session.gpu.cycle > hit);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("only.ron"), "(name: \"only\", root: Pane(Breakpoints))").unwrap();
+    app.layouts_dir = dir.path().to_path_buf();
+    app.load_layout("only");
+    let view = app.view(0);
+    assert!(view.to_text().contains(&format!("@{hit}  ↳ hit")), "{}", view.to_text());
+    let row = view.keys().iter().position(|k| *k == views::RowKey::Cycle(hit)).expect("the hit is listed");
+    (app.focus, app.panes[0].selected) = (0, row);
+    app.key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(app.session.gpu.cycle, hit, "{}", app.message);
 }
 
 #[test]

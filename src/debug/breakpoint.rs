@@ -390,6 +390,11 @@ impl Breakpoints {
             .fold(0, |m, b| m | b)
     }
 
+    /// Hits at cycles in the machine's past, newest first: (cycle, breakpoint, ignored).
+    pub fn past_hits(&self) -> impl Iterator<Item = (u64, u32, bool)> + '_ {
+        self.past.iter().rev().map(|r| (r.cycle, r.id, r.ignored))
+    }
+
     /// Whether an enabled breakpoint waits for events of `kind`.
     pub fn listens(&self, kind: EventKind) -> bool {
         self.event_mask() & kind.bit() != 0

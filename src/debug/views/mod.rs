@@ -190,7 +190,10 @@ fn unavailable(what: &str, needs: &str, g: &crate::sim::Gpu) -> View {
     )])
 }
 
-/// Breakpoints and watchpoints.
+/// How many of the latest hits the breakpoints view lists.
+const RECENT_HITS: usize = 8;
+
+/// Breakpoints and watchpoints, then their latest hits.
 pub fn breakpoints(set: &Breakpoints) -> View {
     let mut t = Table {
         header: ["Num", "Type", "Enb", "Hits", "What"].map(String::from).to_vec(),
@@ -217,6 +220,20 @@ pub fn breakpoints(set: &Breakpoints) -> View {
             span(what, tone),
         ]);
         t.keys.push(RowKey::Breakpoint(b.id));
+    }
+    // The latest hits of the listed breakpoints (Enter in the pane goes to one's cycle).
+    let listed = |id: u32| set.list.iter().any(|b| b.id == id);
+    for (cycle, id, ignored) in set.past_hits().filter(|(_, id, _)| listed(*id)).take(RECENT_HITS) {
+        // The cycle sits in a numeric column, which a narrow pane hides whole rather than cuts.
+        let what = if ignored { "↳ hit, ignored" } else { "↳ hit (Enter goes to its cycle)" };
+        t.rows.push(vec![
+            plain(id.to_string()),
+            span("hit", Tone::Dim),
+            plain(""),
+            plain(format!("@{cycle}")),
+            span(what, Tone::Dim),
+        ]);
+        t.keys.push(RowKey::Cycle(cycle));
     }
     let v = View::new("Breakpoints");
     if t.rows.is_empty() {
