@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warpscope::batch::{compare, dram, export, run, sweep};
-use warpscope::config::{Config, ConfigError, Origin};
+use warpscope::config::{Config, ConfigError, Origin, read_file};
 use warpscope::debug::{Outcome, Session};
 use warpscope::output;
 use warpscope::workload::Workload;
@@ -413,13 +413,7 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
 fn batch_cmd(a: BatchArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
     let lines: Vec<String> = match (&a.script, &a.execute) {
-        (Some(path), _) => std::fs::read_to_string(path)
-            .map_err(|e| ConfigError {
-                origin: Origin::File(path.display().to_string()),
-                position: None,
-                key: String::new(),
-                message: format!("cannot read: {e}"),
-            })?
+        (Some(path), _) => read_file(path)?
             .lines()
             .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
             .collect(),
@@ -563,12 +557,7 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
         let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());
         dram::simulate(&config, &mut dram::DramTrace::new(stdin, "<stdin>"), &opts)?
     } else {
-        let file = std::fs::File::open(&a.trace).map_err(|e| ConfigError {
-            origin: Origin::File(a.trace.clone()),
-            position: None,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let file = std::fs::File::open(&a.trace).map_err(|e| ConfigError::cannot_read(&a.trace, &e))?;
         let reader = std::io::BufReader::with_capacity(1 << 16, file);
         dram::simulate(&config, &mut dram::DramTrace::new(reader, &a.trace), &opts)?
     };
@@ -664,14 +653,7 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
     check_outputs(&[("--output", Some(&a.output))])?;
     let mut files = Vec::new();
     for path in &a.files {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            origin: Origin::File(file.clone()),
-            position: None,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-        })?;
-        files.push((text, file));
+        files.push((read_file(path)?, path.display().to_string()));
     }
     let imported = warpscope::config::gpgpusim::import(&files)?;
     use warpscope::config::gpgpusim::NO_TIMING_EFFECT;

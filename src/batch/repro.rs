@@ -40,7 +40,7 @@
 
 use super::chart::{BarPanel, Bars, LinePanel, Sample, Series, figure};
 use super::sweep::{GridSpec, Sweep, metric_values};
-use crate::config::{ConfigError, Origin, error_at_path, parse_ron};
+use crate::config::{ConfigError, Origin, error_at_path, parse_ron, read_file};
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::path::Path;
@@ -169,12 +169,7 @@ impl Repro {
     /// benchmarks and a metric the sweep has.
     pub fn load(path: &Path) -> Result<Repro, ConfigError> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            origin: Origin::File(origin.clone()),
-            position: None,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_file(path)?;
         let mut spec: ReproSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
         let mut metrics: Vec<String> = spec.sweep.metrics.clone();
         let claimed = spec

@@ -33,6 +33,16 @@ pub struct Issue {
 }
 
 impl ConfigError {
+    /// A file that could not be read (or opened), and why.
+    pub fn cannot_read(file: &str, e: &std::io::Error) -> ConfigError {
+        ConfigError {
+            origin: Origin::File(file.to_string()),
+            position: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+        }
+    }
+
     /// Wraps a serde/ron error, adding the key path and the list of valid keys where serde only
     /// says "unknown field".
     pub(crate) fn from_serde(origin: &Origin, key: String, e: ron::error::SpannedError) -> ConfigError {
@@ -116,3 +126,8 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+/// Reads a whole text file; failing, an error naming it.
+pub fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|e| ConfigError::cannot_read(&path.display().to_string(), &e))
+}

@@ -17,7 +17,7 @@ pub mod overrides;
 mod validate;
 
 pub use custom_mapping::CustomFields;
-pub use error::{ConfigError, Origin, error_at_path};
+pub use error::{ConfigError, Origin, error_at_path, read_file};
 pub use names::{
     AllocPolicy, Constrained, DramSchedulerName, IPOLY_SIZES, IdealMemory, IncompleteGroups, IndexName,
     L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
@@ -843,14 +843,8 @@ impl Config {
 
     /// Reads, overrides and validates a config file.
     pub fn load(path: &Path, sets: &[String]) -> Result<Config, ConfigError> {
-        let origin = Origin::File(path.display().to_string());
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            origin: origin.clone(),
-            position: None,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-        })?;
-        Config::from_text(&text, origin, sets)
+        let text = read_file(path)?;
+        Config::from_text(&text, Origin::File(path.display().to_string()), sets)
     }
 
     /// Parses, overrides and validates config text.

@@ -5,7 +5,7 @@
 
 pub use crate::debug::views::PaneKind;
 
-use crate::config::{ConfigError, Origin, parse_ron};
+use crate::config::{ConfigError, Origin, parse_ron, read_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -102,14 +102,8 @@ impl Layout {
     pub fn load(name: &str, dir: &Path) -> Result<Layout, ConfigError> {
         let path = if name.ends_with(".ron") { PathBuf::from(name) } else { dir.join(format!("{name}.ron")) };
         if path.exists() {
-            let origin = Origin::File(path.display().to_string());
-            let text = std::fs::read_to_string(&path).map_err(|e| ConfigError {
-                origin: origin.clone(),
-                position: None,
-                key: String::new(),
-                message: format!("cannot read: {e}"),
-            })?;
-            return Layout::parse(&text, &origin);
+            let text = read_file(&path)?;
+            return Layout::parse(&text, &Origin::File(path.display().to_string()));
         }
         match BUILTIN.iter().find(|(n, _)| *n == name) {
             Some((n, text)) => Layout::parse(text, &Origin::File(format!("layouts/{n}.ron (built-in)"))),

@@ -11,7 +11,7 @@ pub mod hash;
 pub mod instr;
 pub mod synth;
 
-use crate::config::{ConfigError, Origin, parse_ron};
+use crate::config::{ConfigError, Origin, parse_ron, read_file};
 use accelsim::{TraceCursor, TraceFileKind, TraceKernel, TraceSource};
 use bench::bfs::{BfsCursor, BfsKernel};
 use bench::nest::{NestCursor, NestKernel};
@@ -211,12 +211,7 @@ impl Workload {
             no_sizes(&origin, sizes)?;
             return Workload::load_trace(path, kind);
         }
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            origin: origin.clone(),
-            position: None,
-            key: String::new(),
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = read_file(path)?;
         if bench::is_bench_file(&text) {
             return bench::from_text(&text, &origin, sizes);
         }

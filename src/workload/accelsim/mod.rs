@@ -342,14 +342,6 @@ fn config_error(path: &str, e: TraceError) -> ConfigError {
     }
 }
 
-fn cannot_read(path: &str, e: std::io::Error) -> ConfigError {
-    ConfigError {
-        origin: Origin::File(path.to_string()),
-        position: None,
-        key: String::new(),
-        message: format!("cannot read: {e}"),
-    }
-}
 
 impl TraceSource {
     /// A reader of bytes `start..end` (`None` = to the end).
@@ -384,7 +376,7 @@ impl TraceKernel {
                     .into(),
             });
         }
-        let reader = source.open(0, None).map_err(|e| cannot_read(path, e))?;
+        let reader = source.open(0, None).map_err(|e| ConfigError::cannot_read(path, &e))?;
         let mut r = LineReader::new(reader, 0, 0);
         let err = |e| config_error(path, e);
         let (header, begin) = body::header(&mut r).map_err(err)?;
@@ -491,7 +483,7 @@ impl TraceKernel {
 /// The kernels of a `kernelslist.g`, in order.
 pub fn load_list(path: &Path) -> Result<Vec<TraceKernel>, ConfigError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| cannot_read(&name, e))?;
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::cannot_read(&name, &e))?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut kernels = Vec::new();
     for (i, raw) in text.lines().enumerate() {
