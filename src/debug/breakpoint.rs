@@ -14,7 +14,7 @@
 //! `continue` stops exactly where a fresh session replayed to that cycle would.
 
 use super::blame::{Cause, Stage};
-use super::expr::{Expr, Lookup, Seg, Val};
+use super::expr::{Expr, Lookup, Op, Seg, Val, apply};
 use super::state;
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
@@ -42,55 +42,33 @@ pub fn event_names() -> Vec<&'static str> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Filter {
     pub field: &'static str,
-    pub op: Cmp,
+    /// One of the comparisons of [`FILTER_OPS`]; the orderings hold only for numbers.
+    pub op: Op,
     pub value: Val,
 }
 
-/// How a filter compares a field with its value; the orderings only for numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+/// How filters spell their comparisons, longest first so that `>=` is not read as `>`.
+const FILTER_OPS: [(&str, Op); 6] =
+    [("!=", Op::Ne), (">=", Op::Ge), ("<=", Op::Le), ("=", Op::Eq), (">", Op::Gt), ("<", Op::Lt)];
+
+/// A filter's spelling of `op`.
+fn symbol(op: Op) -> &'static str {
+    FILTER_OPS.iter().find(|(_, o)| *o == op).map_or("=", |(s, _)| s)
 }
 
-impl Cmp {
-    /// Spellings, longest first so that `>=` is not read as `>`.
-    const ALL: [(&'static str, Cmp); 6] =
-        [("!=", Cmp::Ne), (">=", Cmp::Ge), ("<=", Cmp::Le), ("=", Cmp::Eq), (">", Cmp::Gt), ("<", Cmp::Lt)];
-
-    pub fn symbol(self) -> &'static str {
-        Cmp::ALL.iter().find(|(_, c)| *c == self).map_or("=", |(s, _)| s)
-    }
-
-    /// Splits `field OP value` at its first operator.
-    fn split(word: &str) -> Option<(&str, Cmp, &str)> {
-        let at = word.find(['=', '!', '<', '>'])?;
-        let (field, rest) = word.split_at(at);
-        let (sym, op) = Cmp::ALL.iter().find(|(sym, _)| rest.starts_with(sym))?;
-        Some((field, *op, &rest[sym.len()..]))
-    }
-
-    fn holds(self, field: &Val, value: &Val) -> bool {
-        match (self, field, value) {
-            (Cmp::Eq, a, b) => a == b,
-            (Cmp::Ne, a, b) => a != b,
-            (Cmp::Lt, Val::Int(a), Val::Int(b)) => a < b,
-            (Cmp::Le, Val::Int(a), Val::Int(b)) => a <= b,
-            (Cmp::Gt, Val::Int(a), Val::Int(b)) => a > b,
-            (Cmp::Ge, Val::Int(a), Val::Int(b)) => a >= b,
-            _ => false,
-        }
-    }
+/// Splits `field OP value` at its first comparison.
+fn split_filter(word: &str) -> Option<(&str, Op, &str)> {
+    let at = word.find(['=', '!', '<', '>'])?;
+    let (field, rest) = word.split_at(at);
+    let (sym, op) = FILTER_OPS.iter().find(|(sym, _)| rest.starts_with(sym))?;
+    Some((field, *op, &rest[sym.len()..]))
 }
 
 impl Filter {
     /// Whether `event`'s field passes this filter (an absent field passes none).
     pub fn passes(&self, event: &Event) -> bool {
-        event.field(self.field).map(field_val).is_some_and(|v| self.op.holds(&v, &self.value))
+        let holds = |v: Val| apply(self.op, &v, &self.value).is_ok_and(|r| r.truthy());
+        event.field(self.field).map(field_val).is_some_and(holds)
     }
 }
 
@@ -143,7 +121,7 @@ impl Breakpoint {
             Trigger::Event { kind, filters } => {
                 let mut s = kind.name().to_string();
                 for f in filters {
-                    s.push_str(&format!(" {}{}{}", f.field, f.op.symbol(), f.value));
+                    s.push_str(&format!(" {}{}{}", f.field, symbol(f.op), f.value));
                 }
                 s
             }
@@ -179,18 +157,18 @@ pub fn parse_trigger(spec: &str) -> Result<(Trigger, Option<(String, Expr)>), St
     let kind = event_kind(name)?;
     let mut filters = Vec::new();
     for w in words {
-        let (k, op, v) = Cmp::split(w).ok_or_else(|| {
+        let (k, op, v) = split_filter(w).ok_or_else(|| {
             format!(
                 "`{w}`: filters are field=value (or !=, <, <=, >, >= for numbers), e.g. core=3 cycles>200"
             )
         })?;
         if k == "warp"
-            && op == Cmp::Eq
+            && op == Op::Eq
             && let Some((c, wp)) = v.split_once('.')
             && kind.fields().contains(&"core")
         {
-            filters.push(filter(kind, "core", Cmp::Eq, c)?);
-            filters.push(filter(kind, "warp", Cmp::Eq, wp)?);
+            filters.push(filter(kind, "core", Op::Eq, c)?);
+            filters.push(filter(kind, "warp", Op::Eq, wp)?);
             continue;
         }
         filters.push(filter(kind, k, op, v)?);
@@ -206,7 +184,7 @@ fn parse_u64(s: &str) -> Option<u64> {
     }
 }
 
-fn filter(kind: EventKind, key: &str, op: Cmp, value: &str) -> Result<Filter, String> {
+fn filter(kind: EventKind, key: &str, op: Op, value: &str) -> Result<Filter, String> {
     let Some(&field) = kind.fields().iter().find(|f| **f == key) else {
         return Err(format!("{} has no field `{key}`; fields: {}", kind.name(), kind.fields().join(", ")));
     };
@@ -227,12 +205,12 @@ fn filter(kind: EventKind, key: &str, op: Cmp, value: &str) -> Result<Filter, St
         "cause" if kind == EventKind::Delayed => one_of(&Cause::ALL.map(Cause::name), value)?,
         _ => {
             let n =
-                parse_u64(value).ok_or_else(|| format!("{key}{}{value}: expected a number", op.symbol()))?;
+                parse_u64(value).ok_or_else(|| format!("{key}{}{value}: expected a number", symbol(op)))?;
             return Ok(Filter { field, op, value: Val::Int(n as i64) });
         }
     };
-    if !matches!(op, Cmp::Eq | Cmp::Ne) {
-        return Err(format!("{key}{}{value}: a name is compared with = or != only", op.symbol()));
+    if !matches!(op, Op::Eq | Op::Ne) {
+        return Err(format!("{key}{}{value}: a name is compared with = or != only", symbol(op)));
     }
     Ok(Filter { field, op, value })
 }
@@ -253,7 +231,7 @@ fn field_bound(field: &str, gpu: &Gpu) -> Option<(usize, &'static str)> {
 pub fn check_filters(trigger: &Trigger, gpu: &Gpu) -> Result<(), String> {
     let Trigger::Event { filters, .. } = trigger else { return Ok(()) };
     for f in filters {
-        if let (Cmp::Eq, Val::Int(v), Some((n, what))) = (f.op, &f.value, field_bound(f.field, gpu))
+        if let (Op::Eq, Val::Int(v), Some((n, what))) = (f.op, &f.value, field_bound(f.field, gpu))
             && *v as u64 >= n as u64
         {
             return Err(format!(
@@ -408,10 +386,10 @@ impl Breakpoints {
             let v = match f.field {
                 "core" => i64::from(core),
                 "warp" => i64::from(warp),
-                "cycles" if matches!(f.op, Cmp::Gt | Cmp::Ge) => latency as i64,
+                "cycles" if matches!(f.op, Op::Gt | Op::Ge) => latency as i64,
                 _ => return true,
             };
-            f.op.holds(&Val::Int(v), &f.value)
+            apply(f.op, &Val::Int(v), &f.value).is_ok_and(|r| r.truthy())
         };
         self.list.iter().filter(|b| b.enabled).any(|b| match &b.trigger {
             Trigger::Event { kind: EventKind::Delayed, filters } => filters.iter().all(allows),
@@ -588,8 +566,8 @@ mod tests {
             Trigger::Event {
                 kind: EventKind::MemoryOcclusion,
                 filters: vec![
-                    Filter { field: "core", op: Cmp::Eq, value: Val::Int(3) },
-                    Filter { field: "warp", op: Cmp::Eq, value: Val::Int(17) }
+                    Filter { field: "core", op: Op::Eq, value: Val::Int(3) },
+                    Filter { field: "warp", op: Op::Eq, value: Val::Int(17) }
                 ]
             }
         );
@@ -607,8 +585,8 @@ mod tests {
     fn filters_compare_numbers_and_check_names() {
         let (t, _) = parse_trigger("delayed stage=dram cycles>200 warp=1.2").unwrap();
         let Trigger::Event { filters, .. } = t else { panic!() };
-        let ops: Vec<(&str, Cmp)> = filters.iter().map(|f| (f.field, f.op)).collect();
-        assert_eq!(ops, [("stage", Cmp::Eq), ("cycles", Cmp::Gt), ("core", Cmp::Eq), ("warp", Cmp::Eq)]);
+        let ops: Vec<(&str, Op)> = filters.iter().map(|f| (f.field, f.op)).collect();
+        assert_eq!(ops, [("stage", Op::Eq), ("cycles", Op::Gt), ("core", Op::Eq), ("warp", Op::Eq)]);
         let delayed = |cycles, stage| Event::Delayed {
             core: 1,
             warp: 2,

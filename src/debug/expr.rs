@@ -92,31 +92,36 @@ impl Expr {
             Expr::Neg(e) => Val::Int(-int(&e.eval(ctx)?)?),
             Expr::Bin(a, Op::And, b) => Val::Int(i64::from(a.eval(ctx)?.truthy() && b.eval(ctx)?.truthy())),
             Expr::Bin(a, Op::Or, b) => Val::Int(i64::from(a.eval(ctx)?.truthy() || b.eval(ctx)?.truthy())),
-            Expr::Bin(a, op, b) => {
-                let (a, b) = (a.eval(ctx)?, b.eval(ctx)?);
-                match (op, &a, &b) {
-                    (Op::Eq, _, _) => Val::Int(i64::from(a == b)),
-                    (Op::Ne, _, _) => Val::Int(i64::from(a != b)),
-                    _ => {
-                        let (x, y) = (int(&a)?, int(&b)?);
-                        Val::Int(match op {
-                            Op::Lt => i64::from(x < y),
-                            Op::Le => i64::from(x <= y),
-                            Op::Gt => i64::from(x > y),
-                            Op::Ge => i64::from(x >= y),
-                            Op::Add => x.wrapping_add(y),
-                            Op::Sub => x.wrapping_sub(y),
-                            Op::Mul => x.wrapping_mul(y),
-                            Op::Div | Op::Rem if y == 0 => return Err("division by zero".into()),
-                            Op::Div => x / y,
-                            Op::Rem => x % y,
-                            _ => unreachable!("handled above"),
-                        })
-                    }
-                }
-            }
+            Expr::Bin(a, op, b) => apply(*op, &a.eval(ctx)?, &b.eval(ctx)?)?,
         })
     }
+}
+
+/// `a op b` on values (`&&` and `||` short-circuit in [`Expr::eval`] before this): `==` and
+/// `!=` compare any values, the arithmetic and orderings need numbers.
+pub fn apply(op: Op, a: &Val, b: &Val) -> Result<Val, String> {
+    Ok(match op {
+        Op::Eq => Val::Int(i64::from(a == b)),
+        Op::Ne => Val::Int(i64::from(a != b)),
+        Op::And => Val::Int(i64::from(a.truthy() && b.truthy())),
+        Op::Or => Val::Int(i64::from(a.truthy() || b.truthy())),
+        _ => {
+            let (x, y) = (int(a)?, int(b)?);
+            Val::Int(match op {
+                Op::Lt => i64::from(x < y),
+                Op::Le => i64::from(x <= y),
+                Op::Gt => i64::from(x > y),
+                Op::Ge => i64::from(x >= y),
+                Op::Add => x.wrapping_add(y),
+                Op::Sub => x.wrapping_sub(y),
+                Op::Mul => x.wrapping_mul(y),
+                Op::Div | Op::Rem if y == 0 => return Err("division by zero".into()),
+                Op::Div => x / y,
+                Op::Rem => x % y,
+                Op::Eq | Op::Ne | Op::And | Op::Or => unreachable!("handled above"),
+            })
+        }
+    })
 }
 
 fn int(v: &Val) -> Result<i64, String> {
