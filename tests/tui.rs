@@ -26,13 +26,18 @@ fn app_at_occlusion() -> App {
     let mut app =
         App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
     app.run_line("break occlusion");
-    app.run_line("continue");
+    run_to_stop(&mut app, "continue");
+    app
+}
+
+/// Runs a moving command line the way the event loop does, until it stops.
+fn run_to_stop(app: &mut App, line: &str) {
+    app.run_line(line);
     while app.session.is_running() {
         if let Some(msg) = app.session.advance(10_000) {
             app.stopped(msg);
         }
     }
-    app
 }
 
 fn screen(app: &mut App, w: u16, h: u16) -> String {
@@ -148,12 +153,7 @@ fn the_dram_layout_shows_warp_groups_and_merb() {
     let mut app =
         App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
     app.run_line("break merb-postpone");
-    app.run_line("continue");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(10_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "continue");
     assert!(app.message.starts_with("Breakpoint 1, cycle"), "{}", app.message);
     app.load_layout("dram");
     insta::assert_snapshot!("layout_dram_wg_bw", screen(&mut app, 160, 48));
@@ -178,12 +178,7 @@ fn the_inspector_scrolls_through_a_32_request_load() {
     let session = Session::new(small_config(&[]), workload(GATHER32, 1)).unwrap();
     let mut app =
         App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
-    app.run_line("run");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(100_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "run");
     app.load_layout("warp");
     let press = |app: &mut App, c: KeyCode| app.key(KeyEvent::new(c, KeyModifiers::NONE));
     let first = screen(&mut app, 100, 30);
@@ -544,12 +539,7 @@ fn the_warps_cursor_starts_on_the_stopped_warp() {
     let mut app =
         App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
     app.run_line("break occlusion warp=4");
-    app.run_line("continue");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(10_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "continue");
     let (core, warp) = app.warp;
     assert_eq!(warp, 4, "{}", app.message);
     let view = app.view(0);
@@ -585,12 +575,7 @@ fn the_panes_follow_the_story_of_a_stop() {
     let mut app =
         App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
     app.run_line("break row-miss channel=1 bank=3");
-    app.run_line("continue");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(10_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "continue");
     let g = &app.session.gpu;
     let pending = g.dram[1].queues.pending();
     let head = pending.iter().find(|(_, p)| p.bank == 3 && !p.is_write).expect("a read queued at bank 3").1;
@@ -607,12 +592,7 @@ fn enter_on_an_event_or_a_hit_goes_to_its_cycle_and_changed_values_stand_out() {
     app.run_line("log row-miss");
     app.run_line("delete");
     screen(&mut app, 160, 48);
-    app.run_line("step 300");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(10_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "step 300");
     screen(&mut app, 160, 48);
     // After the step, something the panes show changed, and it is marked.
     let marked = (0..app.layout.panes().len()).any(|i| {
@@ -631,19 +611,9 @@ fn enter_on_an_event_or_a_hit_goes_to_its_cycle_and_changed_values_stand_out() {
     assert_eq!(app.session.gpu.cycle, target, "{}", app.message);
     // In the breakpoints view, a hit's row goes to its cycle too.
     app.run_line("break row-miss");
-    app.run_line("continue");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(10_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "continue");
     let hit = app.session.gpu.cycle;
-    app.run_line("step 50");
-    while app.session.is_running() {
-        if let Some(msg) = app.session.advance(10_000) {
-            app.stopped(msg);
-        }
-    }
+    run_to_stop(&mut app, "step 50");
     assert!(app.session.gpu.cycle > hit);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("only.ron"), "(name: \"only\", root: Pane(Breakpoints))").unwrap();
