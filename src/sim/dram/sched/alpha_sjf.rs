@@ -219,8 +219,9 @@ mod tests {
     use super::*;
     use crate::sim::dram::sched::testkit::Kit;
 
-    /// Core 0's warp 1 has one hit to bank 0's open row and `misses` misses; warp 2 one miss.
-    fn choice(alpha: &str, misses: u32) -> (Slot, Slot, Slot) {
+    /// Core 0's warp 1 has one hit to bank 0's open row and `misses` misses; warp 2 one miss:
+    /// the kit, the scheduler, warp 1's hit and warp 2's miss.
+    fn queues(alpha: &str, misses: u32) -> (Kit, AlphaSjf, Slot, Slot) {
         let mut k = Kit::new(&["dram.scheduler=asjf", &format!("dram.alpha_sjf.alpha={alpha}")]);
         let mut s = AlphaSjf::new(&k.config, false);
         k.open(0, 5);
@@ -229,6 +230,12 @@ mod tests {
             k.request(&mut s, 0, 10 + r, (0, 1, 0), false, false);
         }
         let other = k.request(&mut s, 0, 7, (0, 2, 0), false, false);
+        (k, s, hit, other)
+    }
+
+    /// The request chosen from [`queues`], with the hit and the miss.
+    fn choice(alpha: &str, misses: u32) -> (Slot, Slot, Slot) {
+        let (mut k, mut s, hit, other) = queues(alpha, misses);
         (k.select(&mut s).0.unwrap(), hit, other)
     }
 
@@ -254,14 +261,7 @@ mod tests {
     #[test]
     fn contests_above_m_are_the_only_ones_alpha_decides() {
         for (alpha, misses, sjf) in [("0.25", 4, true), ("0.5", 4, false), ("0.25", 2, false)] {
-            let mut k = Kit::new(&["dram.scheduler=asjf", &format!("dram.alpha_sjf.alpha={alpha}")]);
-            let mut s = AlphaSjf::new(&k.config, false);
-            k.open(0, 5);
-            let hit = k.request(&mut s, 0, 5, (0, 1, 0), false, false);
-            for r in 0..misses {
-                k.request(&mut s, 0, 10 + r, (0, 1, 0), false, false);
-            }
-            let other = k.request(&mut s, 0, 7, (0, 2, 0), false, false);
+            let (mut k, mut s, hit, other) = queues(alpha, misses);
             let chosen = k.select(&mut s).0.unwrap();
             assert_eq!(chosen, if sjf { other } else { hit }, "α = {alpha}, Hs of {}", misses + 1);
             issue(&mut k, &mut s, chosen);
