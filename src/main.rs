@@ -413,10 +413,9 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
 fn batch_cmd(a: BatchArgs) -> Result<i32> {
     let (config, workload) = load(&a.machine)?;
     let lines: Vec<String> = match (&a.script, &a.execute) {
-        (Some(path), _) => read_file(path)?
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
-            .collect(),
+        (Some(path), _) => {
+            read_file(path)?.lines().map(|l| l.split('#').next().unwrap_or("").trim().to_string()).collect()
+        }
         (None, Some(x)) => x.split(';').map(|c| c.trim().to_string()).collect(),
         (None, None) => return Err(usage("batch", "needs --script FILE or -x \"COMMANDS\"")),
     };

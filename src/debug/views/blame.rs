@@ -5,7 +5,7 @@
 use super::super::blame::{Cause, LoadBlame, Part, StageBlame};
 use super::super::recording::warp_load_blame;
 use super::super::scene::Scene;
-use super::{Block, Table, Tone, View, plain, span};
+use super::{Block, Table, Tone, View, pct, plain, span};
 
 /// The blame of load `seq` of warp `core.warp` (its latest finished load when `None`), from
 /// the session's cache when it has it.
@@ -87,7 +87,7 @@ fn stage_table(b: &LoadBlame) -> Table {
         t.rows.push(vec![
             span(stage, tone),
             plain(cycles.to_string()),
-            plain(format!("{:.0}%", 100.0 * cycles as f64 / total.max(1) as f64)),
+            plain(pct(cycles, total)),
             plain(describe(&parts)),
         ]);
     }

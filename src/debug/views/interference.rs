@@ -6,7 +6,7 @@
 use super::super::blame::Cause;
 use super::super::interference::{DEFAULT_WINDOW, Interference, interference};
 use super::super::scene::Scene;
-use super::{Block, RowKey, Table, Tone, View, plain, span};
+use super::{Block, RowKey, Table, Tone, View, pct, plain, span};
 
 /// The interference of the last `window` cycles (the default when `None`), from the
 /// session's cache when it has it.
@@ -16,10 +16,6 @@ pub fn view(s: &Scene, window: Option<u64>) -> View {
         Some(i) => render(i),
         None => render(&interference(s.travel, s.gpu.cycle, window)),
     }
-}
-
-fn pct(part: u64, whole: u64) -> String {
-    format!("{:.0}%", 100.0 * part as f64 / whole.max(1) as f64)
 }
 
 /// The view of `i`.

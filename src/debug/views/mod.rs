@@ -58,6 +58,11 @@ pub fn plain(text: impl Into<String>) -> Span {
     span(text, Tone::Normal)
 }
 
+/// `part` as a whole percentage of `whole` (`37%`; 0 of nothing is `0%`).
+fn pct(part: u64, whole: u64) -> String {
+    format!("{:.0}%", 100.0 * part as f64 / whole.max(1) as f64)
+}
+
 /// What a table row refers to (Enter on it drills in).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RowKey {

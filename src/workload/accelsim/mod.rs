@@ -342,7 +342,6 @@ fn config_error(path: &str, e: TraceError) -> ConfigError {
     }
 }
 
-
 impl TraceSource {
     /// A reader of bytes `start..end` (`None` = to the end).
     fn open(&self, start: u64, end: Option<u64>) -> std::io::Result<Box<dyn BufRead + '_>> {
