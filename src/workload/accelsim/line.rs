@@ -123,9 +123,15 @@ impl<'a> Tokens<'a> {
 
     /// The next token, or an error naming what was expected.
     fn expect(&mut self, what: &str) -> Result<(&'a str, usize), LineError> {
+        self.expect_with(|| what.to_string())
+    }
+
+    /// [`Tokens::expect`] with a description built only for the error (every line of a
+    /// trace passes here; formatting one per token would dominate loading).
+    fn expect_with(&mut self, what: impl Fn() -> String) -> Result<(&'a str, usize), LineError> {
         self.next().ok_or_else(|| LineError {
             col: self.end_col + 1,
-            message: format!("expected {what}, found the end of the line"),
+            message: format!("expected {}, found the end of the line", what()),
         })
     }
 
@@ -183,9 +189,9 @@ pub fn parse(line: &str, f: LineFormat) -> Result<RawInstr<'_>, LineError> {
             .iter()
             .enumerate()
         {
-            let what = format!("{what} (a leading column of tracer versions before 3)");
-            let (tok, c) = t.expect(&what)?;
-            v[i] = dec(tok).ok_or_else(|| bad(c, &what, tok))?;
+            let what = || format!("{what} (a leading column of tracer versions before 3)");
+            let (tok, c) = t.expect_with(what)?;
+            v[i] = dec(tok).ok_or_else(|| bad(c, &what(), tok))?;
         }
         ids = Some(([v[0], v[1], v[2]], v[3]));
     }
@@ -205,9 +211,9 @@ pub fn parse(line: &str, f: LineFormat) -> Result<RawInstr<'_>, LineError> {
     let n_dsts: usize = dec(tok).filter(|&n| n <= MAX_DSTS).ok_or_else(|| bad(c, what, tok))?;
     let mut dsts = [0u8; MAX_DSTS];
     for (i, d) in dsts.iter_mut().enumerate().take(n_dsts) {
-        let what = format!("destination register {} of {n_dsts} (R0..R255)", i + 1);
-        let (tok, c) = t.expect(&what)?;
-        *d = register(tok).ok_or_else(|| bad(c, &what, tok))?;
+        let what = || format!("destination register {} of {n_dsts} (R0..R255)", i + 1);
+        let (tok, c) = t.expect_with(what)?;
+        *d = register(tok).ok_or_else(|| bad(c, &what(), tok))?;
     }
 
     let (opcode, opcode_col) = t.expect("the opcode")?;
@@ -215,14 +221,14 @@ pub fn parse(line: &str, f: LineFormat) -> Result<RawInstr<'_>, LineError> {
         return Err(bad(opcode_col, "an opcode (e.g. LDG.E.64, IMAD.WIDE, EXIT)", opcode));
     }
 
-    let what = format!("the source register count (0..{MAX_SRCS})");
-    let (tok, c) = t.expect(&what)?;
-    let n_srcs: usize = dec(tok).filter(|&n| n <= MAX_SRCS).ok_or_else(|| bad(c, &what, tok))?;
+    let what = || format!("the source register count (0..{MAX_SRCS})");
+    let (tok, c) = t.expect_with(what)?;
+    let n_srcs: usize = dec(tok).filter(|&n| n <= MAX_SRCS).ok_or_else(|| bad(c, &what(), tok))?;
     let mut srcs = [0u8; MAX_SRCS];
     for (i, s) in srcs.iter_mut().enumerate().take(n_srcs) {
-        let what = format!("source register {} of {n_srcs} (R0..R255)", i + 1);
-        let (tok, c) = t.expect(&what)?;
-        *s = register(tok).ok_or_else(|| bad(c, &what, tok))?;
+        let what = || format!("source register {} of {n_srcs} (R0..R255)", i + 1);
+        let (tok, c) = t.expect_with(what)?;
+        *s = register(tok).ok_or_else(|| bad(c, &what(), tok))?;
     }
 
     let what = "the memory width in bytes (0 = not a memory instruction)";

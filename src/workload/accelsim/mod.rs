@@ -25,6 +25,7 @@ use crate::config::{ConfigError, Origin};
 pub use body::Header;
 use body::{Body, BodySink, Line, LineReader, TraceError};
 use line::{Addresses, LineError, RawInstr};
+use opcode::OpcodeTable;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -109,7 +110,7 @@ pub struct CtaTrace {
     instrs: Vec<TraceInstr>,
     addrs: Vec<u64>,
     /// Distinct opcodes of the block.
-    opcodes: Vec<Box<str>>,
+    opcodes: OpcodeTable,
 }
 
 /// A warp's position in its CTA's trace: all of its program state.
@@ -152,7 +153,7 @@ impl TraceCursor {
             warps: Vec::new(),
             instrs: Vec::new(),
             addrs: Vec::new(),
-            opcodes: Vec::new(),
+            opcodes: OpcodeTable::default(),
         };
         TraceCursor { cta: Arc::new(cta), warp: 0, next: 0, end: 0 }
     }
@@ -191,7 +192,7 @@ impl TraceCursor {
     /// before the first and for the `EXIT` added after a trace that lacks one).
     pub fn opcode(&self) -> Option<&str> {
         let i = self.next.checked_sub(1).filter(|&i| i < self.end)?;
-        Some(&self.cta.opcodes[self.cta.instrs[i as usize].opcode as usize])
+        Some(self.cta.opcodes.name(self.cta.instrs[i as usize].opcode))
     }
 }
 
@@ -202,11 +203,12 @@ fn decode(
     h: &Header,
     last: bool,
     pool: &mut Vec<u64>,
-    opcodes: &mut Vec<Box<str>>,
+    opcodes: &mut OpcodeTable,
 ) -> Result<TraceInstr, LineError> {
     let at_opcode = |message: String| LineError { col: raw.opcode_col, message };
-    let dsts: Vec<u8> = raw.dsts[..raw.n_dsts].iter().copied().filter(|&r| r != NO_REG).collect();
-    let info = opcode::classify(raw.opcode, raw.mem_width, !dsts.is_empty()).map_err(at_opcode)?;
+    let dsts = || raw.dsts[..raw.n_dsts].iter().copied().filter(|&r| r != NO_REG);
+    let (opcode, info) =
+        opcodes.classify(raw.opcode, raw.mem_width, dsts().next().is_some()).map_err(at_opcode)?;
     let generic = raw.first_addr().map_or(Space::Global, |a| h.windows.space(a));
     let mut op = info.op(generic);
     if op == Op::Exit && !last {
@@ -215,8 +217,8 @@ fn decode(
     }
     // Registers written: from the lowest listed destination to the end of the highest's
     // range (one range; listed destinations are consecutive in practice).
-    let (dst, dst_regs) = match (op, dsts.iter().min(), dsts.iter().max()) {
-        (Op::Alu | Op::Load { .. }, Some(&lo), Some(&hi)) => {
+    let (dst, dst_regs) = match (op, dsts().min(), dsts().max()) {
+        (Op::Alu | Op::Load { .. }, Some(lo), Some(hi)) => {
             let end = (u32::from(hi) + u32::from(info.dst_regs)).min(u32::from(NO_REG));
             (lo, (end - u32::from(lo)) as u8)
         }
@@ -249,13 +251,6 @@ fn decode(
             AddrRef::List { start }
         }
     };
-    let opcode = match opcodes.iter().position(|o| &**o == raw.opcode) {
-        Some(i) => i,
-        None => {
-            opcodes.push(raw.opcode.into());
-            opcodes.len() - 1
-        }
-    } as u16;
     Ok(TraceInstr { pc: raw.pc, mask: raw.mask, op, dst, dst_regs, srcs, opcode, addrs })
 }
 
@@ -267,7 +262,7 @@ struct Indexer<'h> {
     seen: Vec<u64>,
     instructions: u64,
     pool: Vec<u64>,
-    opcodes: Vec<Box<str>>,
+    opcodes: OpcodeTable,
 }
 
 impl BodySink for Indexer<'_> {
@@ -393,7 +388,7 @@ impl TraceKernel {
             seen: vec![0; ctas.div_ceil(64) as usize],
             instructions: 0,
             pool: Vec::with_capacity(32),
-            opcodes: Vec::new(),
+            opcodes: OpcodeTable::default(),
         };
         let mut body = Body::new(&header);
         if let Some(l) = begin {
@@ -447,7 +442,7 @@ impl TraceKernel {
                 warps: vec![(0, 0); warps],
                 instrs: Vec::new(),
                 addrs: Vec::new(),
-                opcodes: Vec::new(),
+                opcodes: OpcodeTable::default(),
             },
         };
         let mut body = Body::new(&self.header);
@@ -589,7 +584,8 @@ mod tests {
     pub(super) fn lanes_of(raw: &RawInstr<'_>) -> Vec<u64> {
         let mut pool = Vec::new();
         let h = header(3);
-        let t = decode(raw, &h, false, &mut pool, &mut Vec::new()).unwrap();
+        let mut opcodes = OpcodeTable::default();
+        let t = decode(raw, &h, false, &mut pool, &mut opcodes).unwrap();
         let cta = Arc::new(CtaTrace {
             kernel: 0,
             index: 0,
@@ -597,7 +593,7 @@ mod tests {
             warps: vec![(0, 1)],
             instrs: vec![t],
             addrs: pool,
-            opcodes: vec![raw.opcode.into()],
+            opcodes,
         });
         let mut c = TraceKernel::cursors(&cta).next().unwrap();
         let mut a = [0u64; 32];
@@ -661,7 +657,8 @@ mod tests {
         let h = header(3);
         let v3 = h.format();
         let dec = |l: &str, last: bool| {
-            decode(&line::parse(l, v3).unwrap(), &h, last, &mut Vec::new(), &mut Vec::new()).unwrap()
+            decode(&line::parse(l, v3).unwrap(), &h, last, &mut Vec::new(), &mut OpcodeTable::default())
+                .unwrap()
         };
         // IMAD.WIDE R2 = R6·R3 writes the pair R2:R3; R3 is then checked as a destination.
         let w = dec("00e0 00000001 1 R2 IMAD.WIDE 2 R6 R3 0 ", false);

@@ -75,6 +75,42 @@ impl Windows {
     }
 }
 
+/// The distinct opcodes of a thread block, each with the classification of its latest line.
+/// Lines of one opcode nearly always share their memory width and whether they write a
+/// register, so [`classify`] (which splits the opcode into its tokens) runs about once per
+/// opcode instead of once per line; a line that differs is classified afresh.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpcodeTable {
+    names: Vec<Box<str>>,
+    /// Per opcode: the `mem_width` and `writes` it was last classified with, and the result.
+    latest: Vec<(u32, bool, OpInfo)>,
+}
+
+impl OpcodeTable {
+    /// The index of `opcode` in the table (added if new) and its meaning on a line with
+    /// `mem_width` bytes per lane that does or does not write a register.
+    pub fn classify(&mut self, opcode: &str, mem_width: u32, writes: bool) -> Result<(u16, OpInfo), String> {
+        let Some(i) = self.names.iter().position(|o| &**o == opcode) else {
+            let info = classify(opcode, mem_width, writes)?;
+            self.names.push(opcode.into());
+            self.latest.push((mem_width, writes, info));
+            return Ok(((self.names.len() - 1) as u16, info));
+        };
+        let (w, wr, info) = self.latest[i];
+        if (w, wr) == (mem_width, writes) {
+            return Ok((i as u16, info));
+        }
+        let info = classify(opcode, mem_width, writes)?;
+        self.latest[i] = (mem_width, writes, info);
+        Ok((i as u16, info))
+    }
+
+    /// The opcode at `index`.
+    pub fn name(&self, index: u16) -> &str {
+        &self.names[usize::from(index)]
+    }
+}
+
 /// Bytes named by a width token: `64` → 8, `U8`/`S16`/`F64` → 1/2/8.
 fn width_token(tok: &str) -> Option<u32> {
     let digits = tok.strip_prefix(['U', 'S', 'F']).unwrap_or(tok);
