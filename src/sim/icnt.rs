@@ -42,6 +42,11 @@ pub struct Network {
     out_busy: Vec<u64>,
     /// Packets crossing toward each output: (arrival cycle, packet).
     pipes: Vec<VecDeque<(u64, MemRequest)>>,
+    /// The earliest arrival among the pipes' heads (`u64::MAX`: nothing crossing), so a
+    /// cycle with no arrival skips looking at every pipe. A pipe is in arrival order (its
+    /// output port is busy until a packet's last flit left, so the next one arrives later),
+    /// so the heads hold the earliest arrival.
+    next_arrival: u64,
     /// Round-robin start input.
     rr: usize,
     /// Outputs already granted this cycle (scratch, reset per cycle).
@@ -57,6 +62,7 @@ impl Network {
             in_busy: vec![0; inputs],
             out_busy: vec![0; outputs],
             pipes: (0..outputs).map(|_| VecDeque::with_capacity(16)).collect(),
+            next_arrival: u64::MAX,
             rr: 0,
             granted: vec![false; outputs],
             stats: NetStats::default(),
@@ -78,8 +84,10 @@ impl Network {
         if inputs.iter().any(|i| i.head().is_some()) {
             return 0;
         }
-        let arrival = self.pipes.iter().filter_map(|p| p.front()).map(|&(at, _)| at).min();
-        arrival.map_or(u64::MAX, |at| at.saturating_sub(now))
+        match self.next_arrival {
+            u64::MAX => u64::MAX,
+            at => at.saturating_sub(now),
+        }
     }
 
     /// Passes `ticks` such cycles, as stepping through them would.
@@ -99,23 +107,28 @@ impl Network {
         mut on_grant: impl FnMut(&mut MemRequest),
         mut on_deliver: impl FnMut(&mut MemRequest),
     ) {
-        for (o, pipe) in self.pipes.iter_mut().enumerate() {
-            while let Some(&(at, _)) = pipe.front() {
-                if at > now {
-                    break;
+        if self.next_arrival <= now {
+            let mut next = u64::MAX;
+            for (o, pipe) in self.pipes.iter_mut().enumerate() {
+                while let Some(&(at, _)) = pipe.front() {
+                    if at > now {
+                        next = next.min(at);
+                        break;
+                    }
+                    let (_, mut req) = pipe.pop_front().expect("front exists");
+                    on_deliver(&mut req);
+                    outputs[o].accept(req);
                 }
-                let (_, mut req) = pipe.pop_front().expect("front exists");
-                on_deliver(&mut req);
-                outputs[o].accept(req);
             }
+            self.next_arrival = next;
         }
         let n = inputs.len();
         if n == 0 {
             return;
         }
         self.granted.iter_mut().for_each(|g| *g = false);
-        for k in 0..n {
-            let i = (self.rr + k) % n;
+        // Inputs in round-robin order from `rr` (two ranges: no division per input).
+        for i in (self.rr..n).chain(0..self.rr) {
             let Some((o, bytes)) = inputs[i].head() else {
                 continue;
             };
@@ -130,11 +143,13 @@ impl Network {
             self.in_busy[i] = now + flits;
             self.out_busy[o] = now + flits;
             self.granted[o] = true;
-            self.pipes[o].push_back((now + flits + self.latency, req));
+            let at = now + flits + self.latency;
+            self.next_arrival = self.next_arrival.min(at);
+            self.pipes[o].push_back((at, req));
             self.stats.packets += 1;
             self.stats.flits += flits;
         }
-        self.rr = (self.rr + 1) % n;
+        self.rr = if self.rr + 1 == n { 0 } else { self.rr + 1 };
     }
 }
 

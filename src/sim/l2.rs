@@ -156,6 +156,7 @@ impl L2Slice {
 
     /// One L2 cycle. `stamp` is the core cycle for traces; the ledger counts the write-backs
     /// created and the requests that end here (stores, prefetched lines).
+    #[inline]
     pub fn step(
         &mut self,
         now: u64,
@@ -164,6 +165,15 @@ impl L2Slice {
         ledger: &mut Ledger,
         sink: &mut EventSink,
     ) {
+        // A quiet cycle (nothing queued, no hit leaving the pipeline) changes nothing, not
+        // even a counter: the call is skipped, which is the same as making it.
+        if self.quiet_ticks(now) == 0 {
+            self.work(now, stamp, map, ledger, sink);
+        }
+    }
+
+    /// A cycle with something to do.
+    fn work(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger, sink: &mut EventSink) {
         if !self.access_queue.is_empty() {
             self.access_occupancy[self.access_queue.len()] += 1;
         }

@@ -193,9 +193,8 @@ impl Gpu {
         }
         let launched = self.launch_ctas();
         let kernel_idx = self.launcher.kernel.min(self.workload.kernels.len() - 1);
-        let workload = Arc::clone(&self.workload);
         let mut env = SmEnv {
-            kernel: &workload.kernels[kernel_idx],
+            kernel: &self.workload.kernels[kernel_idx],
             kernel_active: self.launcher.kernel < self.workload.kernels.len(),
             map: &self.map,
             sink: &mut self.events,

@@ -6,6 +6,9 @@
 
 use crate::sim::request::MemRequest;
 
+/// The key of a free entry (no line address is this large).
+const NO_KEY: u64 = u64::MAX;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MshrEntry {
     pub key: u64,
@@ -22,6 +25,9 @@ pub struct MshrEntry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mshr {
     entries: Vec<MshrEntry>,
+    /// Each entry's key, or [`NO_KEY`] when it is free: the lookup every access makes scans
+    /// these 8-byte keys instead of the whole entries.
+    keys: Vec<u64>,
     used: usize,
     merge: usize,
 }
@@ -39,6 +45,7 @@ impl Mshr {
                     merged: Vec::with_capacity(merge.saturating_sub(1)),
                 })
                 .collect(),
+            keys: vec![NO_KEY; capacity],
             used: 0,
             merge,
         }
@@ -62,7 +69,7 @@ impl Mshr {
         if self.used == 0 {
             return None;
         }
-        self.entries.iter().position(|e| e.valid && e.key == key)
+        self.keys.iter().position(|&k| k == key)
     }
 
     /// Whether another request can merge into entry `i`.
@@ -83,7 +90,9 @@ impl Mshr {
     /// Allocates an entry for `key` for request `primary` of `owner` (the caller checked
     /// [`Mshr::free`]).
     pub fn allocate(&mut self, key: u64, primary: u64, owner: u16, now: u64) -> usize {
-        let i = self.entries.iter().position(|e| !e.valid).expect("a free MSHR entry");
+        debug_assert_ne!(key, NO_KEY);
+        let i = self.keys.iter().position(|&k| k == NO_KEY).expect("a free MSHR entry");
+        self.keys[i] = key;
         let e = &mut self.entries[i];
         e.key = key;
         e.valid = true;
@@ -97,6 +106,7 @@ impl Mshr {
     /// Frees the entry for `key`, moving its merged requests to `out`.
     pub fn release(&mut self, key: u64, out: &mut Vec<MemRequest>) -> bool {
         let Some(i) = self.find(key) else { return false };
+        self.keys[i] = NO_KEY;
         let e = &mut self.entries[i];
         e.valid = false;
         out.append(&mut e.merged);

@@ -105,8 +105,18 @@ impl TagArray {
         let base = set * self.ways;
         let lines = &self.lines[base..base + self.ways];
         let active = self.active_ways;
-        if let Some(w) = lines[..active].iter().position(|l| l.state == LineState::Invalid) {
-            return Some(w);
+        let mut valid = false;
+        for (w, l) in lines[..active].iter().enumerate() {
+            match l.state {
+                LineState::Invalid => return Some(w),
+                LineState::Valid => valid = true,
+                _ => {}
+            }
+        }
+        // Every way reserved: no policy has a replaceable way to offer (a miss waiting for a
+        // fill asks again every cycle, so this answer is worth having without the policy).
+        if !valid {
+            return None;
         }
         self.replacement.victim(set, &|w| w < active && lines[w].state == LineState::Valid)
     }

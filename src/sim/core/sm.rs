@@ -164,7 +164,7 @@ impl Sm {
         self.exec.assigned_warps()
     }
 
-    /// One core cycle.
+    /// One core cycle: a quiet one only counts (see `quiet`).
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) {
         if let Some(q) = self.quiet {
@@ -174,6 +174,11 @@ impl Sm {
             }
             self.quiet = None;
         }
+        self.work(now, env);
+    }
+
+    /// A cycle that is not quiet.
+    fn work(&mut self, now: u64, env: &mut SmEnv<'_>) {
         if self.exec.valid == 0 {
             self.l1.sm_idle();
             if env.kernel_active {
