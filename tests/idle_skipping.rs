@@ -6,7 +6,9 @@
 //! Each variant runs on one sample workload (the list is walked in turn, so every workload is
 //! covered too) on the built-in 30-SM machine for a few thousand cycles; the runs listen to
 //! every event but the two whose cycles are never skipped (`MshrFull`, `WarpStall`), so an
-//! event moved by one cycle fails the test.
+//! event moved by one cycle fails the test. The report includes the warp-scheduler occupancy
+//! by GTO priority (seed 004 Fig. 2.3), counted at each issue: some runs must issue from
+//! warps beyond the three oldest of a scheduler, so that its histogram is compared too.
 
 mod common;
 
@@ -87,7 +89,7 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
     let n = variants.len().max(workloads.len());
     let loaded: Vec<Arc<Workload>> =
         workloads.iter().map(|p| Arc::new(Workload::load(p, 1).unwrap_or_else(|e| panic!("{e}")))).collect();
-    let (mut quiet, mut leapt) = (0, 0);
+    let (mut quiet, mut leapt, mut beyond_top3) = (0, 0, 0);
     for i in 0..n {
         let sets = &variants[i % variants.len()];
         let w = i % workloads.len();
@@ -97,25 +99,28 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
             s.push(format!("sim.no_skip={no_skip}"));
             Config::builtin().with_sets(&s).unwrap_or_else(|e| panic!("{what}: {e}"))
         };
-        let (q, l) = compare(&what, &config(false), &config(true), &loaded[w], CYCLES);
+        let (q, l, top3) = compare(&what, &config(false), &config(true), &loaded[w], CYCLES);
         quiet += q;
         leapt += l;
+        beyond_top3 += usize::from(top3 > 0.0 && top3 < 1.0);
     }
     assert!(
         quiet > 0 && leapt > 0,
         "quiet SM cycles ({quiet}) and leaps ({leapt}) must happen, or this checks nothing"
     );
+    assert!(beyond_top3 > 0, "no run issued from a warp of GTO priority 3 or more");
 }
 
 /// Runs `workload` for `cycles` cycles on the `skipping` and `stepping` machines, fails on
-/// any difference, and returns the skipping run's quiet SM cycles and cycles leapt over.
+/// any difference, and returns the skipping run's quiet SM cycles, cycles leapt over, and
+/// share of issues by the three oldest warps of their scheduler.
 fn compare(
     what: &str,
     skipping: &Config,
     stepping: &Config,
     workload: &Arc<Workload>,
     cycles: u64,
-) -> (u64, u64) {
+) -> (u64, u64, f64) {
     let (skipping, stepping) = (run(skipping, workload, cycles), run(stepping, workload, cycles));
     assert_eq!(skipping.report, stepping.report, "{what}: report");
     let (a, b) = (&skipping.events, &stepping.events);
@@ -124,7 +129,9 @@ fn compare(
         panic!("{what}: event {k} differs:\n  skipping: {}\n  stepping: {}", a[k], b[k]);
     }
     assert_eq!((stepping.quiet, stepping.leapt), (0, 0), "{what}: sim.no_skip skips nothing");
-    (skipping.quiet, skipping.leapt)
+    let report: serde_json::Value = serde_json::from_str(&skipping.report).unwrap();
+    let top3 = report["core"]["scheduler_occupancy"]["top3"].as_f64();
+    (skipping.quiet, skipping.leapt, top3.unwrap_or_else(|| panic!("{what}: no scheduler occupancy")))
 }
 
 /// Accel-Sim's QV100 as `config import` makes it: the Volta mechanisms that wait by time
@@ -153,7 +160,7 @@ fn the_imported_volta_machine_gives_the_same_results_with_and_without_skipping()
         let w =
             Arc::new(Workload::load(&PathBuf::from("sample-configs/workloads").join(workload), 1).unwrap());
         let with = |no_skip: bool| volta.with_sets(&[format!("sim.no_skip={no_skip}")]).unwrap();
-        let (q, l) = compare(&format!("QV100 {workload}"), &with(false), &with(true), &w, cycles);
+        let (q, l, _) = compare(&format!("QV100 {workload}"), &with(false), &with(true), &w, cycles);
         quiet += q;
         leapt += l;
     }

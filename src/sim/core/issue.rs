@@ -260,6 +260,7 @@ impl IssueStage {
         match picked {
             Some(w) => {
                 stats.issued += 1;
+                stats.issue_priority[usize::from(self.priority[w])] += 1;
                 self.issued_last |= 1 << w;
                 if matches!(exec.warps[w].next.op, Op::Alu) {
                     self.alu_free[s] = now + self.alu_interval;

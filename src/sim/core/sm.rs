@@ -101,7 +101,10 @@ impl Sm {
             line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
-            stats: CoreStats::default(),
+            stats: CoreStats {
+                issue_priority: vec![0; n.div_ceil(c.core.warp_schedulers as usize)],
+                ..CoreStats::default()
+            },
             skip: !c.sim.no_skip,
             quiet: None,
         }
@@ -769,6 +772,27 @@ mod tests {
         // GTO: 280 cycles; OAWS: 249.
         assert!(oaws_end + 25 < gto_end, "OAWS finishes at {oaws_end}, GTO at {gto_end}");
         assert_eq!(oaws.sm.learner.oaws().unwrap().miss_inflight, 0);
+    }
+
+    /// Seed 004 Fig. 2.3 counts each issue at the issuing warp's GTO priority. Two warps on
+    /// one GTO scheduler run `r1 = ..; .. = r1; EXIT` with an 8-cycle ALU latency: the older
+    /// warp 0 issues (priority 0) and waits on r1, so warp 1 issues (priority 1); warp 0 is
+    /// ready first and, now greedy, issues its last two; having exited, it leaves warp 1 the
+    /// oldest, whose last two issue at priority 0. Issues by priority: [5, 1].
+    #[test]
+    fn each_issue_counts_at_the_issuing_warps_gto_priority() {
+        let workload = r#"(name: "two", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
+            arrays: [(name: "a", elems: 64)],
+            program: [Alu(dst: 1), Alu(srcs: [1])])])"#;
+        let mut rig = Rig::new(
+            &["core.warp_schedulers=1", "core.alu_latency=8", "ideal.memory=fixed-latency"],
+            workload,
+        );
+        assert_eq!(rig.sm.stats.issue_priority.len(), rig.sm.exec.warps.len(), "one scheduler");
+        rig.finish();
+        assert_eq!(rig.sm.stats.issued, 6);
+        assert_eq!(&rig.sm.stats.issue_priority[..3], &[5, 1, 0]);
+        assert!(rig.sm.stats.issue_priority[3..].iter().all(|&n| n == 0));
     }
 
     #[test]

@@ -269,6 +269,11 @@ counters! {
         /// policies themselves (`SchedStatus`, `LostLocality`).
         pub held_slots: u64,
         pub disqualifications: u64,
+        /// Warp-scheduler occupancy by GTO priority (seed 004 §2.2.2, Fig. 2.3): entry r counts
+        /// the issues, by every scheduler of the SM, of a warp whose GTO priority — its rank by
+        /// age among its scheduler's resident warps, 0 = oldest, the priority DaCache and FCW
+        /// read — was r. Sized at build time for the most warps a scheduler holds.
+        pub issue_priority: Vec<u64>,
         pub loads: LoadStats,
         pub ctas: u64,
     }

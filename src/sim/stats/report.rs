@@ -61,6 +61,8 @@ pub struct CoreReport {
     pub memory_block_rate: f64,
     pub no_warp_rate: f64,
     pub inactive_rate: f64,
+    /// Issues by the GTO priority of the issuing warp (seed 004 Fig. 2.3).
+    pub scheduler_occupancy: SchedulerOccupancy,
     /// Warp-scheduler policy activity.
     pub policy: PolicyReport,
 }
@@ -111,6 +113,33 @@ pub struct PolicyReport {
     pub vta_hits: u64,
     /// MASCAR: share of issue slots in memory-pressure mode.
     pub saturated_rate: f64,
+}
+
+/// Warp-scheduler occupancy by GTO priority (seed 004 §2.2.2, Fig. 2.3: "the CDF of warp
+/// scheduler occupancy by all active warps", the share of issues by warps of each GTO
+/// priority — rank by age within the scheduler, 0 = oldest), over every scheduler.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct SchedulerOccupancy {
+    /// Share of issues by the three oldest warps of their scheduler (Fig. 2.3's "top 3
+    /// prioritized warps": 58–91 % on the memory-divergent benchmarks).
+    pub top3: f64,
+    /// Entry r: share of issues by warps of priority 0 to r (the curve of Fig. 2.3).
+    pub cdf: Vec<f64>,
+}
+
+impl SchedulerOccupancy {
+    /// From a histogram whose entry r counts issues by warps of GTO priority r.
+    pub fn from_histogram(h: &[u64]) -> SchedulerOccupancy {
+        let issues: u64 = h.iter().sum();
+        let cdf: Vec<f64> = h
+            .iter()
+            .scan(0, |below, &n| {
+                *below += n;
+                Some(ratio(*below, issues))
+            })
+            .collect();
+        SchedulerOccupancy { top3: ratio(h.iter().take(3).sum(), issues), cdf }
+    }
 }
 
 /// A queue's occupancy over its usage lifetime (cycles with at least one entry), in quarters
@@ -629,6 +658,7 @@ impl Report {
                 memory_block_rate: ratio(core.memory_block_cycles, core_cycles),
                 no_warp_rate: ratio(core.no_warp_cycles, core_cycles),
                 inactive_rate: ratio(core.inactive_cycles, core_cycles),
+                scheduler_occupancy: SchedulerOccupancy::from_histogram(&core.issue_priority),
                 policy,
             },
             l1: CacheReport {
@@ -816,6 +846,15 @@ mod tests {
                 && v["channels"][1]["prefetches"] == 2
                 && v.get("prefetches").is_none()
         );
+    }
+
+    #[test]
+    fn scheduler_occupancy_accumulates_issues_from_the_oldest_warp_down() {
+        // 8 issues: 5 by priority 0, 1 by 1, none by 2, 2 by 3.
+        let o = SchedulerOccupancy::from_histogram(&[5, 1, 0, 2]);
+        assert_eq!((o.top3, o.cdf), (0.75, vec![0.625, 0.75, 0.75, 1.0]));
+        let none = SchedulerOccupancy::from_histogram(&[0; 3]);
+        assert_eq!((none.top3, none.cdf), (0.0, vec![0.0; 3]), "no issues: all zero");
     }
 
     #[test]
