@@ -34,14 +34,16 @@ pub struct LineReader<R> {
     pub line: usize,
     /// Byte offset just after the last line returned.
     pub offset: u64,
-    /// Updated with every byte read.
-    pub digest: Fnv,
+    /// Updated with every byte read, when asked for: the loading pass digests the file; a
+    /// thread block read again during the run does not.
+    pub digest: Option<Fnv>,
 }
 
 impl<R: BufRead> LineReader<R> {
-    /// A reader whose first line is line `line + 1` at byte `offset`.
-    pub fn new(r: R, line: usize, offset: u64) -> LineReader<R> {
-        LineReader { r, buf: Vec::with_capacity(256), line, offset, digest: Fnv::default() }
+    /// A reader whose first line is line `line + 1` at byte `offset`; `digest`: keep a
+    /// digest of the bytes read.
+    pub fn new(r: R, line: usize, offset: u64, digest: bool) -> LineReader<R> {
+        LineReader { r, buf: Vec::with_capacity(256), line, offset, digest: digest.then(Fnv::default) }
     }
 
     /// The next line without its terminator.
@@ -57,7 +59,9 @@ impl<R: BufRead> LineReader<R> {
         }
         self.line += 1;
         self.offset += n as u64;
-        self.digest.write(&self.buf);
+        if let Some(d) = &mut self.digest {
+            d.write(&self.buf);
+        }
         let mut bytes = &self.buf[..];
         if let Some(b) = bytes.strip_suffix(b"\n") {
             bytes = b.strip_suffix(b"\r").unwrap_or(b);

@@ -145,27 +145,45 @@ fn bad(col: usize, what: &str, tok: &str) -> LineError {
     LineError { col, message: format!("expected {what}, found {}", shown(tok)) }
 }
 
+/// Up to 16 hex digits after an optional `0x`. The number parsers read each byte once: a
+/// trace has a few million of these tokens, and they are read again as thread blocks launch.
 fn hex(tok: &str) -> Option<u64> {
     let digits = tok.strip_prefix("0x").or_else(|| tok.strip_prefix("0X")).unwrap_or(tok);
-    if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if digits.is_empty() || digits.len() > 16 {
         return None;
     }
-    u64::from_str_radix(digits, 16).ok()
+    digits.bytes().try_fold(0u64, |v, b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => return None,
+        };
+        Some(v << 4 | u64::from(d))
+    })
 }
 
-fn dec<T: std::str::FromStr>(tok: &str) -> Option<T> {
-    if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
+/// Decimal digits only, as a `T` (`None` if it does not fit).
+fn dec<T: TryFrom<u64>>(tok: &str) -> Option<T> {
+    if tok.is_empty() {
         return None;
     }
-    tok.parse().ok()
+    let v = tok.bytes().try_fold(0u64, |v, b| {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })?;
+    T::try_from(v).ok()
 }
 
+/// Decimal digits with an optional leading `-`.
 fn signed(tok: &str) -> Option<i64> {
-    let digits = tok.strip_prefix('-').unwrap_or(tok);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+    match tok.strip_prefix('-') {
+        // The magnitude of i64::MIN is one more than i64::MAX.
+        Some(digits) => dec::<u64>(digits).filter(|&m| m <= 1 << 63).map(|m| (m as i64).wrapping_neg()),
+        None => dec::<i64>(tok),
     }
-    tok.parse().ok()
 }
 
 /// `R<n>` with n in 0..=255 (R255 is RZ).
@@ -325,6 +343,56 @@ fn count_error(col: usize, mask: u32, need: usize, what: &str, left: usize, f: L
 
 #[cfg(test)]
 mod tests {
+    /// The one-pass number parsers agree with the standard library's on what a trace may
+    /// hold and on what it must not (signs, overflow, stray characters, empty tokens).
+    #[test]
+    fn number_tokens_read_as_the_standard_parsers_read_them() {
+        let tokens = [
+            "0",
+            "7",
+            "42",
+            "255",
+            "256",
+            "00012",
+            "4294967295",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-0",
+            "-1",
+            "-128",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "+5",
+            "",
+            "-",
+            "1a",
+            "0x",
+            "0x7fc841500d84",
+            "0XFFFF",
+            "ffffffffffffffff",
+            "1ffffffffffffffff",
+            "0xg",
+            "7FC8",
+            "R7",
+            " 1",
+        ];
+        let is_dec = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        for t in tokens {
+            assert_eq!(dec::<u8>(t), if is_dec(t) { t.parse().ok() } else { None }, "u8 {t:?}");
+            assert_eq!(dec::<u32>(t), if is_dec(t) { t.parse().ok() } else { None }, "u32 {t:?}");
+            assert_eq!(dec::<usize>(t), if is_dec(t) { t.parse().ok() } else { None }, "usize {t:?}");
+            let signed_ok = is_dec(t.strip_prefix('-').unwrap_or(t));
+            assert_eq!(signed(t), if signed_ok { t.parse().ok() } else { None }, "i64 {t:?}");
+            let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
+            let hex_ok =
+                !digits.is_empty() && digits.len() <= 16 && digits.bytes().all(|b| b.is_ascii_hexdigit());
+            assert_eq!(hex(t), if hex_ok { u64::from_str_radix(digits, 16).ok() } else { None }, "hex {t:?}");
+        }
+    }
+
     use super::*;
 
     const V3: LineFormat = LineFormat { leading_ids: false, lineinfo: false, immediate: false };

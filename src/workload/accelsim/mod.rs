@@ -1,13 +1,14 @@
 //! Accel-Sim SASS traces as workloads (`docs/trace-format.md`): a `kernelslist.g`
 //! (kernels run in order; `Memcpy*` lines are not simulated) or a single `kernel-N.traceg`.
 //!
-//! Loading validates each kernel file completely in one streaming pass with constant memory
-//! — header, thread-block structure, every instruction line, `insts =` counts, address
-//! modes, opcode widths — and keeps only an index: where each thread block starts. A CTA's
-//! instructions are read from the file when it launches ([`TraceKernel::load_cta`]) into a
-//! shared immutable [`CtaTrace`]; each warp holds an `Arc` of it and a position
-//! ([`TraceCursor`]), so a multi-megabyte kernel is never in memory whole and a snapshot of the
-//! machine copies no instructions. CTAs launch in file order. Errors read
+//! Loading validates each kernel file completely in one streaming pass — header,
+//! thread-block structure, every instruction line, `insts =` counts, address modes, opcode
+//! widths — and keeps an index: where each thread block starts. The same pass keeps the
+//! decoded thread blocks while they fit in [`KEEP_DECODED_BYTES`]; beyond that a CTA's
+//! instructions are read from the file again when it launches ([`TraceKernel::load_cta`]), so
+//! a multi-gigabyte kernel is never in memory whole. Either way a CTA is a shared immutable
+//! [`CtaTrace`]; each warp holds an `Arc` of it and a position ([`TraceCursor`]), so a
+//! snapshot of the machine copies no instructions. CTAs launch in file order. Errors read
 //! `file:line:col: expected ..., found ...`.
 //!
 //! How opcodes map to the machine (atomics, reductions, generic accesses, widths, registers)
@@ -47,6 +48,21 @@ struct CtaEntry {
     end: u64,
 }
 
+/// Bytes of decoded instructions and addresses a kernel keeps from its loading pass (per
+/// kernel): a trace this small is parsed once, not again at every CTA launch.
+pub const KEEP_DECODED_BYTES: usize = 64 << 20;
+
+/// The thread blocks decoded while loading, in file order.
+#[derive(Clone)]
+struct Decoded(Arc<[Arc<CtaTrace>]>);
+
+impl std::fmt::Debug for Decoded {
+    /// A count, not every instruction.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Decoded({} thread blocks)", self.0.len())
+    }
+}
+
 /// One kernel of a trace: its header and the index of its thread blocks.
 #[derive(Clone, Debug)]
 pub struct TraceKernel {
@@ -59,11 +75,14 @@ pub struct TraceKernel {
     pub instructions: u64,
     /// FNV-1a of the file's bytes.
     digest: u64,
+    /// Every thread block, decoded, when they fit in the budget the kernel was loaded with.
+    decoded: Option<Decoded>,
 }
 
 impl PartialEq for TraceKernel {
     /// Same content (a built-in kernel equals its file).
     fn eq(&self, o: &Self) -> bool {
+        // Whether the thread blocks were kept decoded is a matter of memory, not content.
         self.digest == o.digest && self.header == o.header && self.ctas == o.ctas
     }
 }
@@ -113,6 +132,39 @@ pub struct CtaTrace {
     opcodes: OpcodeTable,
 }
 
+impl CtaTrace {
+    /// The `index`-th thread block of kernel `kernel`, with `warps` warps and no instructions yet.
+    fn new(kernel: u64, index: u32, warps: usize) -> CtaTrace {
+        CtaTrace {
+            kernel,
+            index,
+            coords: [0; 3],
+            warps: vec![(0, 0); warps],
+            instrs: Vec::new(),
+            addrs: Vec::new(),
+            opcodes: OpcodeTable::default(),
+        }
+    }
+
+    /// Decodes a line of `warp` and appends it.
+    fn push(&mut self, header: &Header, warp: u32, raw: &RawInstr<'_>, last: bool) -> Result<(), LineError> {
+        let i = decode(raw, header, last, &mut self.addrs, &mut self.opcodes)?;
+        let n = self.instrs.len() as u32;
+        let range = &mut self.warps[warp as usize];
+        if range.0 == range.1 {
+            *range = (n, n);
+        }
+        range.1 = n + 1;
+        self.instrs.push(i);
+        Ok(())
+    }
+
+    /// Bytes its instructions and addresses take.
+    fn bytes(&self) -> usize {
+        self.instrs.len() * std::mem::size_of::<TraceInstr>() + self.addrs.len() * std::mem::size_of::<u64>()
+    }
+}
+
 /// A warp's position in its CTA's trace: all of its program state.
 #[derive(Clone)]
 pub struct TraceCursor {
@@ -146,15 +198,7 @@ impl std::fmt::Debug for TraceCursor {
 impl TraceCursor {
     /// A cursor with no instructions (an unused warp slot).
     pub fn idle() -> TraceCursor {
-        let cta = CtaTrace {
-            kernel: 0,
-            index: u32::MAX,
-            coords: [0; 3],
-            warps: Vec::new(),
-            instrs: Vec::new(),
-            addrs: Vec::new(),
-            opcodes: OpcodeTable::default(),
-        };
+        let cta = CtaTrace::new(0, u32::MAX, 0);
         TraceCursor { cta: Arc::new(cta), warp: 0, next: 0, end: 0 }
     }
 
@@ -263,10 +307,16 @@ struct Indexer<'h> {
     instructions: u64,
     pool: Vec<u64>,
     opcodes: OpcodeTable,
+    /// The thread blocks decoded so far, while they fit in `budget` bytes (`None` after).
+    kept: Option<Vec<CtaTrace>>,
+    budget: usize,
 }
 
 impl BodySink for Indexer<'_> {
     fn begin_block(&mut self, line: usize, offset: u64) {
+        if let Some(kept) = &mut self.kept {
+            kept.push(CtaTrace::new(0, self.ctas.len() as u32, self.header.warps_per_cta() as usize));
+        }
         self.ctas.push(CtaEntry { line, start: offset, end: offset });
     }
 
@@ -284,17 +334,28 @@ impl BodySink for Indexer<'_> {
             return Err(format!("expected each thread block once, found {},{},{} again", c[0], c[1], c[2]));
         }
         self.seen[word] |= 1 << bit;
+        if let Some(cta) = self.kept.as_mut().and_then(|k| k.last_mut()) {
+            cta.coords = c;
+        }
         Ok(())
     }
 
-    fn instr(&mut self, _warp: u32, raw: &RawInstr<'_>, last: bool) -> Result<(), LineError> {
-        self.pool.clear();
+    fn instr(&mut self, warp: u32, raw: &RawInstr<'_>, last: bool) -> Result<(), LineError> {
         self.instructions += 1;
+        if let Some(cta) = self.kept.as_mut().and_then(|k| k.last_mut()) {
+            return cta.push(self.header, warp, raw, last);
+        }
+        self.pool.clear();
         decode(raw, self.header, last, &mut self.pool, &mut self.opcodes).map(|_| ())
     }
 
     fn end_block(&mut self, end: u64) {
         self.ctas.last_mut().expect("a block began").end = end;
+        let bytes = self.kept.as_ref().and_then(|k| k.last()).map_or(0, CtaTrace::bytes);
+        match self.budget.checked_sub(bytes) {
+            Some(left) => self.budget = left,
+            None => self.kept = None,
+        }
     }
 }
 
@@ -313,16 +374,7 @@ impl BodySink for CtaBuilder<'_> {
     }
 
     fn instr(&mut self, warp: u32, raw: &RawInstr<'_>, last: bool) -> Result<(), LineError> {
-        let c = &mut self.cta;
-        let i = decode(raw, self.header, last, &mut c.addrs, &mut c.opcodes)?;
-        let n = c.instrs.len() as u32;
-        let range = &mut c.warps[warp as usize];
-        if range.0 == range.1 {
-            *range = (n, n);
-        }
-        range.1 = n + 1;
-        c.instrs.push(i);
-        Ok(())
+        self.cta.push(self.header, warp, raw, last)
     }
 
     fn end_block(&mut self, _end: u64) {}
@@ -361,6 +413,12 @@ impl TraceSource {
 impl TraceKernel {
     /// Reads and validates a kernel file; `path` names it in messages.
     pub fn load(source: TraceSource, path: &str) -> Result<TraceKernel, ConfigError> {
+        TraceKernel::load_keeping(source, path, KEEP_DECODED_BYTES)
+    }
+
+    /// [`TraceKernel::load`], keeping the decoded thread blocks if they take at most `budget`
+    /// bytes.
+    pub fn load_keeping(source: TraceSource, path: &str, budget: usize) -> Result<TraceKernel, ConfigError> {
         if path.ends_with(".xz") {
             return Err(ConfigError {
                 origin: Origin::File(path.to_string()),
@@ -371,7 +429,7 @@ impl TraceKernel {
             });
         }
         let reader = source.open(0, None).map_err(|e| ConfigError::cannot_read(path, &e))?;
-        let mut r = LineReader::new(reader, 0, 0);
+        let mut r = LineReader::new(reader, 0, 0, true);
         let err = |e| config_error(path, e);
         let (header, begin) = body::header(&mut r).map_err(err)?;
         let ctas = header.ctas();
@@ -389,6 +447,8 @@ impl TraceKernel {
             instructions: 0,
             pool: Vec::with_capacity(32),
             opcodes: OpcodeTable::default(),
+            kept: Some(Vec::new()),
+            budget,
         };
         let mut body = Body::new(&header);
         if let Some(l) = begin {
@@ -412,9 +472,13 @@ impl TraceKernel {
                 ),
             )));
         }
-        let (ctas, instructions, digest) = (ix.ctas.into(), ix.instructions, r.digest.0);
+        let digest = r.digest.expect("the loading pass keeps a digest").0;
+        let decoded = ix.kept.map(|kept| {
+            Decoded(kept.into_iter().map(|cta| Arc::new(CtaTrace { kernel: digest, ..cta })).collect())
+        });
+        let (ctas, instructions) = (ix.ctas.into(), ix.instructions);
         drop(r);
-        Ok(TraceKernel { header, path: path.to_string(), source, ctas, instructions, digest })
+        Ok(TraceKernel { header, path: path.to_string(), source, ctas, instructions, digest, decoded })
     }
 
     /// Thread blocks in the grid.
@@ -422,29 +486,22 @@ impl TraceKernel {
         self.ctas.len() as u32
     }
 
-    /// Reads and decodes the instructions of the `cta`-th thread block of the file. The file
-    /// was validated when it was loaded; an error here means it changed since.
+    /// The decoded instructions of the `cta`-th thread block of the file: kept from loading,
+    /// or read again. The file was validated when it was loaded; an error here means it
+    /// changed since.
     pub fn load_cta(&self, cta: u32) -> Result<Arc<CtaTrace>, String> {
+        if let Some(Decoded(ctas)) = &self.decoded {
+            return Ok(Arc::clone(&ctas[cta as usize]));
+        }
         let e = self.ctas[cta as usize];
         let changed = |m: String| format!("{m} (the trace changed after it was loaded)");
         let reader = self
             .source
             .open(e.start, Some(e.end))
             .map_err(|io| changed(format!("{}: cannot read: {io}", self.path)))?;
-        let mut r = LineReader::new(reader, e.line - 1, e.start);
+        let mut r = LineReader::new(reader, e.line - 1, e.start, false);
         let warps = self.header.warps_per_cta() as usize;
-        let mut b = CtaBuilder {
-            header: &self.header,
-            cta: CtaTrace {
-                kernel: self.digest,
-                index: cta,
-                coords: [0; 3],
-                warps: vec![(0, 0); warps],
-                instrs: Vec::new(),
-                addrs: Vec::new(),
-                opcodes: OpcodeTable::default(),
-            },
-        };
+        let mut b = CtaBuilder { header: &self.header, cta: CtaTrace::new(self.digest, cta, warps) };
         let mut body = Body::new(&self.header);
         let fail = |e: TraceError| changed(config_error(&self.path, e).to_string());
         loop {
@@ -753,6 +810,24 @@ insts = 1
         // Same text, same kernel; a different text is a different kernel.
         assert_eq!(kernel(SMALL).unwrap(), k);
         assert_ne!(kernel(&SMALL.replace("0060 ffffffff", "0060 fffffff0")).unwrap(), k);
+    }
+
+    /// The thread blocks kept from the loading pass are the ones a launch reads again from
+    /// the file; a budget they do not fit in keeps none.
+    #[test]
+    fn kept_thread_blocks_equal_those_read_again() {
+        let source = || TraceSource::Embedded(Box::leak(SMALL.to_string().into_boxed_str()));
+        let kept = TraceKernel::load(source(), "k.traceg").unwrap();
+        let lazy = TraceKernel::load_keeping(source(), "k.traceg", 0).unwrap();
+        assert!(kept.decoded.is_some() && lazy.decoded.is_none());
+        assert_eq!(kept, lazy);
+        for cta in 0..kept.ctas() {
+            let (a, b) = (kept.load_cta(cta).unwrap(), lazy.load_cta(cta).unwrap());
+            assert_eq!(*a, *b, "thread block {cta}");
+        }
+        let first = lazy.load_cta(0).unwrap().bytes();
+        let partial = TraceKernel::load_keeping(source(), "k.traceg", first).unwrap();
+        assert!(partial.decoded.is_none(), "the second block does not fit: nothing is kept");
     }
 
     fn err(text: &str) -> String {
