@@ -48,8 +48,8 @@ struct CtaEntry {
     end: u64,
 }
 
-/// Bytes of decoded instructions and addresses a kernel keeps from its loading pass (per
-/// kernel): a trace this small is parsed once, not again at every CTA launch.
+/// Bytes of decoded instructions and addresses a trace keeps from its loading pass (all its
+/// kernels together): a trace this small is parsed once, not again at every CTA launch.
 pub const KEEP_DECODED_BYTES: usize = 64 << 20;
 
 /// The thread blocks decoded while loading, in file order.
@@ -481,6 +481,11 @@ impl TraceKernel {
         Ok(TraceKernel { header, path: path.to_string(), source, ctas, instructions, digest, decoded })
     }
 
+    /// Bytes of the thread blocks kept decoded (0 if they are read at launch).
+    fn decoded_bytes(&self) -> usize {
+        self.decoded.as_ref().map_or(0, |Decoded(ctas)| ctas.iter().map(|c| c.bytes()).sum())
+    }
+
     /// Thread blocks in the grid.
     pub fn ctas(&self) -> u32 {
         self.ctas.len() as u32
@@ -537,6 +542,8 @@ pub fn load_list(path: &Path) -> Result<Vec<TraceKernel>, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError::cannot_read(&name, &e))?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut kernels = Vec::new();
+    // Shared by the kernels in list order.
+    let mut budget = KEEP_DECODED_BYTES;
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
         let err = |col: usize, message: String| ConfigError {
@@ -562,7 +569,9 @@ pub fn load_list(path: &Path) -> Result<Vec<TraceKernel>, ConfigError> {
         if !file.is_file() {
             return Err(err(1, format!("expected the kernel file {file_name}, found no such file")));
         }
-        kernels.push(TraceKernel::load(TraceSource::File(file), &file_name)?);
+        let kernel = TraceKernel::load_keeping(TraceSource::File(file), &file_name, budget)?;
+        budget -= kernel.decoded_bytes();
+        kernels.push(kernel);
     }
     if kernels.is_empty() {
         return Err(ConfigError {
