@@ -10,6 +10,7 @@ use std::sync::Arc;
 use warpscope::batch::export::{self, ExportOptions};
 use warpscope::batch::run::{RunOptions, simulate};
 use warpscope::config::{Config, Origin};
+use warpscope::workload::accelsim::TraceFileKind;
 use warpscope::workload::accelsim::write::AddressModes;
 use warpscope::workload::instr::{Instr, Op};
 use warpscope::workload::{BUILTIN_WORKLOAD, Workload};
@@ -291,8 +292,9 @@ fn addresses(line: &str) -> Option<Vec<&str>> {
 
 #[test]
 fn a_failure_midway_leaves_neither_the_directory_nor_a_temporary_one() {
-    // A trace whose last kernel file disappears after loading: kernels 1..7 are written,
-    // then reading kernel 8's first CTA fails.
+    // A trace read again at each CTA launch (nothing kept decoded) whose last kernel file
+    // disappears after loading: kernels 1..7 are written, then reading kernel 8's first CTA
+    // fails.
     let root = tempfile::tempdir().unwrap();
     let src = root.path().join("bfs");
     std::fs::create_dir(&src).unwrap();
@@ -300,7 +302,7 @@ fn a_failure_midway_leaves_neither_the_directory_nor_a_temporary_one() {
         let e = e.unwrap();
         std::fs::copy(e.path(), src.join(e.file_name())).unwrap();
     }
-    let w = Workload::load(&src.join("kernelslist.g"), 1).unwrap();
+    let w = Workload::load_trace_keeping(&src.join("kernelslist.g"), TraceFileKind::List, 0).unwrap();
     std::fs::remove_file(src.join("kernel-8.traceg")).unwrap();
     let out = root.path().join("out");
     let opts = ExportOptions::default();

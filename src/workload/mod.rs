@@ -247,10 +247,21 @@ impl Workload {
 
     /// Loads and validates an Accel-Sim trace.
     pub fn load_trace(path: &Path, kind: TraceFileKind) -> Result<Workload, ConfigError> {
+        Workload::load_trace_keeping(path, kind, accelsim::KEEP_DECODED_BYTES)
+    }
+
+    /// [`Workload::load_trace`] keeping at most `budget` bytes of decoded thread blocks (0:
+    /// every CTA is read from its file again when it launches).
+    pub fn load_trace_keeping(
+        path: &Path,
+        kind: TraceFileKind,
+        budget: usize,
+    ) -> Result<Workload, ConfigError> {
         let kernels = match kind {
-            TraceFileKind::List => accelsim::load_list(path)?,
+            TraceFileKind::List => accelsim::load_list(path, budget)?,
             TraceFileKind::Kernel => {
-                vec![TraceKernel::load(TraceSource::File(path.to_path_buf()), &path.display().to_string())?]
+                let name = path.display().to_string();
+                vec![TraceKernel::load_keeping(TraceSource::File(path.to_path_buf()), &name, budget)?]
             }
         };
         Ok(Workload::from_trace_kernels(accelsim::workload_name(path, kind), kernels))

@@ -536,14 +536,15 @@ impl TraceKernel {
     }
 }
 
-/// The kernels of a `kernelslist.g`, in order.
-pub fn load_list(path: &Path) -> Result<Vec<TraceKernel>, ConfigError> {
+/// The kernels of a `kernelslist.g`, in order, keeping up to `budget` bytes of decoded
+/// thread blocks ([`KEEP_DECODED_BYTES`] by default; 0 reads every CTA again at launch).
+pub fn load_list(path: &Path, budget: usize) -> Result<Vec<TraceKernel>, ConfigError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError::cannot_read(&name, &e))?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut kernels = Vec::new();
     // Shared by the kernels in list order.
-    let mut budget = KEEP_DECODED_BYTES;
+    let mut budget = budget;
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
         let err = |col: usize, message: String| ConfigError {
