@@ -264,6 +264,11 @@ pub struct DivergenceReport {
 /// for claims, and each priority apart in the JSON.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ReuseReport {
+    /// How fast the first re-reference's depth grows with priority over priorities 0–3: the
+    /// least-squares slope of `depth_mean` on priority (those with re-references), in chain
+    /// positions per step. Under LRU the premise of Eq. 4.1 puts it near N_sched × Width /
+    /// N_set, the spacing of the insertion positions (2 on the baseline).
+    pub depth_slope: f64,
     pub p0: ReuseClass,
     pub p1: ReuseClass,
     pub p2: ReuseClass,
@@ -314,10 +319,25 @@ impl ReuseClass {
     }
 }
 
+/// The least-squares slope of y on x; 0 with fewer than two distinct x.
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let sxx: f64 = points.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+    let sxy: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    if sxx == 0.0 { 0.0 } else { sxy / sxx }
+}
+
 impl ReuseReport {
     fn from(s: &ReuseStats, ways: usize) -> ReuseReport {
         let n = s.inserted.len();
+        let head: Vec<(f64, f64)> = (0..n.min(4))
+            .map(|p| (p as f64, ReuseClass::of(s, ways, p..p + 1)))
+            .filter(|(_, c)| c.reused > 0)
+            .map(|(p, c)| (p, c.depth_mean))
+            .collect();
         ReuseReport {
+            depth_slope: slope(&head),
             p0: ReuseClass::of(s, ways, 0..1),
             p1: ReuseClass::of(s, ways, 1..2),
             p2: ReuseClass::of(s, ways, 2..3),
@@ -951,6 +971,10 @@ mod tests {
         assert_eq!(r.p3_up.insert_position_mean, 1.0);
         assert_eq!(r.by_priority.len(), 4);
         assert_eq!(r.by_priority[3], r.p3_up, "priority 3 is the last");
+        // Depths 1/3 at priority 0 and 1 at priority 3 (1 and 2 have no re-references).
+        assert!((r.depth_slope - 2.0 / 9.0).abs() < 1e-12, "{}", r.depth_slope);
+        assert_eq!(slope(&[(0.0, 1.0), (1.0, 3.0), (2.0, 5.0)]), 2.0);
+        assert_eq!(slope(&[(1.0, 4.0)]), 0.0, "one point: no slope");
     }
 
     #[test]
