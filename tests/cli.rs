@@ -48,6 +48,7 @@ const KEYS: &[&str] = &[
     "core.no_warp_rate",
     "core.policy.held_rate",
     "core.scheduler_occupancy.top3",
+    "l1.reuse.p1.depth_mean",
     "l1.stall_share.mshr",
     "l2.stall_share.response",
     "l2.access_queue_occupancy.full",

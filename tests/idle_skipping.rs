@@ -8,7 +8,10 @@
 //! every event but the two whose cycles are never skipped (`MshrFull`, `WarpStall`), so an
 //! event moved by one cycle fails the test. The report includes the warp-scheduler occupancy
 //! by GTO priority (seed 004 Fig. 2.3), counted at each issue: some runs must issue from
-//! warps beyond the three oldest of a scheduler, so that its histogram is compared too.
+//! warps beyond the three oldest of a scheduler, so that its histogram is compared too. It
+//! also includes the L1 lines' first re-reference by their inserting warp's priority (seed 004
+//! §4.2.2), counted at hits and insertions: some runs must re-reference lines of warps of
+//! priority 3 or more and replace some lines unreused, so that those counts are compared too.
 
 mod common;
 
@@ -89,7 +92,7 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
     let n = variants.len().max(workloads.len());
     let loaded: Vec<Arc<Workload>> =
         workloads.iter().map(|p| Arc::new(Workload::load(p, 1).unwrap_or_else(|e| panic!("{e}")))).collect();
-    let (mut quiet, mut leapt, mut beyond_top3) = (0, 0, 0);
+    let (mut quiet, mut leapt, mut beyond_top3, mut reuse_p3_up) = (0, 0, 0, 0);
     for i in 0..n {
         let sets = &variants[i % variants.len()];
         let w = i % workloads.len();
@@ -99,28 +102,34 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
             s.push(format!("sim.no_skip={no_skip}"));
             Config::builtin().with_sets(&s).unwrap_or_else(|e| panic!("{what}: {e}"))
         };
-        let (q, l, top3) = compare(&what, &config(false), &config(true), &loaded[w], CYCLES);
+        let (q, l, report) = compare(&what, &config(false), &config(true), &loaded[w], CYCLES);
         quiet += q;
         leapt += l;
+        let top3 = report["core"]["scheduler_occupancy"]["top3"].as_f64();
+        let top3 = top3.unwrap_or_else(|| panic!("{what}: no scheduler occupancy"));
         beyond_top3 += usize::from(top3 > 0.0 && top3 < 1.0);
+        let p3_up = &report["l1"]["reuse"]["p3_up"];
+        let lost = p3_up["never_reused_rate"].as_f64().unwrap_or_else(|| panic!("{what}: no reuse"));
+        reuse_p3_up += usize::from(p3_up["reused"].as_u64() > Some(0) && lost > 0.0);
     }
     assert!(
         quiet > 0 && leapt > 0,
         "quiet SM cycles ({quiet}) and leaps ({leapt}) must happen, or this checks nothing"
     );
     assert!(beyond_top3 > 0, "no run issued from a warp of GTO priority 3 or more");
+    assert!(reuse_p3_up > 0, "no run both re-referenced and lost lines of warps of priority 3 or more");
 }
 
 /// Runs `workload` for `cycles` cycles on the `skipping` and `stepping` machines, fails on
 /// any difference, and returns the skipping run's quiet SM cycles, cycles leapt over, and
-/// share of issues by the three oldest warps of their scheduler.
+/// report.
 fn compare(
     what: &str,
     skipping: &Config,
     stepping: &Config,
     workload: &Arc<Workload>,
     cycles: u64,
-) -> (u64, u64, f64) {
+) -> (u64, u64, serde_json::Value) {
     let (skipping, stepping) = (run(skipping, workload, cycles), run(stepping, workload, cycles));
     assert_eq!(skipping.report, stepping.report, "{what}: report");
     let (a, b) = (&skipping.events, &stepping.events);
@@ -129,9 +138,8 @@ fn compare(
         panic!("{what}: event {k} differs:\n  skipping: {}\n  stepping: {}", a[k], b[k]);
     }
     assert_eq!((stepping.quiet, stepping.leapt), (0, 0), "{what}: sim.no_skip skips nothing");
-    let report: serde_json::Value = serde_json::from_str(&skipping.report).unwrap();
-    let top3 = report["core"]["scheduler_occupancy"]["top3"].as_f64();
-    (skipping.quiet, skipping.leapt, top3.unwrap_or_else(|| panic!("{what}: no scheduler occupancy")))
+    let report = serde_json::from_str(&skipping.report).unwrap();
+    (skipping.quiet, skipping.leapt, report)
 }
 
 /// Accel-Sim's QV100 as `config import` makes it: the Volta mechanisms that wait by time

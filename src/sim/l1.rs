@@ -163,6 +163,7 @@ impl L1 {
         replacement.repartition(fcw.fcw);
         let mut tags = TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement);
         tags.set_active_ways(l.ways as usize);
+        tags.track_reuse(c.warps_per_sm().div_ceil(c.core.warp_schedulers as usize));
         L1 {
             core,
             tags,
@@ -879,6 +880,47 @@ mod tests {
         assert_eq!(r.access(0x1040, &ctx, 10), Ok(CacheOutcome::Hit));
         assert_eq!(r.l1.pop_hit(10 + 19), None);
         assert_eq!(r.l1.pop_hit(10 + 20).map(|r| r.id), Some(3), "hit latency 20");
+    }
+
+    /// Seed 004 §4.2.2's premise, measured: each line's first re-reference counts at its LRU
+    /// stack distance, by the priority of the warp that inserted it. Four ways of set 0 under
+    /// LRU; lines A–F lie 4096 B apart, all in set 0.
+    #[test]
+    fn first_re_references_count_at_their_stack_distance_by_inserting_priority() {
+        let mut r = rig(&["l1.ways=4"]);
+        let line = |k: u64| k * 4096;
+        let (a, b, c, d, e, f) = (line(0), line(1), line(2), line(3), line(4), line(5));
+        let by = |prio: u8| AccessCtx { prio, ..one(u16::from(prio)) };
+        let go = |r: &mut Rig, addr: u64, prio: u8| r.access(addr, &by(prio), 0).expect("no stall");
+        let reuse = |r: &Rig| r.l1.tags.reuse.as_ref().unwrap().stats.clone();
+        go(&mut r, a, 0);
+        go(&mut r, b, 1);
+        go(&mut r, c, 2);
+        r.fill_all();
+        // A, hit after B and C came in: distance 2. Its second hit is no first re-reference.
+        assert_eq!(go(&mut r, a, 5), CacheOutcome::Hit);
+        assert_eq!(go(&mut r, a, 5), CacheOutcome::Hit);
+        // D and E (priority 3) fill the set; E replaces B, the LRU line, never re-referenced.
+        go(&mut r, d, 3);
+        go(&mut r, e, 3);
+        r.fill_all();
+        assert_eq!(reuse(&r).never_reused, [0, 1, 0, 0].iter().chain(&[0; 12]).copied().collect::<Vec<_>>());
+        // C: A, D and E since its insertion, distance 3; D: E and C since, distance 2.
+        assert_eq!(go(&mut r, c, 0), CacheOutcome::Hit);
+        assert_eq!(go(&mut r, d, 0), CacheOutcome::Hit);
+        // A store drops E unreused (write-evict) and F takes its way: E counts nowhere.
+        store(&mut r, e, 128, 0b1111, 0);
+        go(&mut r, f, 0);
+        let s = reuse(&r);
+        let depths = |p: usize| s.depth[p * 4..(p + 1) * 4].to_vec();
+        assert_eq!(
+            (depths(0), depths(1), depths(2), depths(3)),
+            (vec![0, 0, 1, 0], vec![0; 4], vec![0, 0, 0, 1], vec![0, 0, 1, 0])
+        );
+        assert_eq!(s.depth.len(), 16 * 4, "16 priorities (16 warps per scheduler) × 4 ways");
+        assert_eq!(&s.inserted[..4], &[2, 1, 1, 2]);
+        assert_eq!(s.never_reused.iter().sum::<u64>(), 1);
+        assert!(s.insert_position.iter().all(|&p| p == 0), "LRU inserts at MRU");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod index;
 pub mod line;
 pub mod mshr;
 pub mod replace;
+pub mod reuse;
 pub mod sectors;
 pub mod tags;
 

@@ -13,6 +13,7 @@ use super::AccessCtx;
 use super::index::{IndexKind, SetIndex};
 use super::line::{Line, LineState};
 use super::replace::{Replacement, ReplacementKind};
+use super::reuse::Reuse;
 
 /// Result of looking a key up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,8 @@ pub struct TagArray {
     lines: Vec<Line>,
     pub index: IndexKind,
     pub replacement: ReplacementKind,
+    /// Re-reference depth by inserting priority (`cache::reuse`; the L1D turns it on).
+    pub reuse: Option<Reuse>,
 }
 
 impl TagArray {
@@ -46,7 +49,14 @@ impl TagArray {
             lines: vec![Line::default(); sets * ways],
             index,
             replacement,
+            reuse: None,
         }
+    }
+
+    /// Counts each line's first re-reference by the priority of the warp that inserted it,
+    /// for warps of priorities `0..priorities` (`cache::reuse`).
+    pub fn track_reuse(&mut self, priorities: usize) {
+        self.reuse = Some(Reuse::new(self.sets, self.ways, priorities));
     }
 
     /// Ways in use.
@@ -95,6 +105,9 @@ impl TagArray {
 
     /// Records a hit for the replacement policy.
     pub fn touch(&mut self, set: usize, way: usize) {
+        if let Some(r) = &mut self.reuse {
+            r.hit(set, way, self.replacement.position(set, way));
+        }
         self.replacement.touch(set, way);
     }
 
@@ -129,6 +142,9 @@ impl TagArray {
         *slot = new;
         let evicted = (old.state == LineState::Valid).then_some(old);
         self.replacement.insert(set, way, new.key, ctx, evicted.as_ref());
+        if let Some(r) = &mut self.reuse {
+            r.inserted(set, way, ctx.prio, self.replacement.position(set, way), evicted.is_some());
+        }
         evicted
     }
 

@@ -171,6 +171,24 @@ counters! {
     }
 }
 
+counters! {
+    /// L1D lines by the GTO priority of the warp whose access inserted them (seed 004 §4.2.2:
+    /// gauged insertion assumes a line's re-reference interval grows with that priority). Each
+    /// vector has an entry per priority (0 = the oldest warp of its scheduler), sized at build
+    /// time for the most warps a scheduler holds; `depth` has `ways` entries per priority.
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct ReuseStats {
+        /// Lines inserted, and Σ the chain position (0 = MRU) each landed at.
+        pub inserted: Vec<u64>,
+        pub insert_position: Vec<u64>,
+        /// First re-references (the first hit after insertion) by the line's chain position
+        /// just before the hit, its stack distance under LRU: entry `prio × ways + position`.
+        pub depth: Vec<u64>,
+        /// Lines evicted by a replacement before any re-reference.
+        pub never_reused: Vec<u64>,
+    }
+}
+
 /// Kharbutli's balance of a cache's per-set access counts (seed 004 Eq. 3.2):
 /// Σ b_j(b_j + 1)/2 ÷ [(m / 2n)(m + 2n − 1)]: 1 for the spread of uniformly random
 /// addresses, below for a more even one, above for a concentrated one. 0 when nothing was

@@ -1,7 +1,7 @@
 //! The report of a run: what `run --json` writes and `compare` tabulates. Keys are stable
 //! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
 
-use super::{CacheStats, ChannelStats, L1LoadStats, StallCause, balance, total};
+use super::{CacheStats, ChannelStats, L1LoadStats, ReuseStats, StallCause, balance, total};
 use crate::config::Config;
 use crate::sim::core::sched::WarpScheduler;
 use crate::sim::core::stall::StallClass;
@@ -253,6 +253,98 @@ pub struct DivergenceReport {
     pub bypassed: u64,
     /// Fully cached warps per SM at the end of the run (seed 004 §4.2.4), mean over SMs.
     pub fcw_mean: f64,
+    /// Lines' first re-reference by the GTO priority of the warp that inserted them (seed 004
+    /// §4.2.2's premise for gauged insertion).
+    pub reuse: ReuseReport,
+}
+
+/// L1D lines by the GTO priority of the warp whose access inserted them (seed 004 §4.2.2:
+/// gauged insertion puts the lines of a warp of priority p at way 2p on the baseline, assuming
+/// their re-reference interval grows with p), priorities 0, 1 and 2 apart and 3 and up together
+/// for claims, and each priority apart in the JSON.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReuseReport {
+    /// How fast the first re-reference's depth grows with priority over priorities 0–3: the
+    /// least-squares slope of `depth_mean` on priority (those with re-references), in chain
+    /// positions per step. Under LRU the premise of Eq. 4.1 puts it near N_sched × Width /
+    /// N_set, the spacing of the insertion positions (2 on the baseline).
+    pub depth_slope: f64,
+    pub p0: ReuseClass,
+    pub p1: ReuseClass,
+    pub p2: ReuseClass,
+    pub p3_up: ReuseClass,
+    pub by_priority: Vec<ReuseClass>,
+}
+
+/// The lines inserted by warps of some GTO priorities: how many, where they landed, and how
+/// deep in the replacement order they were at their first re-reference (their stack distance
+/// under LRU).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReuseClass {
+    pub inserted: u64,
+    /// Mean chain position at insertion (0 = MRU; LRU always inserts at 0).
+    pub insert_position_mean: f64,
+    /// Lines re-referenced (hit) at least once, and their mean chain position just before the
+    /// first hit.
+    pub reused: u64,
+    pub depth_mean: f64,
+    /// Share of lines replaced before any re-reference, among those re-referenced or replaced.
+    pub never_reused_rate: f64,
+    /// First re-references by chain position (0 = MRU).
+    pub depth: Vec<u64>,
+}
+
+impl ReuseClass {
+    /// Priorities `prios` of `s`, whose depth histogram has `ways` entries per priority.
+    fn of(s: &ReuseStats, ways: usize, prios: std::ops::Range<usize>) -> ReuseClass {
+        let prios = prios.start.min(s.inserted.len())..prios.end.min(s.inserted.len());
+        let sum = |v: &[u64]| -> u64 { v[prios.clone()].iter().sum() };
+        let mut depth = vec![0; ways];
+        for p in prios.clone() {
+            for (d, n) in depth.iter_mut().zip(&s.depth[p * ways..(p + 1) * ways]) {
+                *d += n;
+            }
+        }
+        let reused: u64 = depth.iter().sum();
+        let depths: u64 = depth.iter().enumerate().map(|(d, &n)| d as u64 * n).sum();
+        let never = sum(&s.never_reused);
+        ReuseClass {
+            inserted: sum(&s.inserted),
+            insert_position_mean: ratio(sum(&s.insert_position), sum(&s.inserted)),
+            reused,
+            depth_mean: ratio(depths, reused),
+            never_reused_rate: ratio(never, never + reused),
+            depth,
+        }
+    }
+}
+
+/// The least-squares slope of y on x; 0 with fewer than two distinct x.
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (mx, my) = points.iter().fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+    let sxx: f64 = points.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+    let sxy: f64 = points.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+    if sxx == 0.0 { 0.0 } else { sxy / sxx }
+}
+
+impl ReuseReport {
+    fn from(s: &ReuseStats, ways: usize) -> ReuseReport {
+        let n = s.inserted.len();
+        let head: Vec<(f64, f64)> = (0..n.min(4))
+            .map(|p| (p as f64, ReuseClass::of(s, ways, p..p + 1)))
+            .filter(|(_, c)| c.reused > 0)
+            .map(|(p, c)| (p, c.depth_mean))
+            .collect();
+        ReuseReport {
+            depth_slope: slope(&head),
+            p0: ReuseClass::of(s, ways, 0..1),
+            p1: ReuseClass::of(s, ways, 1..2),
+            p2: ReuseClass::of(s, ways, 2..3),
+            p3_up: ReuseClass::of(s, ways, 3..n),
+            by_priority: (0..n).map(|p| ReuseClass::of(s, ways, p..p + 1)).collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -312,6 +404,9 @@ impl DivergenceReport {
             .map(|a| balance(a))
             .collect();
         let fcw: u64 = g.sms.iter().map(|sm| u64::from(sm.l1.fcw.fcw)).sum();
+        let trackers = || g.sms.iter().filter_map(|sm| sm.l1.tags.reuse.as_ref());
+        let reuse: ReuseStats = total(trackers().map(|r| &r.stats));
+        let ways = trackers().next().map_or(0, |r| r.ways());
         let divergent: u64 = t.mpli_divergent.iter().sum();
         let coherent: u64 = t.mpli_coherent.iter().sum();
         DivergenceReport {
@@ -337,6 +432,7 @@ impl DivergenceReport {
             },
             bypassed: t.bypassed,
             fcw_mean: ratio(fcw, g.sms.len() as u64),
+            reuse: ReuseReport::from(&reuse, ways),
         }
     }
 }
@@ -855,6 +951,30 @@ mod tests {
         assert_eq!((o.top3, o.cdf), (0.75, vec![0.625, 0.75, 0.75, 1.0]));
         let none = SchedulerOccupancy::from_histogram(&[0; 3]);
         assert_eq!((none.top3, none.cdf), (0.0, vec![0.0; 3]), "no issues: all zero");
+    }
+
+    #[test]
+    fn reuse_classes_add_priorities_and_weigh_depths() {
+        // Two ways, four priorities: priority 0 hit twice at MRU and once at way 1, priority 3
+        // once at way 1; priority 3 also lost two lines unreused, priority 2 inserted only.
+        let s = ReuseStats {
+            inserted: vec![3, 0, 1, 4],
+            insert_position: vec![0, 0, 1, 4],
+            depth: vec![2, 1, 0, 0, 0, 0, 0, 1],
+            never_reused: vec![0, 0, 0, 2],
+        };
+        let r = ReuseReport::from(&s, 2);
+        assert_eq!((r.p0.reused, r.p0.depth, r.p0.depth_mean), (3, vec![2, 1], 1.0 / 3.0));
+        assert_eq!((r.p0.never_reused_rate, r.p1.inserted, r.p1.depth_mean), (0.0, 0, 0.0));
+        assert_eq!((r.p2.inserted, r.p2.insert_position_mean, r.p2.reused), (1, 1.0, 0));
+        assert_eq!((r.p3_up.reused, r.p3_up.depth_mean, r.p3_up.never_reused_rate), (1, 1.0, 2.0 / 3.0));
+        assert_eq!(r.p3_up.insert_position_mean, 1.0);
+        assert_eq!(r.by_priority.len(), 4);
+        assert_eq!(r.by_priority[3], r.p3_up, "priority 3 is the last");
+        // Depths 1/3 at priority 0 and 1 at priority 3 (1 and 2 have no re-references).
+        assert!((r.depth_slope - 2.0 / 9.0).abs() < 1e-12, "{}", r.depth_slope);
+        assert_eq!(slope(&[(0.0, 1.0), (1.0, 3.0), (2.0, 5.0)]), 2.0);
+        assert_eq!(slope(&[(1.0, 4.0)]), 0.0, "one point: no slope");
     }
 
     #[test]

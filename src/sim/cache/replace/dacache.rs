@@ -167,6 +167,10 @@ impl Replacement for DaCache {
         self.chains.order(set)
     }
 
+    fn position(&self, set: usize, way: usize) -> usize {
+        self.chains.position(set, way)
+    }
+
     fn insertion_position(&self, _set: usize, ctx: &AccessCtx) -> usize {
         let lru = self.ways() - 1;
         if ctx.coherent() {

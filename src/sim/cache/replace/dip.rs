@@ -41,6 +41,10 @@ impl Replacement for Dip {
         self.chains.order(set)
     }
 
+    fn position(&self, set: usize, way: usize) -> usize {
+        self.chains.position(set, way)
+    }
+
     fn insertion_position(&self, set: usize, _ctx: &AccessCtx) -> usize {
         if self.duel.uses_b(set) && !self.bimodal.next_is_rare() { self.chains.ways() - 1 } else { 0 }
     }

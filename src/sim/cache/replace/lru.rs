@@ -34,6 +34,10 @@ impl Replacement for Lru {
         self.chains.order(set)
     }
 
+    fn position(&self, set: usize, way: usize) -> usize {
+        self.chains.position(set, way)
+    }
+
     fn insertion_position(&self, _set: usize, _ctx: &AccessCtx) -> usize {
         0
     }

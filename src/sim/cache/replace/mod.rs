@@ -42,6 +42,9 @@ pub trait Replacement {
     fn victim(&self, set: usize, replaceable: &dyn Fn(usize) -> bool) -> Option<usize>;
     /// Ways of a set from most to least protected (MRU → LRU for LRU chains), for views.
     fn order(&self, set: usize) -> Vec<usize>;
+    /// Where `way` stands in [`Replacement::order`] now (0 = most protected), without building
+    /// the order: the L1 reads it on every insertion and first hit (`cache::reuse`).
+    fn position(&self, set: usize, way: usize) -> usize;
     /// Where in [`Replacement::order`] a line inserted now for `ctx` would land.
     fn insertion_position(&self, set: usize, ctx: &AccessCtx) -> usize;
     /// How many of the most protected positions can never be victims (DaCache's locality

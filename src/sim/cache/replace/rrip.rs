@@ -80,6 +80,12 @@ impl Replacement for Rrip {
         ways
     }
 
+    /// The ways before `way` in [`Replacement::order`]: lower RRPV, or equal on a lower way.
+    fn position(&self, set: usize, way: usize) -> usize {
+        let rrpv = &self.rrpv[set * self.ways..(set + 1) * self.ways];
+        (0..self.ways).filter(|&w| (rrpv[w], w) < (rrpv[way], way)).count()
+    }
+
     /// Lines predicted to be re-referenced sooner than the newcomer come before it.
     fn insertion_position(&self, set: usize, _ctx: &AccessCtx) -> usize {
         let v = self.insertion_value(set, self.bimodal.next_is_rare());
@@ -104,6 +110,8 @@ mod tests {
         r.touch(0, 2);
         assert_eq!(&r.rrpv[..4], &[6, 4, 5, 6]);
         assert_eq!(r.order(0), vec![1, 2, 0, 3]);
+        let positions: Vec<usize> = (0..4).map(|w| r.position(0, w)).collect();
+        assert_eq!(positions, vec![2, 0, 1, 3], "each way's place in the order, ties by way");
         // No line at 7: the set ages by one, then the first replaceable line at 7 goes.
         let valid = Line::default();
         assert_eq!(r.victim(0, &|w| w != 0), Some(3));
