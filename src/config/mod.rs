@@ -19,8 +19,8 @@ mod validate;
 pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path, read_file};
 pub use names::{
-    AllocPolicy, Constrained, DramSchedulerName, IPOLY_SIZES, IdealMemory, IncompleteGroups, IndexName,
-    L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
+    AllocPolicy, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES, IdealMemory, IncompleteGroups,
+    IndexName, L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
 };
 pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
@@ -425,6 +425,8 @@ pub struct CoordinationConfig {
     pub message_bits: u32,
     /// Messages a link holds (waiting or in flight) before it drops new ones.
     pub link_queue: u32,
+    /// Which local warp-groups a message names (see [`CoordinationKey`]).
+    pub names: CoordinationKey,
 }
 
 /// α-SJF (seed 001).
@@ -776,7 +778,13 @@ impl Default for WarpAwareConfig {
 
 impl Default for CoordinationConfig {
     fn default() -> Self {
-        CoordinationConfig { latency: 4, link_bits: 16, message_bits: 32, link_queue: 8 }
+        CoordinationConfig {
+            latency: 4,
+            link_bits: 16,
+            message_bits: 32,
+            link_queue: 8,
+            names: CoordinationKey::WarpLoad,
+        }
     }
 }
 

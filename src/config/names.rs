@@ -174,6 +174,24 @@ policy_names! {
 }
 
 policy_names! {
+    /// Which of a controller's warp-groups a WG-M coordination message lowers (seed 000 §IV-C:
+    /// "matches the received warp-group-ids against the warp-groups in its tracking
+    /// structures"). The paper's message is ⟨SM, warp, score⟩ because its warp "is blocked till
+    /// all the requests are serviced by the memory" (§II-A): a warp has one load at the
+    /// controllers, so ⟨SM, warp⟩ names one warp-group. Here a warp keeps up to
+    /// `core.max_loads_per_warp` loads in flight and a warp-group is one warp-load.
+    CoordinationKey {
+        /// The message also carries the load's slot in its warp's outstanding-load table
+        /// (⌈log2 core.max_loads_per_warp⌉ bits, taken from the score field), and lowers only
+        /// the group of that load: the warp-group the sending controller selected.
+        WarpLoad => "warp-load",
+        /// ⟨SM, warp⟩ only (the rule before issue 13's non-divergent study): a message lowers
+        /// every local group of the warp, the groups of its other loads in flight too.
+        Warp => "warp",
+    }
+}
+
+policy_names! {
     /// Warp scheduler inside an SM.
     WarpSchedulerName {
         /// Loose round-robin among ready warps.

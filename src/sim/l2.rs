@@ -661,6 +661,9 @@ mod tests {
         assert!(s.group_ends.is_empty());
         // Warp 2's only request to this slice hits: the controller is told directly.
         run(&mut s, vec![load(&map, 3, lines[1], 2, true)]);
-        assert_eq!(s.group_ends.pop_front(), Some((GroupKey { core: 3, warp: 2, load_seq: 7 }, 0)));
+        assert_eq!(
+            s.group_ends.pop_front(),
+            Some((GroupKey { core: 3, warp: 2, load_seq: 7, load_slot: 0 }, 0))
+        );
     }
 }

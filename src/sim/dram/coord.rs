@@ -1,7 +1,9 @@
 //! WG-M's coordination network (seed 000 §IV-C): a dedicated all-to-all network between the
 //! memory controllers, separate from the crossbar. Every ordered pair of controllers has its
 //! own narrow link (six controllers: 30 links of 16 bits); a message ⟨SM, warp, score⟩ is
-//! 32 bits, so it occupies its link for ⌈message_bits / link_bits⌉ DRAM cycles and arrives
+//! 32 bits — an 8-bit SM id, an 8-bit warp id and a 16-bit score, of which the load's slot
+//! takes ⌈log2 core.max_loads_per_warp⌉ bits when messages name warp-loads
+//! (`dram.coordination.names`, [`CoordinationKey`]) — so it occupies its link for ⌈message_bits / link_bits⌉ DRAM cycles and arrives
 //! `latency` DRAM cycles after its last flit. A link holds at most `link_queue` messages
 //! waiting or in flight; a message that finds it full is dropped (the messages are hints, and
 //! a real design would not stall a transaction scheduler for one) and counted.
@@ -9,21 +11,36 @@
 //! The network runs on the DRAM command clock. `Gpu::step` delivers the messages due at a
 //! DRAM cycle before the controllers tick, and collects what they broadcast after.
 
-use crate::config::Config;
+use crate::config::{Config, CoordinationKey};
 use std::collections::VecDeque;
 
-/// "Warp-group ⟨sm, warp⟩ was selected at controller `from` with local score `score`."
+/// "Warp-group ⟨sm, warp, load slot⟩ was selected at controller `from` with local score
+/// `score`."
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CoordMessage {
     pub from: u16,
     pub sm: u16,
     pub warp: u16,
+    /// The load's slot in its warp's outstanding-load table (`Origin::load_slot`): with the
+    /// SM and warp it names the warp-load among those in flight.
+    pub load_slot: u8,
     /// Saturated to the message's score field.
     pub score: u32,
 }
 
-/// The widest score the 32-bit message carries next to an 8-bit SM id and an 8-bit warp id.
+/// The widest score of a 32-bit message with an 8-bit SM id and an 8-bit warp id and no
+/// load slot.
 pub const MAX_SCORE: u32 = u16::MAX as u32;
+
+/// The widest score the message carries when `names` decides whether the load's slot takes
+/// some of the score field's 16 bits.
+pub fn max_score(names: CoordinationKey, max_loads_per_warp: u32) -> u32 {
+    let slot_bits = match names {
+        CoordinationKey::WarpLoad => max_loads_per_warp.max(1).next_power_of_two().trailing_zeros(),
+        CoordinationKey::Warp => 0,
+    };
+    MAX_SCORE >> slot_bits
+}
 
 /// One directed link.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +71,8 @@ pub struct CoordNetwork {
     /// Cycles a message occupies its link.
     pub flits: u64,
     pub link_queue: usize,
+    /// Scores saturate here (the message's score field).
+    pub max_score: u32,
     pub stats: CoordStats,
     channels: usize,
 }
@@ -76,6 +95,7 @@ impl CoordNetwork {
             latency: k.latency.into(),
             flits: k.message_bits.div_ceil(k.link_bits).max(1).into(),
             link_queue: k.link_queue as usize,
+            max_score: max_score(k.names, c.core.max_loads_per_warp),
             stats: CoordStats::default(),
             channels: n,
         }
@@ -83,7 +103,7 @@ impl CoordNetwork {
 
     /// Broadcasts `msg` from its controller to every other one at DRAM cycle `now`.
     pub fn send(&mut self, mut msg: CoordMessage, now: u64) {
-        msg.score = msg.score.min(MAX_SCORE);
+        msg.score = msg.score.min(self.max_score);
         let n = self.channels;
         let from = msg.from as usize;
         for link in &mut self.links[from * (n - 1)..(from + 1) * (n - 1)] {
@@ -134,24 +154,34 @@ mod tests {
     fn six_controllers_have_30_links_and_a_message_takes_two_flits() {
         let mut n = net(4, 8);
         assert_eq!((n.links.len(), n.flits), (30, 2), "32-bit messages on 16-bit links");
-        n.send(CoordMessage { from: 2, sm: 7, warp: 3, score: 90_000 }, 100);
-        n.send(CoordMessage { from: 2, sm: 7, warp: 4, score: 5 }, 100);
+        n.send(CoordMessage { from: 2, sm: 7, warp: 3, load_slot: 0, score: 90_000 }, 100);
+        n.send(CoordMessage { from: 2, sm: 7, warp: 4, load_slot: 1, score: 5 }, 100);
         let mut got = Vec::new();
         for now in 100..120 {
             n.deliver(now, |to, m| got.push((now, to, m.warp, m.score)));
         }
         // Five destinations each; the second message waits for the first's two flits.
         assert_eq!(got.len(), 10);
-        assert!(got.iter().filter(|g| g.2 == 3).all(|g| g.0 == 106 && g.3 == MAX_SCORE));
+        // Four loads per warp: the slot takes 2 of the score's 16 bits.
+        assert!(got.iter().filter(|g| g.2 == 3).all(|g| g.0 == 106 && g.3 == 16_383));
         assert!(got.iter().filter(|g| g.2 == 4).all(|g| g.0 == 108));
         assert!(got.iter().all(|g| g.1 != 2), "no message to itself");
+    }
+
+    #[test]
+    fn the_load_slot_takes_its_bits_from_the_score_field() {
+        assert_eq!(max_score(CoordinationKey::WarpLoad, 4), 16_383);
+        assert_eq!(max_score(CoordinationKey::WarpLoad, 3), 16_383);
+        assert_eq!(max_score(CoordinationKey::WarpLoad, 16), 4_095);
+        assert_eq!(max_score(CoordinationKey::WarpLoad, 1), MAX_SCORE);
+        assert_eq!(max_score(CoordinationKey::Warp, 16), MAX_SCORE);
     }
 
     #[test]
     fn a_full_link_drops_and_counts() {
         let mut n = net(10, 1);
         for w in 0..3 {
-            n.send(CoordMessage { from: 0, sm: 0, warp: w, score: 1 }, 0);
+            n.send(CoordMessage { from: 0, sm: 0, warp: w, load_slot: 0, score: 1 }, 0);
         }
         assert_eq!(n.stats.sent, 15);
         assert_eq!(n.stats.dropped, 10);

@@ -46,7 +46,8 @@ impl Kit {
     }
 
     /// Queues a request of warp-load (core, warp, load) to (bank, row); `last` tags it as the
-    /// group's last request (its only L2 slice is slice 0).
+    /// group's last request (its only L2 slice is slice 0). The load's number is also its slot
+    /// in the warp's outstanding-load table (a test keeps few loads of a warp in flight).
     pub fn request(
         &mut self,
         sched: &mut impl DramScheduler,
@@ -60,6 +61,7 @@ impl Kit {
             core: who.0,
             warp: who.1,
             load_seq: who.2,
+            load_slot: who.2 as u8,
             last_to_channel: last,
             group_slices: 1,
             ..Origin::default()

@@ -37,7 +37,7 @@
 pub use super::early::Early;
 use super::row_sorter::RowSorter;
 use super::{SchedCtx, SchedulerStats};
-use crate::config::{Config, IncompleteGroups};
+use crate::config::{Config, CoordinationKey, IncompleteGroups};
 use crate::sim::dram::cmd_queue::CommandQueues;
 use crate::sim::dram::coord::CoordMessage;
 use crate::sim::dram::merb::MerbTable;
@@ -59,11 +59,22 @@ pub struct GroupKey {
     pub core: u16,
     pub warp: u16,
     pub load_seq: u32,
+    /// The load's slot in its warp's outstanding-load table: what a coordination message
+    /// names the load by (no two loads of a warp in flight share one).
+    pub load_slot: u8,
 }
 
 impl GroupKey {
     pub fn of(o: &Origin) -> GroupKey {
-        GroupKey { core: o.core, warp: o.warp, load_seq: o.load_seq }
+        GroupKey { core: o.core, warp: o.warp, load_seq: o.load_seq, load_slot: o.load_slot }
+    }
+
+    /// Whether a coordination message speaks of this group: the same warp, and with
+    /// `warp-load` naming the same load (see [`CoordinationKey`]).
+    pub fn named_by(&self, msg: &CoordMessage, names: CoordinationKey) -> bool {
+        self.core == msg.sm
+            && self.warp == msg.warp
+            && (names == CoordinationKey::Warp || self.load_slot == msg.load_slot)
     }
 }
 
@@ -254,6 +265,8 @@ pub struct WarpAware<P: WarpGroupPolicy> {
     pub stats: SchedulerStats,
     /// When a group may go before its tags complete it.
     pub incomplete: IncompleteGroups,
+    /// Which local groups a coordination message lowers (WG-M).
+    pub names: CoordinationKey,
     /// Scores may be stale (something changed since the last rescoring).
     dirty: bool,
     /// The last `select` placed a group: the eligibility it marked is stale (with
@@ -286,6 +299,7 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             outbox: VecDeque::with_capacity(OUTBOX),
             stats: SchedulerStats::default(),
             incomplete: d.warp_aware.incomplete,
+            names: d.coordination.names,
             dirty: true,
             placed: false,
             acc: vec![0; banks],
@@ -337,13 +351,14 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
         self.dirty = true;
     }
 
-    /// A coordination message from another controller (WG-M): a local group of the same warp
-    /// whose score LC exceeds the remote score RC is lowered by LC − RC.
+    /// A coordination message from another controller (WG-M): a local group the message names
+    /// (the same warp-load; see [`CoordinationKey`]) whose score LC exceeds the remote score
+    /// RC is lowered by LC − RC.
     pub fn on_remote(&mut self, msg: &CoordMessage, ctx: &SchedCtx<'_>, sink: &mut EventSink) {
         self.rescore(ctx);
         self.stats.coord_received += 1;
         for g in self.sorter.groups.iter_mut().filter(|g| g.active) {
-            if g.key.core != msg.sm || g.key.warp != msg.warp {
+            if !g.key.named_by(msg, self.names) {
                 continue;
             }
             let local = g.score();
@@ -479,7 +494,13 @@ impl<P: WarpGroupPolicy> WarpAware<P> {
             if self.outbox.len() == OUTBOX {
                 self.outbox.pop_front();
             }
-            self.outbox.push_back(CoordMessage { from: ctx.channel, sm: key.core, warp: key.warp, score });
+            self.outbox.push_back(CoordMessage {
+                from: ctx.channel,
+                sm: key.core,
+                warp: key.warp,
+                load_slot: key.load_slot,
+                score,
+            });
             self.stats.coord_sent += 1;
         }
         // Bank by bank, in the order the group first touches them.
