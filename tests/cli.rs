@@ -324,3 +324,20 @@ fn compare_svg_of_a_cross_product_is_readable_and_marks_capped_runs() {
     assert_eq!(chart.matches(">\ncapped\n</text>").count(), 8, "2 panels × 4 capped bars");
     assert!(text("core cycles") && text("instructions / core cycle"), "units");
 }
+
+/// `bench --debugger` measures the debugger with breakpoints that never match; they must be
+/// ones the machine accepts (an id it does not have is refused before a run).
+#[test]
+fn bench_measures_the_debugger_on_a_trace() {
+    let (code, out, err) = run(&[
+        "bench",
+        "--debugger",
+        "-w",
+        "tests/fixtures/traces/rodinia-bfs/kernelslist.g",
+        "--max-cycles",
+        "3000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("debugger: continue with 3 breakpoints"), "{out}");
+    assert!(out.contains("time travel within cycles 0..1500"), "{out}");
+}
