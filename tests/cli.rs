@@ -49,6 +49,7 @@ const KEYS: &[&str] = &[
     "core.policy.held_rate",
     "core.scheduler_occupancy.top3",
     "l1.reuse.p1.depth_mean",
+    "l1.reuse.p3_up.self_first_hit_rate",
     "l1.stall_share.mshr",
     "l2.stall_share.response",
     "l2.access_queue_occupancy.full",

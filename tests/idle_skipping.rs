@@ -11,7 +11,9 @@
 //! warps beyond the three oldest of a scheduler, so that its histogram is compared too. It
 //! also includes the L1 lines' first re-reference by their inserting warp's priority (seed 004
 //! §4.2.2), counted at hits and insertions: some runs must re-reference lines of warps of
-//! priority 3 or more and replace some lines unreused, so that those counts are compared too.
+//! priority 3 or more and replace some lines unreused, so that those counts are compared too,
+//! and some lines must be first re-referenced by their inserting warp and some by another
+//! (`self_first_hit_rate` strictly between 0 and 1), so that the per-line inserter is too.
 
 mod common;
 
@@ -92,7 +94,7 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
     let n = variants.len().max(workloads.len());
     let loaded: Vec<Arc<Workload>> =
         workloads.iter().map(|p| Arc::new(Workload::load(p, 1).unwrap_or_else(|e| panic!("{e}")))).collect();
-    let (mut quiet, mut leapt, mut beyond_top3, mut reuse_p3_up) = (0, 0, 0, 0);
+    let (mut quiet, mut leapt, mut beyond_top3, mut reuse_p3_up, mut self_and_other) = (0, 0, 0, 0, 0);
     for i in 0..n {
         let sets = &variants[i % variants.len()];
         let w = i % workloads.len();
@@ -111,6 +113,8 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
         let p3_up = &report["l1"]["reuse"]["p3_up"];
         let lost = p3_up["never_reused_rate"].as_f64().unwrap_or_else(|| panic!("{what}: no reuse"));
         reuse_p3_up += usize::from(p3_up["reused"].as_u64() > Some(0) && lost > 0.0);
+        let own = p3_up["self_first_hit_rate"].as_f64().unwrap_or_else(|| panic!("{what}: no self hits"));
+        self_and_other += usize::from(own > 0.0 && own < 1.0);
     }
     assert!(
         quiet > 0 && leapt > 0,
@@ -118,6 +122,10 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
     );
     assert!(beyond_top3 > 0, "no run issued from a warp of GTO priority 3 or more");
     assert!(reuse_p3_up > 0, "no run both re-referenced and lost lines of warps of priority 3 or more");
+    assert!(
+        self_and_other > 0,
+        "no run's priority-3-or-more lines were first hit both by their own and another warp"
+    );
 }
 
 /// Runs `workload` for `cycles` cycles on the `skipping` and `stepping` machines, fails on

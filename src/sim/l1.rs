@@ -258,7 +258,7 @@ impl L1 {
         }
         let (set, probe) = self.probe(req.addr);
         if let Probe::Hit(way) = probe {
-            self.tags.touch(set, way);
+            self.tags.touch_by(set, way, ctx.warp);
             self.stats.reads += 1;
             self.stats.read_hits += 1;
             req.trace.l1 = CacheOutcome::Hit;
@@ -292,7 +292,7 @@ impl L1 {
         if let Probe::Pending(way) = probe {
             // A sector missing from a present line: the line stays, reserved until none of its
             // sectors waits (only a sectored L1 has a reserved line without an MSHR entry).
-            self.tags.touch(set, way);
+            self.tags.touch_by(set, way, ctx.warp);
             self.tags.line_mut(set, way).state = LineState::Reserved;
         } else if self.alloc == AllocPolicy::OnMiss {
             let Some(way) = self.tags.victim(set) else {
@@ -342,7 +342,7 @@ impl L1 {
         let readable = if self.sectored && whole { sectors::bit(req.addr, line_bytes) } else { 0 };
         match probe {
             Probe::Hit(way) => {
-                self.tags.touch(set, way);
+                self.tags.touch_by(set, way, ctx.warp);
                 self.tags.line_mut(set, way).sectors |= readable;
                 self.stats.write_hits += 1;
             }

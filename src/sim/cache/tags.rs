@@ -103,10 +103,17 @@ impl TagArray {
         (set, Probe::Miss)
     }
 
-    /// Records a hit for the replacement policy.
+    /// Records a hit for the replacement policy, in an array that tracks no reuse (whose
+    /// accesses carry no warp: the L2s; the L1D calls [`TagArray::touch_by`]).
     pub fn touch(&mut self, set: usize, way: usize) {
+        debug_assert!(self.reuse.is_none(), "a reuse-tracking array is touched by a warp");
+        self.replacement.touch(set, way);
+    }
+
+    /// Records a hit of warp slot `warp` for the replacement policy (and `cache::reuse`).
+    pub fn touch_by(&mut self, set: usize, way: usize, warp: u16) {
         if let Some(r) = &mut self.reuse {
-            r.hit(set, way, self.replacement.position(set, way));
+            r.hit(set, way, self.replacement.position(set, way), warp);
         }
         self.replacement.touch(set, way);
     }
@@ -143,7 +150,7 @@ impl TagArray {
         let evicted = (old.state == LineState::Valid).then_some(old);
         self.replacement.insert(set, way, new.key, ctx, evicted.as_ref());
         if let Some(r) = &mut self.reuse {
-            r.inserted(set, way, ctx.prio, self.replacement.position(set, way), evicted.is_some());
+            r.inserted(set, way, ctx.warp, ctx.prio, self.replacement.position(set, way), evicted.is_some());
         }
         evicted
     }

@@ -186,6 +186,9 @@ counters! {
         pub depth: Vec<u64>,
         /// Lines evicted by a replacement before any re-reference.
         pub never_reused: Vec<u64>,
+        /// First re-references made by the warp whose access inserted the line (intra-warp
+        /// reuse; the rest of `depth`'s are another warp's).
+        pub self_hits: Vec<u64>,
     }
 }
 

@@ -290,6 +290,10 @@ pub struct ReuseClass {
     pub depth_mean: f64,
     /// Share of lines replaced before any re-reference, among those re-referenced or replaced.
     pub never_reused_rate: f64,
+    /// First re-references made by the warp that inserted the line (intra-warp reuse), and
+    /// their share of `reused`; the rest are another warp's (inter-warp reuse).
+    pub self_first_hits: u64,
+    pub self_first_hit_rate: f64,
     /// First re-references by chain position (0 = MRU).
     pub depth: Vec<u64>,
 }
@@ -308,12 +312,15 @@ impl ReuseClass {
         let reused: u64 = depth.iter().sum();
         let depths: u64 = depth.iter().enumerate().map(|(d, &n)| d as u64 * n).sum();
         let never = sum(&s.never_reused);
+        let own = sum(&s.self_hits);
         ReuseClass {
             inserted: sum(&s.inserted),
             insert_position_mean: ratio(sum(&s.insert_position), sum(&s.inserted)),
             reused,
             depth_mean: ratio(depths, reused),
             never_reused_rate: ratio(never, never + reused),
+            self_first_hits: own,
+            self_first_hit_rate: ratio(own, reused),
             depth,
         }
     }
@@ -962,6 +969,7 @@ mod tests {
             insert_position: vec![0, 0, 1, 4],
             depth: vec![2, 1, 0, 0, 0, 0, 0, 1],
             never_reused: vec![0, 0, 0, 2],
+            self_hits: vec![1, 0, 0, 1],
         };
         let r = ReuseReport::from(&s, 2);
         assert_eq!((r.p0.reused, r.p0.depth, r.p0.depth_mean), (3, vec![2, 1], 1.0 / 3.0));
@@ -969,6 +977,8 @@ mod tests {
         assert_eq!((r.p2.inserted, r.p2.insert_position_mean, r.p2.reused), (1, 1.0, 0));
         assert_eq!((r.p3_up.reused, r.p3_up.depth_mean, r.p3_up.never_reused_rate), (1, 1.0, 2.0 / 3.0));
         assert_eq!(r.p3_up.insert_position_mean, 1.0);
+        assert_eq!((r.p0.self_first_hits, r.p0.self_first_hit_rate), (1, 1.0 / 3.0));
+        assert_eq!((r.p2.self_first_hit_rate, r.p3_up.self_first_hit_rate), (0.0, 1.0));
         assert_eq!(r.by_priority.len(), 4);
         assert_eq!(r.by_priority[3], r.p3_up, "priority 3 is the last");
         // Depths 1/3 at priority 0 and 1 at priority 3 (1 and 2 have no re-references).
