@@ -338,10 +338,13 @@ fn slope(points: &[(f64, f64)]) -> f64 {
 impl ReuseReport {
     fn from(s: &ReuseStats, ways: usize) -> ReuseReport {
         let n = s.inserted.len();
-        let head: Vec<(f64, f64)> = (0..n.min(4))
-            .map(|p| (p as f64, ReuseClass::of(s, ways, p..p + 1)))
+        let by_priority: Vec<ReuseClass> = (0..n).map(|p| ReuseClass::of(s, ways, p..p + 1)).collect();
+        let head: Vec<(f64, f64)> = by_priority
+            .iter()
+            .take(4)
+            .enumerate()
             .filter(|(_, c)| c.reused > 0)
-            .map(|(p, c)| (p, c.depth_mean))
+            .map(|(p, c)| (p as f64, c.depth_mean))
             .collect();
         ReuseReport {
             depth_slope: slope(&head),
@@ -349,7 +352,7 @@ impl ReuseReport {
             p1: ReuseClass::of(s, ways, 1..2),
             p2: ReuseClass::of(s, ways, 2..3),
             p3_up: ReuseClass::of(s, ways, 3..n),
-            by_priority: (0..n).map(|p| ReuseClass::of(s, ways, p..p + 1)).collect(),
+            by_priority,
         }
     }
 }
