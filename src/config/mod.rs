@@ -888,6 +888,12 @@ impl Config {
         (self.core.max_threads / 32) as usize
     }
 
+    /// The most warps one warp scheduler holds: how many GTO priorities (ranks by age within
+    /// a scheduler) a warp can have.
+    pub fn warps_per_scheduler(&self) -> usize {
+        self.warps_per_sm().div_ceil(self.core.warp_schedulers as usize)
+    }
+
     /// How many times its own size (`l1.sets × l1.ways × l1.line_bytes`) the adaptive unified
     /// L1/shared array is; 1 without one.
     pub fn l1_adaptive_multiple(&self) -> u32 {

@@ -163,7 +163,7 @@ impl L1 {
         replacement.repartition(fcw.fcw);
         let mut tags = TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement);
         tags.set_active_ways(l.ways as usize);
-        tags.track_reuse(c.warps_per_sm().div_ceil(c.core.warp_schedulers as usize));
+        tags.track_reuse(c.warps_per_scheduler());
         L1 {
             core,
             tags,

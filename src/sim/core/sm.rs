@@ -101,10 +101,7 @@ impl Sm {
             line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
-            stats: CoreStats {
-                issue_priority: vec![0; n.div_ceil(c.core.warp_schedulers as usize)],
-                ..CoreStats::default()
-            },
+            stats: CoreStats { issue_priority: vec![0; c.warps_per_scheduler()], ..CoreStats::default() },
             skip: !c.sim.no_skip,
             quiet: None,
         }
