@@ -27,6 +27,20 @@
 //!     ],
 //! ```
 //!
+//! Where the paper tunes a parameter per benchmark, a side of a claim is the best of several
+//! variants on each benchmark (seed 000 §VI-D1: "For each benchmark, we determined the value of
+//! α by profiling (possible values being 0.25, 0.5, and 0.75)"):
+//!
+//! ```ron
+//!         (source: "§VI-D1", what: "SBWAS over GMC", measure: Ratio("ipc"),
+//!          variant_best_of: ["dram.scheduler=asjf dram.alpha_sjf.alpha=0.25", "dram.scheduler=asjf dram.alpha_sjf.alpha=0.5"],
+//!          baseline: Some("dram.scheduler=gmc"), paper: 1.0251),
+//! ```
+//!
+//! On each benchmark the claim measures the candidate with the highest value of its metric
+//! (the fewest cycles for a speedup), and the report names it and any tied with it
+//! (`baseline_best_of` does the same for the baseline).
+//!
 //! The sweep's results go to `DIR/results.jsonl` as they finish (an interrupted run resumes);
 //! the report — `DIR/report.md` and `DIR/report.svg` — is generated from them, never by hand.
 //! A ratio claim agrees in direction when ours and the paper's move the same way from 1 (or
@@ -87,11 +101,24 @@ pub struct Claim {
     /// What it is, in the paper's words.
     pub what: String,
     pub measure: Measure,
-    /// The variant measured: a point's own assignments as the sweep writes them.
-    pub variant: String,
+    /// The variant measured: a point's own assignments as the sweep writes them. A claim
+    /// gives it or `variant_best_of`.
+    #[serde(default, deserialize_with = "some_string")]
+    pub variant: Option<String>,
+    /// The variants the measured one is profiled from, per benchmark: on each benchmark the
+    /// claim measures the one that does best there (see [`Measured::best`]). This is how a
+    /// paper that tunes a parameter per benchmark compares: seed 000 §VI-D1, "For each
+    /// benchmark, we determined the value of α by profiling (possible values being 0.25, 0.5,
+    /// and 0.75)".
+    #[serde(default)]
+    pub variant_best_of: Vec<String>,
     /// The variant it is relative to (ratio measures).
     #[serde(default)]
     pub baseline: Option<String>,
+    /// The variants the baseline is profiled from, per benchmark, as `variant_best_of` (seed
+    /// 000 §I compares WG-W with SBWAS at its profiled α).
+    #[serde(default)]
+    pub baseline_best_of: Vec<String>,
     /// The benchmarks it is over (workload entries of the sweep); all when empty.
     #[serde(default)]
     pub workloads: Vec<String>,
@@ -107,6 +134,64 @@ pub struct Claim {
     /// What the paper states with `paper`: the number itself, or only a side of it.
     #[serde(default)]
     pub stated: Stated,
+}
+
+impl Claim {
+    /// The variants the measured side is chosen from: `variant`, or `variant_best_of`.
+    fn variants(&self) -> &[String] {
+        if self.variant_best_of.is_empty() { self.variant.as_slice() } else { &self.variant_best_of }
+    }
+
+    /// The variants the baseline is chosen from: `baseline`, `baseline_best_of`, or none.
+    fn baselines(&self) -> &[String] {
+        if self.baseline_best_of.is_empty() { self.baseline.as_slice() } else { &self.baseline_best_of }
+    }
+
+    /// The two sides as the spec gives them: name, variant, best-of list.
+    fn sides(&self) -> [(&'static str, &Option<String>, &Vec<String>); 2] {
+        [
+            ("variant", &self.variant, &self.variant_best_of),
+            ("baseline", &self.baseline, &self.baseline_best_of),
+        ]
+    }
+
+    /// Every variant the claim names, with the field naming it (`variant_best_of[1]`).
+    fn named(&self) -> Vec<(String, &str)> {
+        let mut named = Vec::new();
+        for (name, one, best_of) in self.sides() {
+            named.extend(one.iter().map(|v| (name.to_string(), v.as_str())));
+            named.extend(
+                best_of.iter().enumerate().map(|(k, v)| (format!("{name}_best_of[{k}]"), v.as_str())),
+            );
+        }
+        named
+    }
+
+    /// Checks that each side is given one way: a variant, or a best of two or more; an error
+    /// is (field, message).
+    fn check_sides(&self) -> Result<(), (String, String)> {
+        for (name, one, best_of) in self.sides() {
+            let field = format!("{name}_best_of");
+            match (one, best_of.len()) {
+                (Some(_), 1..) => {
+                    return Err((field, format!("give `{name}` or `{name}_best_of`, not both")));
+                }
+                (None, 1) => {
+                    return Err((field, format!("a best of one variant; give it as `{name}`")));
+                }
+                _ => {}
+            }
+        }
+        if self.variants().is_empty() {
+            return Err(("variant".into(), "missing: give `variant` or `variant_best_of`".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Reads a string as `Some`, so that a spec writes `variant: "..."`, not `Some("...")`.
+fn some_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    String::deserialize(d).map(Some)
 }
 
 /// How a claim's per-benchmark numbers are combined.
@@ -187,15 +272,19 @@ impl Repro {
         let at =
             |path: &str, message: String| error_at_path(&text, &Origin::File(origin.clone()), path, &message);
         for (i, c) in spec.claims.iter().enumerate() {
-            let refs = [("variant", Some(&c.variant)), ("baseline", c.baseline.as_ref())];
-            check_refs(&sweep, &refs, &c.measure, &c.workloads)
+            c.check_sides()
+                .and_then(|()| {
+                    check_refs(&sweep, &c.named(), !c.baselines().is_empty(), &c.measure, &c.workloads)
+                })
                 .map_err(|(field, message)| at(&format!("claims[{i}].{field}"), message))?;
             if c.paper <= 0.0 && c.measure.is_ratio() {
                 return Err(at(&format!("claims[{i}].paper"), "a ratio is positive (1.10 for +10 %)".into()));
             }
         }
         for (i, f) in spec.figures.iter().enumerate() {
-            check_refs(&sweep, &[("baseline", f.baseline.as_ref())], &f.measure, &f.workloads)
+            let refs: Vec<(String, &str)> =
+                f.baseline.iter().map(|b| ("baseline".into(), b.as_str())).collect();
+            check_refs(&sweep, &refs, f.baseline.is_some(), &f.measure, &f.workloads)
                 .map_err(|(field, message)| at(&format!("figures[{i}].{field}"), message))?;
             if axis_points(&sweep, &f.axis).len() < 2 {
                 let message = format!("`{}` takes fewer than two values over the sweep's variants", f.axis);
@@ -210,28 +299,25 @@ impl Repro {
 /// baseline, and that `workloads` are the sweep's benchmarks; an error is (field, message).
 fn check_refs(
     sweep: &Sweep,
-    refs: &[(&'static str, Option<&String>)],
+    refs: &[(String, &str)],
+    has_baseline: bool,
     measure: &Measure,
     workloads: &[String],
-) -> Result<(), (&'static str, String)> {
+) -> Result<(), (String, String)> {
     let variants: Vec<&str> = sweep.points.iter().map(|p| p.variant.as_str()).collect();
     let labels: Vec<&str> = sweep.workloads.iter().map(|(l, _)| l.as_str()).collect();
-    for &(field, v) in refs {
-        if let Some(v) = v
-            && !variants.contains(&v.as_str())
-        {
-            return Err((
-                field,
-                format!("`{v}` is not a variant of the sweep; its variants: {}", unique(&variants)),
-            ));
-        }
+    if let Some((field, v)) = refs.iter().find(|(_, v)| !variants.contains(v)) {
+        return Err((
+            field.clone(),
+            format!("`{v}` is not a variant of the sweep; its variants: {}", unique(&variants)),
+        ));
     }
-    if measure.is_ratio() && !refs.iter().any(|&(f, v)| f == "baseline" && v.is_some()) {
-        return Err(("baseline", "a ratio needs a baseline variant".into()));
+    if measure.is_ratio() && !has_baseline {
+        return Err(("baseline".into(), "a ratio needs a baseline variant".into()));
     }
     if let Some(w) = workloads.iter().find(|w| !labels.contains(&w.as_str())) {
         return Err((
-            "workloads",
+            "workloads".into(),
             format!("`{w}` is not a workload of the sweep; its workloads: {}", labels.join(", ")),
         ));
     }
@@ -266,6 +352,10 @@ fn unique(v: &[&str]) -> String {
 pub struct Outcome {
     /// Per benchmark: label and our number (None: a run missing or without the metric).
     pub per_workload: Vec<(String, Option<f64>)>,
+    /// Per benchmark: the variants and the baselines that do best there among their
+    /// candidates — several when they tie, the first being the one measured; none when a
+    /// candidate's run is missing or lacks the metric.
+    pub chosen: Vec<(Vec<String>, Vec<String>)>,
     /// Per benchmark, per `diagnose` key: the baseline's and the variant's values.
     pub diagnostics: Vec<Vec<(Option<f64>, Option<f64>)>>,
     /// The aggregate (geometric mean of ratios, mean of values), when every benchmark has one.
@@ -291,6 +381,21 @@ impl Measured<'_> {
         let m = self.sweep.metrics.iter().position(|x| x == metric)?;
         let p = self.sweep.points.iter().find(|p| p.workload == wi && p.variant == variant)?;
         self.values[p.index].as_ref()?.get(m).copied().flatten()
+    }
+
+    /// Of `candidates`, those that do best on benchmark `wi`: the highest value of `measure`'s
+    /// metric, or the fewest cycles for a speedup; all of them when they tie, in the
+    /// candidates' order (the first is the one measured). This is the profiling of seed 000
+    /// §VI-D1, which runs SBWAS on each benchmark at the α (of 0.25, 0.5 and 0.75) that
+    /// performs best there. Empty when a candidate's run is missing or lacks the metric: a
+    /// profile needs them all.
+    fn best<'c>(&self, wi: usize, measure: &Measure, candidates: &'c [String]) -> Vec<&'c str> {
+        let sign = if matches!(measure, Measure::Speedup) { -1.0 } else { 1.0 };
+        let values: Option<Vec<f64>> =
+            candidates.iter().map(|c| self.get(wi, c, measure.metric()).map(|x| sign * x.y)).collect();
+        let Some(values) = values else { return Vec::new() };
+        let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        candidates.iter().zip(values).filter(|&(_, y)| y == top).map(|(c, _)| c.as_str()).collect()
     }
 
     /// `measure` of `variant` (against `baseline`) on benchmark `wi`, capped when either run
@@ -321,19 +426,20 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
     let mut out = Vec::new();
     for c in &r.spec.claims {
         let mut per = Vec::new();
+        let mut chosen = Vec::new();
         let mut diagnostics = Vec::new();
         let mut capped = false;
         for (wi, label) in m.workloads(&c.workloads) {
-            let ours = m.measure(wi, &c.measure, &c.variant, c.baseline.as_deref());
+            let variants = m.best(wi, &c.measure, c.variants());
+            let baselines = m.best(wi, &c.measure, c.baselines());
+            let (variant, baseline) = (variants.first().copied(), baselines.first().copied());
+            let ours = variant.and_then(|v| m.measure(wi, &c.measure, v, baseline));
             capped |= ours.is_some_and(|x| x.capped);
             per.push((label.clone(), ours.map(|x| x.y)));
+            let owned = |v: Vec<&str>| v.into_iter().map(String::from).collect();
+            chosen.push((owned(variants), owned(baselines)));
             let value = |variant: Option<&str>, k: &str| variant.and_then(|v| m.get(wi, v, k)).map(|x| x.y);
-            diagnostics.push(
-                c.diagnose
-                    .iter()
-                    .map(|k| (value(c.baseline.as_deref(), k), value(Some(&c.variant), k)))
-                    .collect(),
-            );
+            diagnostics.push(c.diagnose.iter().map(|k| (value(baseline, k), value(variant, k))).collect());
         }
         let all: Option<Vec<f64>> = per.iter().map(|(_, v)| *v).collect();
         let ours = all.filter(|v| !v.is_empty()).map(|v| match c.aggregate {
@@ -349,7 +455,7 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
             (Some(o), Stated::Number) => (None, Some(c.paper != 0.0 && (0.5..=2.0).contains(&(o / c.paper)))),
             (None, _) => (None, None),
         };
-        out.push(Outcome { per_workload: per, diagnostics, ours, capped, same_direction, within_2x });
+        out.push(Outcome { per_workload: per, chosen, diagnostics, ours, capped, same_direction, within_2x });
     }
     Ok(out)
 }
@@ -459,15 +565,25 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
         md.push_str(&figure_markdown(f, curve));
     }
     for (c, o) in r.spec.claims.iter().zip(outs) {
-        let rel = c.baseline.as_deref().map_or(String::new(), |b| format!(" against `{b}`"));
-        let arrow = if c.baseline.is_some() { " (baseline → variant)" } else { "" };
-        let heads: String = c.diagnose.iter().map(|m| format!(" `{m}`{arrow} |")).collect();
-        let rule = "---|".repeat(c.diagnose.len());
+        let has_baseline = !c.baselines().is_empty();
+        let rel =
+            if has_baseline { format!(" against {}", side_md(c, c.baselines())) } else { String::new() };
+        let arrow = if has_baseline { " (baseline → variant)" } else { "" };
+        // A side profiled per benchmark gets a column saying which of its variants was chosen.
+        let profiled = [!c.variant_best_of.is_empty(), !c.baseline_best_of.is_empty()];
+        let mut heads: String = ["variant", "baseline"]
+            .iter()
+            .zip(profiled)
+            .filter(|(_, p)| *p)
+            .map(|(s, _)| format!(" {s} chosen |"))
+            .collect();
+        heads.extend(c.diagnose.iter().map(|m| format!(" `{m}`{arrow} |")));
+        let rule = "---|".repeat(profiled.iter().filter(|p| **p).count() + c.diagnose.len());
         md.push_str(&format!(
-            "\n## {}: {}\n\n`{}`{rel}, {}.\n\n| benchmark | warpscope |{heads}\n|---|---|{rule}\n",
+            "\n## {}: {}\n\n{}{rel}, {}.\n\n| benchmark | warpscope |{heads}\n|---|---|{rule}\n",
             c.source,
             c.what,
-            c.variant,
+            side_md(c, c.variants()),
             match (&c.measure, c.aggregate) {
                 (Measure::Speedup, Aggregate::Mean) =>
                     "speedup (baseline cycles / variant cycles), geometric mean".to_string(),
@@ -481,21 +597,35 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
             }
         ));
         let num = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.3}"));
-        for ((w, v), d) in o.per_workload.iter().zip(&o.diagnostics) {
-            let cells: String = d
-                .iter()
-                .map(|&(b, v)| {
-                    if c.baseline.is_some() {
-                        format!(" {} → {} |", num(b), num(v))
-                    } else {
-                        format!(" {} |", num(v))
-                    }
-                })
-                .collect();
+        let name = |x: &Vec<String>| match &x[..] {
+            [] => " – |".to_string(),
+            [one] => format!(" `{one}` |"),
+            [first, rest @ ..] => format!(
+                " `{first}` (tied with {}) |",
+                rest.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        for (((w, v), d), (variant, baseline)) in o.per_workload.iter().zip(&o.diagnostics).zip(&o.chosen) {
+            let mut cells: String =
+                [variant, baseline].iter().zip(profiled).filter(|(_, p)| *p).map(|(x, _)| name(x)).collect();
+            cells.extend(d.iter().map(|&(b, v)| {
+                if has_baseline { format!(" {} → {} |", num(b), num(v)) } else { format!(" {} |", num(v)) }
+            }));
             md.push_str(&format!("| `{w}` | {} |{cells}\n", v.map_or("(missing)".into(), |v| show(c, v))));
         }
     }
     md
+}
+
+/// A side of a claim as the report names it: its variant, or the variants it is the best of on
+/// each benchmark and by what.
+fn side_md(c: &Claim, candidates: &[String]) -> String {
+    let quoted = candidates.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+    match (candidates.len(), &c.measure) {
+        (1, _) => quoted,
+        (_, Measure::Speedup) => format!("the best on each benchmark (the fewest cycles) of {quoted}"),
+        (_, m) => format!("the best on each benchmark (the highest `{}`) of {quoted}", m.metric()),
+    }
 }
 
 /// A figure's section of the report: its value per benchmark at each point of its axis.
@@ -578,6 +708,156 @@ pub fn report_svg(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// α-SJF at the three α of seed 000 §VI-D1.
+    const ALPHAS: &str = r#"["dram.scheduler=asjf dram.alpha_sjf.alpha=0.25", "dram.scheduler=asjf dram.alpha_sjf.alpha=0.5", "dram.scheduler=asjf dram.alpha_sjf.alpha=0.75"]"#;
+
+    /// Writes a spec with `claims` over two benchmarks (the tiny test workload and `stream`)
+    /// and four variants (GMC, α-SJF at each α) into a fresh directory `name`, and loads it.
+    fn load_spec(name: &str, claims: &str) -> (std::path::PathBuf, Result<Repro, ConfigError>) {
+        let dir = std::env::temp_dir().join(format!("warpscope-repro-unit-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let abs = |p: &str| std::fs::canonicalize(p).unwrap().display().to_string();
+        let spec = format!(
+            r#"(
+    title: "best of", paper: "none",
+    sweep: (
+        workloads: ["{}", "{}"],
+        points: [["dram.scheduler=gmc"], ["dram.scheduler=asjf", "dram.alpha_sjf.alpha=0.25"],
+                 ["dram.scheduler=asjf", "dram.alpha_sjf.alpha=0.5"], ["dram.scheduler=asjf", "dram.alpha_sjf.alpha=0.75"]],
+        metrics: ["cycles", "ipc"],
+    ),
+    claims: [
+{claims}
+    ],
+)
+"#,
+            abs("tests/fixtures/tiny.ron"),
+            abs("sample-configs/workloads/stream.ron")
+        );
+        let path = dir.join("spec.ron");
+        std::fs::write(&path, spec).unwrap();
+        let r = Repro::load(&path);
+        (dir, r)
+    }
+
+    /// Profiling as seed 000 §VI-D1 does it: on each benchmark the α with the highest IPC (or
+    /// the fewest cycles, for a speedup), which differs from benchmark to benchmark here.
+    #[test]
+    fn a_best_of_takes_each_benchmarks_best_variant() {
+        let claims = format!(
+            r#"(source: "§VI-D1", what: "profiled", measure: Ratio("ipc"), variant_best_of: {ALPHAS},
+                baseline: Some("dram.scheduler=gmc"), paper: 1.0251),
+               (source: "§VI-D1", what: "α = 0.5", measure: Ratio("ipc"), variant: "dram.scheduler=asjf dram.alpha_sjf.alpha=0.5",
+                baseline: Some("dram.scheduler=gmc"), paper: 1.0251),
+               (source: "§I", what: "over profiled", measure: Ratio("ipc"), variant: "dram.scheduler=gmc",
+                baseline_best_of: {ALPHAS}, paper: 1.073),
+               (source: "S", what: "speedup profiled", measure: Speedup, variant_best_of: {ALPHAS},
+                baseline: Some("dram.scheduler=gmc"), paper: 1.1),"#
+        );
+        let (dir, r) = load_spec("best", &claims);
+        let r = r.unwrap_or_else(|e| panic!("{e}"));
+        // (ipc, cycles) per benchmark for GMC, α = 0.25, 0.5, 0.75: the highest IPC is at
+        // α = 0.5 (tied with 0.75) on the first and 0.25 on the second; the fewest cycles at
+        // 0.25 and 0.75.
+        let runs = [
+            [(1.0, 1000), (0.9, 900), (1.2, 1100), (1.2, 1200)],
+            [(2.0, 1000), (2.5, 1000), (2.0, 1000), (1.5, 800)],
+        ];
+        let line = |p: &super::super::sweep::Point| {
+            let (ipc, cycles) = runs[p.workload][p.index % 4];
+            let v = serde_json::json!({"point": p.index, "key": p.key, "status": "done", "report": {"ipc": ipc, "cycles": cycles}});
+            format!("{v}\n")
+        };
+        let results = dir.join("results.jsonl");
+        std::fs::write(&results, r.sweep.points.iter().map(line).collect::<String>()).unwrap();
+        let outs = outcomes(&r, &results).unwrap();
+        let alpha = |a: &[&str]| -> Vec<String> {
+            a.iter().map(|a| format!("dram.scheduler=asjf dram.alpha_sjf.alpha={a}")).collect()
+        };
+        let gmc = vec!["dram.scheduler=gmc".to_string()];
+        assert_eq!(
+            outs[0].chosen,
+            vec![(alpha(&["0.5", "0.75"]), gmc.clone()), (alpha(&["0.25"]), gmc.clone())]
+        );
+        let close = |o: &Outcome, x: f64| (o.ours.unwrap() - x).abs() < 1e-12;
+        assert!(close(&outs[0], (1.2f64 * 1.25).sqrt()), "{:?}", outs[0].ours);
+        assert!(close(&outs[1], 1.2f64.sqrt()), "one α for all: {:?}", outs[1].ours);
+        assert_eq!(
+            outs[2].chosen,
+            vec![(gmc.clone(), alpha(&["0.5", "0.75"])), (gmc.clone(), alpha(&["0.25"]))]
+        );
+        assert!(close(&outs[2], (1.0f64 / 1.2 * 2.0 / 2.5).sqrt()), "{:?}", outs[2].ours);
+        assert_eq!(outs[3].chosen, vec![(alpha(&["0.25"]), gmc.clone()), (alpha(&["0.75"]), gmc.clone())]);
+        assert!(close(&outs[3], (1000.0f64 / 900.0 * 1000.0 / 800.0).sqrt()), "{:?}", outs[3].ours);
+        // The report names the α chosen on each benchmark, and those tied with it, for the side
+        // that is profiled.
+        let md = report_markdown(&r, &outs, &[]);
+        let (first, second) = (&r.sweep.workloads[0].0, &r.sweep.workloads[1].0);
+        assert!(md.contains("| benchmark | warpscope | variant chosen |\n"), "{md}");
+        let rows = [
+            format!(
+                "| `{first}` | +20.0 % | `dram.scheduler=asjf dram.alpha_sjf.alpha=0.5` (tied with `dram.scheduler=asjf dram.alpha_sjf.alpha=0.75`) |\n"
+            ),
+            format!("| `{second}` | +25.0 % | `dram.scheduler=asjf dram.alpha_sjf.alpha=0.25` |\n"),
+        ];
+        for row in rows {
+            assert!(md.contains(&row), "{row}\n{md}");
+        }
+        assert!(md.contains("| benchmark | warpscope | baseline chosen |\n"), "{md}");
+        // A profile needs every candidate's run: without α = 0.75 on the second benchmark,
+        // that benchmark has no number and the claim no aggregate.
+        let partial: String = r.sweep.points.iter().filter(|p| p.index != 7).map(line).collect();
+        std::fs::write(&results, partial).unwrap();
+        let outs = outcomes(&r, &results).unwrap();
+        assert_eq!(outs[0].chosen[0].0, alpha(&["0.5", "0.75"]));
+        assert_eq!((outs[0].chosen[1].0.len(), outs[0].per_workload[1].1, outs[0].ours), (0, None, None));
+        assert!(close(&outs[1], 1.2f64.sqrt()), "the fixed α has its runs");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A best-of naming a variant the sweep lacks, or given beside the plain field, is refused
+    /// at load, naming the file, the position and the field.
+    #[test]
+    fn a_bad_best_of_is_refused_at_load() {
+        let missing = r#"["dram.scheduler=asjf dram.alpha_sjf.alpha=0.25",
+                "dram.scheduler=asjf dram.alpha_sjf.alpha=0.3"]"#;
+        let cases = [
+            (
+                format!(
+                    r#"(source: "S", what: "w", measure: Ratio("ipc"), variant_best_of: {missing}, baseline: Some("dram.scheduler=gmc"), paper: 1.0)"#
+                ),
+                "alpha=0.3\"]",
+                "claims[0].variant_best_of[1]: `dram.scheduler=asjf dram.alpha_sjf.alpha=0.3` is not a variant of the sweep; its variants: dram.scheduler=gmc, dram.scheduler=asjf dram.alpha_sjf.alpha=0.25, ",
+            ),
+            (
+                format!(
+                    r#"(source: "S", what: "w", measure: Ratio("ipc"), variant: "dram.scheduler=gmc",
+                baseline: Some("dram.scheduler=gmc"), baseline_best_of: {ALPHAS}, paper: 1.0)"#
+                ),
+                "baseline_best_of",
+                "claims[0].baseline_best_of: give `baseline` or `baseline_best_of`, not both",
+            ),
+            (
+                r#"(source: "S", what: "w", measure: Ratio("ipc"), variant_best_of: ["dram.scheduler=gmc"],
+                baseline: Some("dram.scheduler=gmc"), paper: 1.0)"#
+                    .to_string(),
+                "variant_best_of",
+                "claims[0].variant_best_of: a best of one variant; give it as `variant`",
+            ),
+        ];
+        for (i, (claim, at, message)) in cases.iter().enumerate() {
+            let (dir, r) = load_spec(&format!("bad{i}"), claim);
+            let e = r.err().expect("refused").to_string();
+            let text = std::fs::read_to_string(dir.join("spec.ron")).unwrap();
+            let line = text.lines().position(|l| l.contains(at)).unwrap() + 1;
+            let file = dir.join("spec.ron").display().to_string();
+            assert!(e.starts_with(&format!("{file}:{line}:")), "{e}");
+            assert!(e.contains(message), "{e}");
+            std::fs::remove_dir_all(&dir).ok();
+        }
+    }
 
     #[test]
     fn verdicts_follow_direction_and_size() {
