@@ -85,6 +85,16 @@ pub struct L2Slice {
     pub access_occupancy: Vec<u64>,
     /// Perfect L2 (seed 003 §5.1): every access hits; stores are absorbed.
     pub perfect: bool,
+    /// The head of the access queue found every way of its set reserved
+    /// (`StallCause::LineAlloc`), and no fill has changed the tags or MSHRs since: it would
+    /// find the same again, so it is only counted, not looked up. Exact because a lookup's
+    /// outcome depends on the head (which only a lookup removes), this slice's tags and MSHRs
+    /// (which only a fill, a prefetch fill or a lookup changes), and its miss queue's room,
+    /// which only a lookup uses up (the controller's pops only add room, and a head refused
+    /// for a line had room). `sim.no_skip` turns it off.
+    line_wait: bool,
+    /// Idle skipping is on (`sim.no_skip` off): `line_wait` may be set.
+    skip: bool,
 }
 
 impl L2Slice {
@@ -122,6 +132,8 @@ impl L2Slice {
             stats: CacheStats::default(),
             access_occupancy: vec![0; l.access_queue as usize + 1],
             perfect: c.ideal.perfect_l2,
+            line_wait: false,
+            skip: !c.sim.no_skip,
         }
     }
 
@@ -194,7 +206,11 @@ impl L2Slice {
         if self.fill(now) {
             return;
         }
-        self.lookup(now, stamp, map, ledger, sink);
+        if self.line_wait {
+            self.stats.stall(StallCause::LineAlloc);
+        } else {
+            self.lookup(now, stamp, map, ledger, sink);
+        }
         if self.port_free <= now && !self.prefetch_fills.is_empty() {
             self.fill_prefetch(now, stamp, map, ledger);
         }
@@ -243,7 +259,15 @@ impl L2Slice {
             },
         }
         self.prefetch_fills.pop();
+        self.line_wait = false;
         ledger.retire();
+    }
+
+    /// The head found every way of its set reserved: a stall, and (when skipping) no new
+    /// lookup until a fill changes the slice (`line_wait`).
+    fn wait_for_line(&mut self) {
+        self.stats.stall(StallCause::LineAlloc);
+        self.line_wait = self.skip;
     }
 
     /// A demand hit line `way` of `set`: a prefetched line has proven useful.
@@ -274,6 +298,7 @@ impl L2Slice {
             return false;
         }
         let reply = self.fills.pop_front().expect("front exists");
+        self.line_wait = false;
         let (addr, bytes) = (reply.addr, reply.bytes);
         let (set, probe) = self.tags.probe(reply.loc.slice_line);
         let mut out = std::mem::take(&mut self.scratch);
@@ -330,7 +355,7 @@ impl L2Slice {
                 Probe::Hit(way) | Probe::Pending(way) => way,
                 Probe::Miss => {
                     let Some(way) = self.tags.victim(set) else {
-                        self.stats.stall(StallCause::LineAlloc);
+                        self.wait_for_line();
                         return;
                     };
                     if self.tags.line(set, way).dirty && self.miss_queue.is_full() {
@@ -419,7 +444,7 @@ impl L2Slice {
                     self.tags.line_mut(set, way).state = LineState::Reserved;
                 } else {
                     let Some(way) = self.tags.victim(set) else {
-                        self.stats.stall(StallCause::LineAlloc);
+                        self.wait_for_line();
                         return;
                     };
                     self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
