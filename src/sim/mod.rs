@@ -202,10 +202,15 @@ impl Gpu {
         };
         let mut finished = 0;
         let mut freed = false;
-        for sm in &mut self.sms {
-            sm.step(stamp, &mut env);
-            finished += std::mem::take(&mut sm.exec.finished_ctas);
-            freed |= std::mem::take(&mut sm.exec.slots_freed);
+        for (i, sm) in self.sms.iter_mut().enumerate() {
+            // Only a worked cycle can queue a request for the crossbar.
+            if sm.step(stamp, &mut env) {
+                finished += std::mem::take(&mut sm.exec.finished_ctas);
+                freed |= std::mem::take(&mut sm.exec.slots_freed);
+                if !sm.l1.miss_queue.is_empty() {
+                    self.icnt.request.offer(i, sm.head());
+                }
+            }
         }
         if freed {
             self.launcher.saturated = false;
@@ -339,8 +344,11 @@ impl Gpu {
                 }
             },
         );
-        for slice in &mut self.l2 {
+        for (i, slice) in self.l2.iter_mut().enumerate() {
             slice.step(now, stamp, &self.map, &mut self.ledger, &mut self.events);
+            if !slice.response_queue.is_empty() {
+                self.icnt.reply.offer(i, slice.head());
+            }
         }
         self.icnt.request.step(
             now,

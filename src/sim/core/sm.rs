@@ -164,17 +164,19 @@ impl Sm {
         self.exec.assigned_warps()
     }
 
-    /// One core cycle: a quiet one only counts (see `quiet`).
+    /// One core cycle: a quiet one only counts (see `quiet`). Returns whether the cycle
+    /// was worked: a quiet one finishes no CTA and frees no slot.
     #[inline]
-    pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) {
+    pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         if let Some(q) = self.quiet {
             if now < q.until && !quiet::heard(env.sink) {
                 q.count(1, env.kernel_active, &mut self.stats, &mut self.l1.stats);
-                return;
+                return false;
             }
             self.quiet = None;
         }
         self.work(now, env);
+        true
     }
 
     /// A cycle that is not quiet.
@@ -676,7 +678,7 @@ mod tests {
                 sink: &mut self.sink,
                 ledger: &mut self.ledger,
             };
-            self.sm.step(self.now, &mut env);
+            let _ = self.sm.step(self.now, &mut env);
             self.events.extend(self.sink.drain());
             self.now += 1;
         }
