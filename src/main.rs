@@ -638,6 +638,7 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         summary.ran,
         summary.failed
     );
+    warn_unmatched(&summary);
     let results = a.csv.as_ref().or(a.json.as_ref()).expect("checked above: an output is given");
     if let Some(svg) = &svg {
         output::write_atomic(svg, &sweep::chart(&s, results)?)?;
@@ -696,6 +697,17 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// Says, once per results file, how many of its stored results are no point of the sweep.
+fn warn_unmatched(summary: &sweep::SweepSummary) {
+    for (path, n) in &summary.unmatched {
+        let (results, match_) = if *n == 1 { ("result", "matches") } else { ("results", "match") };
+        eprintln!(
+            "warning: {}: {n} stored {results} {match_} no point of this sweep (a point or workload removed or changed); left in the file, not used",
+            path.display()
+        );
+    }
+}
+
 fn repro_cmd(a: ReproArgs) -> Result<i32> {
     use warpscope::batch::repro;
     let dir = a.out.display().to_string();
@@ -721,6 +733,7 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
         summary.ran,
         summary.failed
     );
+    warn_unmatched(&summary);
     let outs = repro::outcomes(&r, &results)?;
     let curves = repro::curves(&r, &results)?;
     let md = repro::report_markdown(&r, &outs, &curves);

@@ -82,6 +82,67 @@ fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
     std::fs::remove_dir_all(&out).ok();
 }
 
+/// A spec that gains a point and reorders its points resumes: each stored result is matched to
+/// its point by key, not by the point number stored with it, so only the new point runs and the
+/// report is a fresh run's. Back at the old spec, the new point's result matches no point: it
+/// stays in the file, is counted once on stderr, and the report is the old one.
+#[test]
+fn a_grown_and_reordered_spec_runs_only_its_new_points() {
+    let dir = tmp("grown");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tiny = std::fs::canonicalize("tests/fixtures/tiny.ron").unwrap();
+    let mini = std::fs::read_to_string(MINI).unwrap().replace("../tiny.ron", &tiny.display().to_string());
+    let grid = r#"grid: ["dram.scheduler=fcfs,frfcfs"]"#;
+    assert!(mini.contains(grid));
+    std::fs::write(dir.join("mini.ron"), &mini).unwrap();
+    std::fs::write(dir.join("grown.ron"), mini.replace(grid, r#"grid: ["dram.scheduler=frfcfs,gmc,fcfs"]"#))
+        .unwrap();
+    let repro = |spec: &str, out: &str| {
+        let o = Command::new(BIN).args(["repro", spec, "--out", out]).current_dir(&dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{stderr}");
+        stderr
+    };
+    let read = |out: &str, file: &str| std::fs::read_to_string(dir.join(out).join(file)).unwrap();
+    assert!(repro("mini.ron", "resumed").contains("2 runs, 0 already done, 2 run now"));
+    let (stored, old_report) = (read("resumed", "results.jsonl"), read("resumed", "report.md"));
+    let grown = repro("grown.ron", "resumed");
+    assert!(grown.contains("3 runs, 2 already done, 1 run now"), "{grown}");
+    assert!(!grown.contains("no point of this sweep"), "{grown}");
+    let results = read("resumed", "results.jsonl");
+    assert!(results.starts_with(&stored), "the stored results are kept as they were");
+    assert_eq!(results.lines().count(), 3);
+    assert!(results.lines().last().unwrap().contains("dram.scheduler=gmc\""), "{results}");
+    assert!(repro("grown.ron", "fresh").contains("3 runs, 0 already done, 3 run now"));
+    for file in ["report.md", "report.svg"] {
+        assert_eq!(read("resumed", file), read("fresh", file), "{file}");
+    }
+    // Each run is bit-identical to the fresh run's of its point, whatever its number, apart
+    // from the wall time it took.
+    let reports = |text: &str| -> std::collections::BTreeMap<String, serde_json::Value> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .map(|mut v| {
+                let sim = v["report"]["sim"].as_object_mut().unwrap();
+                assert!(sim.remove("wall_seconds").is_some() && sim.remove("cycles_per_second").is_some());
+                (v["key"].as_str().unwrap().to_string(), v["report"].clone())
+            })
+            .collect()
+    };
+    let (resumed, fresh) = (reports(&results), reports(&read("fresh", "results.jsonl")));
+    assert_eq!(resumed.keys().collect::<Vec<_>>(), fresh.keys().collect::<Vec<_>>());
+    for (key, report) in &resumed {
+        assert!(*report == fresh[key], "{key}: the resumed run differs from the fresh one");
+    }
+    let back = repro("mini.ron", "resumed");
+    assert!(back.contains("2 runs, 2 already done, 0 run now"), "{back}");
+    let warning = "results.jsonl: 1 stored result matches no point of this sweep";
+    assert_eq!(back.matches(warning).count(), 1, "{back}");
+    assert_eq!(read("resumed", "results.jsonl"), results, "left in the file");
+    assert_eq!(read("resumed", "report.md"), old_report);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Runs `repro` on the mini spec with `from` replaced by `to`; expects it refused (exit 2)
 /// before anything ran, and returns what it printed.
 fn refused(name: &str, from: &str, to: &str) -> String {

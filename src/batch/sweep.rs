@@ -15,9 +15,13 @@
 //!
 //! A point is identified by its key, `workload | assignments`. Re-running a sweep skips the
 //! points its output files already hold (a partly written last line from a killed run is
-//! dropped), so an interrupted study resumes. `--shard I/N` runs the points whose index is I
-//! modulo N, so a cluster scheduler can split one grid over machines; `--merge` combines the
-//! shards' files, ordered by point.
+//! dropped), so an interrupted study resumes. Stored results are matched to points by key, not
+//! by the point number stored with them, so a grid that gains or reorders points or workloads
+//! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
+//! grid stays in the file, is counted, and is not used. The key does not cover the grid's
+//! `config` or `max_cycles`: after changing either, write to a new file. `--shard I/N` runs the
+//! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
+//! `--merge` combines the shards' files, ordered by point.
 
 use super::chart::{BarPanel, LinePanel, Sample, Series};
 use super::compare::variants;
@@ -344,6 +348,30 @@ pub fn read_results(path: &Path) -> Result<(Option<Vec<String>>, Vec<Record>, u6
     Ok((header, records, complete as u64))
 }
 
+/// A results file's records matched to a sweep's points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Matched {
+    /// Per point, by index, the record whose key is the point's (the last, if several are).
+    pub records: Vec<Option<Record>>,
+    /// Records whose key is no point of the sweep: a point since removed or changed.
+    pub unmatched: usize,
+}
+
+/// Matches records to the sweep's points by key — workload and every assignment — not by the
+/// point number stored with them, which changes when the sweep gains or reorders points.
+pub fn match_records(sweep: &Sweep, records: Vec<Record>) -> Matched {
+    let index: std::collections::BTreeMap<&str, usize> =
+        sweep.points.iter().map(|p| (p.key.as_str(), p.index)).collect();
+    let mut matched = Matched { records: vec![None; sweep.points.len()], unmatched: 0 };
+    for r in records {
+        match index.get(r.key.as_str()) {
+            Some(&i) => matched.records[i] = Some(r),
+            None => matched.unmatched += 1,
+        }
+    }
+    matched
+}
+
 /// A results file being appended to.
 struct Sink {
     path: PathBuf,
@@ -351,15 +379,19 @@ struct Sink {
     file: std::fs::File,
     /// Keys it already holds.
     done: BTreeSet<String>,
+    /// How many of its records are no point of the sweep.
+    unmatched: usize,
 }
 
 impl Sink {
-    /// Opens `path` for appending, checking its header and dropping a partial last line.
-    fn open(path: &Path, header: &[String]) -> Result<Sink> {
+    /// Opens `path` for appending the sweep's results, checking its header and dropping a
+    /// partial last line.
+    fn open(path: &Path, sweep: &Sweep) -> Result<Sink> {
+        let header = sweep.csv_header();
         let format = Format::of(path);
         let (existing, records, complete) = read_results(path)?;
         if let Some(h) = &existing
-            && h != header
+            && *h != header
         {
             bail!(
                 "{}: holds results with other columns ({}); write to another file or remove it",
@@ -377,8 +409,9 @@ impl Sink {
         if format == Format::Csv && existing.is_none() {
             writeln!(file, "{}", header.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(","))?;
         }
-        let done = records.into_iter().map(|r| r.key).collect();
-        Ok(Sink { path: path.to_path_buf(), format, file, done })
+        let done = records.iter().map(|r| r.key.clone()).collect();
+        let unmatched = match_records(sweep, records).unmatched;
+        Ok(Sink { path: path.to_path_buf(), format, file, done, unmatched })
     }
 }
 
@@ -400,6 +433,9 @@ pub struct SweepSummary {
     pub skipped: usize,
     pub ran: usize,
     pub failed: usize,
+    /// Each results file holding records that are no point of the sweep, and how many: they
+    /// stay in the file and are not used.
+    pub unmatched: Vec<(PathBuf, usize)>,
 }
 
 /// Parses `I/N`.
@@ -423,11 +459,11 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), ConfigError> {
 /// finishes; `progress` gets the number of points to run, then advances as each finishes
 /// (pass [`ProgressBar::hidden`] for none).
 pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result<SweepSummary> {
-    let header = sweep.csv_header();
     let mut sinks = Vec::new();
     for p in opts.csv.iter().chain(opts.json.iter()) {
-        sinks.push(Sink::open(p, &header)?);
+        sinks.push(Sink::open(p, sweep)?);
     }
+    let unmatched = sinks.iter().filter(|s| s.unmatched > 0).map(|s| (s.path.clone(), s.unmatched)).collect();
     if sinks.is_empty() {
         bail!("a sweep needs somewhere to write: --csv PATH and/or --json PATH");
     }
@@ -479,6 +515,7 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
         skipped: mine.len() - todo.len(),
         ran: todo.len(),
         failed: failed.into_inner(),
+        unmatched,
     })
 }
 
@@ -550,14 +587,14 @@ pub struct Cells {
     pub capped: bool,
 }
 
-/// Each finished point's metrics (CSV columns, or a JSON line's report), by point index.
+/// Each finished point's metrics (CSV columns, or a JSON line's report), by point index; the
+/// records are matched to points by key ([`match_records`]), and those of no point are left out
+/// ([`run`] counts them).
 pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>> {
     let (header, records, _) = read_results(results)?;
     let mut out: Vec<Option<Cells>> = (0..sweep.points.len()).map(|_| None).collect();
-    for r in records {
-        let Some(p) = sweep.points.get(r.point).filter(|p| p.key == r.key) else {
-            bail!("{}: point {} `{}` is not a point of this grid", results.display(), r.point, r.key);
-        };
+    for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
+        let Some(r) = r else { continue };
         let (status, values): (String, Vec<Option<serde_json::Value>>) = match &header {
             Some(h) => {
                 let f = csv_fields(&r.line);
@@ -580,7 +617,7 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
                 (v["status"].as_str().unwrap_or_default().to_string(), sweep.metrics.iter().map(at).collect())
             }
         };
-        out[p.index] = Some(Cells { values, capped: status == "max-cycles" });
+        out[i] = Some(Cells { values, capped: status == "max-cycles" });
     }
     Ok(out)
 }
@@ -731,6 +768,43 @@ mod tests {
             let line = row.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
             assert_eq!(csv_fields(&line), row, "{line}");
         }
+    }
+
+    /// Records are matched to points by key whatever point number they were stored with (the
+    /// sweep has gained a point before them and swapped two); a record of no point is counted,
+    /// and of two records of one point the last is taken.
+    #[test]
+    fn records_match_points_by_key_not_by_number() {
+        let dir = std::env::temp_dir().join(format!("warpscope-sweep-match-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let tiny = std::fs::canonicalize("tests/fixtures/tiny.ron").unwrap();
+        let grid = dir.join("grid.ron");
+        let text = format!(
+            r#"(workloads: ["{}"], sets: ["core.count=2"], grid: ["dram.scheduler=gmc,frfcfs,fcfs"])"#,
+            tiny.display()
+        );
+        std::fs::write(&grid, text).unwrap();
+        let sweep = Sweep::load(&grid).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::remove_dir_all(&dir).ok();
+        let key = |sched: &str| format!("{} | core.count=2 dram.scheduler={sched}", tiny.display());
+        assert_eq!(
+            sweep.points.iter().map(|p| p.key.clone()).collect::<Vec<_>>(),
+            [key("gmc"), key("frfcfs"), key("fcfs")]
+        );
+        let record =
+            |point: usize, sched: &str, line: &str| Record { point, key: key(sched), line: line.into() };
+        let records = vec![
+            record(0, "fcfs", "fcfs"),
+            record(1, "frfcfs", "frfcfs, first"),
+            record(2, "frlcfs", "a point since removed"),
+            record(1, "frfcfs", "frfcfs, again"),
+        ];
+        let m = match_records(&sweep, records);
+        let lines: Vec<Option<&str>> =
+            m.records.iter().map(|r| r.as_ref().map(|r| r.line.as_str())).collect();
+        assert_eq!(lines, [None, Some("frfcfs, again"), Some("fcfs")]);
+        assert_eq!(m.records[2].as_ref().unwrap().point, 0, "the record as stored");
+        assert_eq!(m.unmatched, 1);
     }
 
     #[test]
