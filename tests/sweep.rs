@@ -217,6 +217,55 @@ fn a_chart_marks_runs_that_hit_the_cycle_limit() {
     assert!(chart.contains(">\ncore cycles\n</text>") && chart.contains(">\n%\n</text>"), "units");
 }
 
+/// A results file holds runs of one machine and one cycle limit: resuming into it after the
+/// grid's limit or machine changed is refused (the point keys cover neither), before anything
+/// runs, naming the file, the point and what differs; the report of the file is refused too.
+#[test]
+fn resuming_after_the_cycle_limit_or_machine_changed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let capped = read(&g).replace("metrics:", "max_cycles: 40,\n    metrics:");
+    std::fs::write(&g, &capped).unwrap();
+    let (csv, json) = (dir.path().join("r.csv"), dir.path().join("r.jsonl"));
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    let stored = (read(&csv), read(&json));
+    let point = "tiny.ron | dram.scheduler=fcfs l1.ways=2";
+    for (limit, why) in [
+        ("max_cycles: 60,", "was stopped at 40 cycles, and this sweep stops at 60"),
+        ("", "was stopped at 40 cycles, and this sweep stops at none (max_cycles 0)"),
+    ] {
+        std::fs::write(&g, capped.replace("max_cycles: 40,", limit)).unwrap();
+        for out in [&csv, &json] {
+            let flag = if out == &csv { "--csv" } else { "--json" };
+            let (code, err) = sweep(&[&g, Path::new(flag), out]);
+            assert_eq!(code, 2, "{err}");
+            assert!(err.contains(&format!("{}: the stored run of `", out.display())), "{err}");
+            assert!(err.contains(point) && err.contains(why), "{err}");
+        }
+        assert_eq!((read(&csv), read(&json)), stored, "nothing ran, nothing was written");
+    }
+    // A whole run needs more than 40 cycles: under a lower limit it would have been capped.
+    std::fs::write(&g, read(&g).replace("metrics:", "max_cycles: 0,\n    metrics:")).unwrap();
+    let whole = dir.path().join("whole.jsonl");
+    assert_eq!(sweep(&[&g, Path::new("--json"), &whole]).0, 0);
+    std::fs::write(&g, capped.clone()).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &whole]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cycles, past this sweep's limit of 40"), "{err}");
+    // The JSON line names the machine its run was on.
+    let root = std::env::current_dir().unwrap();
+    let other = capped.replace(
+        &root.join("tests/fixtures/small.ron").display().to_string(),
+        &root.join("sample-configs/gtx480-sc14.ron").display().to_string(),
+    );
+    std::fs::write(&g, other).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ran on machine `small`, and this sweep's machine is `gtx480-sc14`"), "{err}");
+    assert_eq!(read(&json), stored.1);
+}
+
 #[test]
 fn merging_a_missing_or_mismatched_shard_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -19,7 +19,9 @@
 //! by the point number stored with them, so a grid that gains or reorders points or workloads
 //! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
 //! grid stays in the file, is counted, and is not used. The key does not cover the grid's
-//! `config` or `max_cycles`: after changing either, write to a new file. `--shard I/N` runs the
+//! machine or `max_cycles`, so a stored run of a point made on another machine (JSON lines name
+//! it) or under another cycle limit is refused with an error ([`check_stored`]): after changing
+//! either, write to a new file. `--shard I/N` runs the
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
 
@@ -372,6 +374,63 @@ pub fn match_records(sweep: &Sweep, records: Vec<Record>) -> Matched {
     matched
 }
 
+/// Checks that the stored runs of a sweep's points were run as the sweep would run them now:
+/// on its machine (the JSON line's report names it; a CSV row does not) and under its cycle
+/// limit — a run stopped at another limit, or one that ran past this limit to completion,
+/// would be counted as this sweep's. The key of a point covers neither, so a sweep whose
+/// machine or `max_cycles` changed would otherwise reuse old results without a word.
+fn check_stored(
+    sweep: &Sweep,
+    path: &Path,
+    header: Option<&[String]>,
+    records: &[Option<Record>],
+) -> Result<()> {
+    let column = |name: &str| header.and_then(|h| h.iter().position(|c| c == name));
+    let (status_col, cycles_col) = (column("status"), column("cycles"));
+    for r in records.iter().flatten() {
+        let (status, machine, cycles) = match header {
+            Some(_) => {
+                let f = csv_fields(&r.line);
+                let at = |c: Option<usize>| c.and_then(|c| f.get(c).cloned());
+                (at(status_col).unwrap_or_default(), None, at(cycles_col).and_then(|c| c.parse::<u64>().ok()))
+            }
+            None => {
+                let v: serde_json::Value = serde_json::from_str(&r.line)?;
+                let config =
+                    v["report"]["config"].as_str().map(|c| c.split(" [").next().unwrap_or(c).to_string());
+                (v["status"].as_str().unwrap_or_default().to_string(), config, v["report"]["cycles"].as_u64())
+            }
+        };
+        let unfit = if let Some(m) = machine.filter(|m| *m != sweep.machine) {
+            Some(format!("ran on machine `{m}`, and this sweep's machine is `{}`", sweep.machine))
+        } else {
+            match (status.as_str(), cycles) {
+                ("max-cycles", Some(c)) if c != sweep.max_cycles => Some(format!(
+                    "was stopped at {c} cycles, and this sweep stops at {}",
+                    if sweep.max_cycles == 0 {
+                        "none (max_cycles 0)".to_string()
+                    } else {
+                        sweep.max_cycles.to_string()
+                    }
+                )),
+                ("done", Some(c)) if sweep.max_cycles != 0 && c > sweep.max_cycles => Some(format!(
+                    "ran to completion in {c} cycles, past this sweep's limit of {}",
+                    sweep.max_cycles
+                )),
+                _ => None,
+            }
+        };
+        if let Some(why) = unfit {
+            let message = format!(
+                "the stored run of `{}` {why}; its results are not this sweep's: write to another file (a new --out) or remove it",
+                r.key
+            );
+            return Err(grid_error(&path.display().to_string(), message).into());
+        }
+    }
+    Ok(())
+}
+
 /// A results file being appended to.
 struct Sink {
     path: PathBuf,
@@ -410,7 +469,9 @@ impl Sink {
             writeln!(file, "{}", header.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(","))?;
         }
         let done = records.iter().map(|r| r.key.clone()).collect();
-        let unmatched = match_records(sweep, records).unmatched;
+        let matched = match_records(sweep, records);
+        check_stored(sweep, path, existing.as_deref(), &matched.records)?;
+        let unmatched = matched.unmatched;
         Ok(Sink { path: path.to_path_buf(), format, file, done, unmatched })
     }
 }
@@ -593,7 +654,9 @@ pub struct Cells {
 pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>> {
     let (header, records, _) = read_results(results)?;
     let mut out: Vec<Option<Cells>> = (0..sweep.points.len()).map(|_| None).collect();
-    for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
+    let matched = match_records(sweep, records).records;
+    check_stored(sweep, results, header.as_deref(), &matched)?;
+    for (i, r) in matched.into_iter().enumerate() {
         let Some(r) = r else { continue };
         let (status, values): (String, Vec<Option<serde_json::Value>>) = match &header {
             Some(h) => {
