@@ -106,7 +106,7 @@ pub struct Claim {
     #[serde(default, deserialize_with = "some_string")]
     pub variant: Option<String>,
     /// The variants the measured one is profiled from, per benchmark: on each benchmark the
-    /// claim measures the one that does best there (see [`Measured::best`]). This is how a
+    /// claim measures the one that does best there (see `Measured::best`). This is how a
     /// paper that tunes a parameter per benchmark compares: seed 000 §VI-D1, "For each
     /// benchmark, we determined the value of α by profiling (possible values being 0.25, 0.5,
     /// and 0.75)".

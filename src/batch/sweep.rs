@@ -20,7 +20,7 @@
 //! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
 //! grid stays in the file, is counted, and is not used. The key does not cover the grid's
 //! machine or `max_cycles`, so a stored run of a point made on another machine (JSON lines name
-//! it) or under another cycle limit is refused with an error ([`check_stored`]): after changing
+//! it) or under another cycle limit is refused with an error (`check_stored`): after changing
 //! either, write to a new file. `--shard I/N` runs the
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
