@@ -42,6 +42,7 @@ fn variants() -> Vec<Vec<String>> {
         "ideal.perfect_l2=true",
         "l1.allocate=on-fill",
         "dram.prefetch.enabled=true",
+        "l2.latency_queue=true",
     ] {
         v.push(vec![s.to_string()]);
     }

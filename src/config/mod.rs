@@ -329,8 +329,15 @@ pub struct L2Config {
     pub response_queue: u32,
     /// Bytes the data array moves per L2 cycle.
     pub data_port_bytes: u32,
-    /// Tag + data pipeline latency (L2 cycles).
+    /// Tag + data pipeline latency (L2 cycles): what a hit waits after its lookup.
     pub latency: u32,
+    /// Every access, hit, miss or store, waits `latency` before its tag lookup instead, and a
+    /// hit then responds at once: an unloaded hit takes as long as without, a miss leaves for
+    /// the DRAM `latency` later (GPGPU-Sim's ROP queue, `-gpgpu_l2_rop_latency`, which every
+    /// non-texture request waits out before the L2; seed 002 §II's L2 "access latency of
+    /// around 120 cycles" before "an additional access latency of around 100 cycles" to
+    /// off-chip memory). False: misses and stores are looked up at once.
+    pub latency_queue: bool,
     /// Set-index function over the slice's lines.
     pub index: IndexName,
     /// Sectored lines, as `l1.sectored` (`-gpgpu_cache:dl2 S:…`): a sector miss fetches only its
@@ -728,6 +735,7 @@ impl Default for L2Config {
             response_queue: 8,
             data_port_bytes: 32,
             latency: 30,
+            latency_queue: false,
             index: IndexName::Conv,
             sectored: false,
             replacement: ReplacementName::Lru,

@@ -14,6 +14,7 @@ pub enum Place {
     L1MshrMerged { core: u16 },
     RequestNetwork { slice: u16, arrival: u64 },
     L2AccessQueue { slice: u16 },
+    L2LatencyQueue { slice: u16, ready: u64 },
     L2MshrMerged { slice: u16 },
     L2Pipeline { slice: u16, ready: u64 },
     L2MissQueue { slice: u16 },
@@ -36,6 +37,9 @@ impl Place {
                 format!("crossbar → L2 slice {slice} (arrives icnt {arrival})")
             }
             Place::L2AccessQueue { slice } => format!("L2 slice {slice} access queue"),
+            Place::L2LatencyQueue { slice, ready } => {
+                format!("L2 slice {slice} latency queue (lookup at icnt {ready})")
+            }
             Place::L2MshrMerged { slice } => format!("L2 slice {slice} MSHR (merged)"),
             Place::L2Pipeline { slice, ready } => {
                 format!("L2 slice {slice} hit pipeline (ready icnt {ready})")
@@ -86,6 +90,9 @@ pub fn locate_request(g: &Gpu, id: u64) -> Option<(Place, MemRequest)> {
         let slice = l2.id;
         if let Some(r) = l2.access_queue.iter().find(is) {
             return Some((Place::L2AccessQueue { slice }, *r));
+        }
+        if let Some((ready, r)) = l2.looking_up().find(is_timed) {
+            return Some((Place::L2LatencyQueue { slice, ready: *ready }, *r));
         }
         if let Some((ready, r)) = l2.pipe().find(is_timed) {
             return Some((Place::L2Pipeline { slice, ready: *ready }, *r));

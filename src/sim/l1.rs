@@ -32,11 +32,11 @@ use crate::sim::core::coalescer::SECTOR_BYTES;
 use crate::sim::core::fcw::FcwTrainer;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
-use crate::sim::queue::BoundedQueue;
+use crate::sim::queue::{BoundedQueue, LatencyQueue};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};
 use crate::sim::stats::{CacheStats, L1LoadStats, StallCause, mpli_bin};
 use crate::workload::hash::mix;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Marks a line that is in the cache (or on its way) in [`LineHistory`].
@@ -120,19 +120,18 @@ pub struct L1 {
     pub tags: TagArray,
     pub mshr: Mshr,
     pub miss_queue: BoundedQueue<MemRequest>,
-    /// Requests on their way to the miss queue through the lookup pipeline: (cycle they
-    /// reach it, request); empty unless `latency_queue`.
-    looking_up: VecDeque<(u64, MemRequest)>,
+    /// Requests on their way to the miss queue through the lookup pipeline (`hit_latency`);
+    /// empty unless `latency_queue`.
+    looking_up: LatencyQueue<MemRequest>,
     latency_queue: bool,
-    /// Hits on their way back: (ready cycle, request).
-    hits: VecDeque<(u64, MemRequest)>,
+    /// Hits on their way back (`hit_latency`).
+    hits: LatencyQueue<MemRequest>,
     pub alloc: AllocPolicy,
     write: L1Write,
     /// Lines of 32-byte sectors, MSHR entries per sector (`l1.sectored`).
     sectored: bool,
     flush_when_idle: bool,
     line_shift: u32,
-    hit_latency: u64,
     /// Fills so far (a replay can only change outcome after one).
     pub fills: u64,
     /// PMEM (seed 003 §3): every access hits; stores are absorbed.
@@ -169,15 +168,14 @@ impl L1 {
             tags,
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
-            looking_up: VecDeque::new(),
+            looking_up: LatencyQueue::new(l.hit_latency.into(), 0),
             latency_queue: l.latency_queue,
-            hits: VecDeque::with_capacity(l.hit_latency as usize + 1),
+            hits: LatencyQueue::new(l.hit_latency.into(), l.hit_latency as usize + 1),
             alloc: l.allocate,
             write: l.write,
             sectored: l.sectored,
             flush_when_idle: l.flush_when_idle,
             line_shift,
-            hit_latency: l.hit_latency.into(),
             fills: 0,
             perfect: c.ideal.perfect_l1,
             victims: Vec::with_capacity(2),
@@ -262,7 +260,7 @@ impl L1 {
             self.stats.reads += 1;
             self.stats.read_hits += 1;
             req.trace.l1 = CacheOutcome::Hit;
-            self.hits.push_back((now + self.hit_latency, req));
+            self.hits.push(now, req);
             self.serviced(set, false, ctx, sink);
             return Ok(CacheOutcome::Hit);
         }
@@ -377,7 +375,7 @@ impl L1 {
     /// lookup latency, into the lookup pipeline until `now + hit_latency`.
     fn send_below(&mut self, req: MemRequest, now: u64) {
         if self.latency_queue {
-            self.looking_up.push_back((now + self.hit_latency, req));
+            self.looking_up.push(now, req);
         } else {
             let _ = self.miss_queue.push(req);
         }
@@ -388,11 +386,9 @@ impl L1 {
     /// so a miss leaves that much later, as a hit returns). Returns whether any moved.
     pub fn advance(&mut self, now: u64) -> bool {
         let mut moved = false;
-        while let Some((ready, _)) = self.looking_up.front() {
-            if *ready > now || self.miss_queue.is_full() {
-                break;
-            }
-            let (_, req) = self.looking_up.pop_front().expect("front exists");
+        while !self.miss_queue.is_full()
+            && let Some(req) = self.looking_up.pop_ready(now)
+        {
             let _ = self.miss_queue.push(req);
             moved = true;
         }
@@ -401,7 +397,7 @@ impl L1 {
 
     /// When the oldest request in the lookup pipeline may enter the miss queue.
     pub fn next_lookup_at(&self) -> Option<u64> {
-        self.looking_up.front().map(|&(at, _)| at)
+        self.looking_up.next_at()
     }
 
     /// Uses `ways` ways of every set (an adaptive L1 at a kernel's launch).
@@ -540,7 +536,7 @@ impl L1 {
             CacheOutcome::Hit
         };
         req.trace.l1 = outcome;
-        self.hits.push_back((now + self.hit_latency, req));
+        self.hits.push(now, req);
         outcome
     }
 
@@ -598,15 +594,12 @@ impl L1 {
 
     /// When the next returning hit's latency elapses.
     pub fn next_hit_at(&self) -> Option<u64> {
-        self.hits.front().map(|&(at, _)| at)
+        self.hits.next_at()
     }
 
     /// The next hit whose latency has elapsed.
     pub fn pop_hit(&mut self, now: u64) -> Option<MemRequest> {
-        match self.hits.front() {
-            Some(&(at, _)) if at <= now => self.hits.pop_front().map(|(_, r)| r),
-            _ => None,
-        }
+        self.hits.pop_ready(now)
     }
 
     /// Requests held here: queued below, merged in MSHRs, or returning hits.

@@ -2,8 +2,10 @@
 //!
 //! Requests from the crossbar wait in the access queue; one is looked up per L2 cycle.
 //! A read hit goes through the tag/data pipeline (`latency` cycles) into the response queue;
-//! a read miss takes an MSHR (or merges into one) and a reserved line, and waits in the miss
-//! queue for the memory controller. Writes are write-back, write-allocate without fetch
+//! with `l2.latency_queue` the latency comes before the lookup instead, for every access (see
+//! `L2Slice::latency_queue`), and a hit goes to the response queue at once. A read miss
+//! takes an MSHR (or merges into one) and a reserved line, and waits in the miss queue for the
+//! memory controller. Writes are write-back, write-allocate without fetch
 //! (lines are written whole by coalesced stores): a write marks the line dirty; a dirty victim
 //! becomes a write-back in the miss queue. DRAM fills wake every merged request. The data port
 //! moves `data_port_bytes` per cycle, so a fill occupies it for line/port cycles and a hit for
@@ -38,7 +40,7 @@ use crate::sim::dram::sched::GroupKey;
 use crate::sim::event::EventSink;
 use crate::sim::icnt::{Ejector, Injector};
 use crate::sim::ledger::Ledger;
-use crate::sim::queue::BoundedQueue;
+use crate::sim::queue::{BoundedQueue, LatencyQueue};
 use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CacheStats, StallCause};
@@ -54,9 +56,26 @@ pub struct L2Slice {
     pub access_queue: BoundedQueue<MemRequest>,
     pub miss_queue: BoundedQueue<MemRequest>,
     pub response_queue: BoundedQueue<MemRequest>,
-    /// Hits in the tag/data pipeline: (ready L2 cycle, request); their response slots are
-    /// reserved.
-    pipe: VecDeque<(u64, MemRequest)>,
+    /// Hits in the tag/data pipeline (`latency`); their response slots are reserved. Empty
+    /// with `latency_queue`.
+    pipe: LatencyQueue<MemRequest>,
+    /// Requests waiting out `latency` before their tag lookup; empty unless `latency_queue`.
+    looking_up: LatencyQueue<MemRequest>,
+    /// Every access (hit, miss or store) waits `latency` L2 cycles before its tag lookup, and a
+    /// hit then responds without waiting again: GPGPU-Sim's ROP queue
+    /// (`memory_sub_partition::push` puts every non-texture request in `m_rop` for
+    /// `-gpgpu_l2_rop_latency`; `cache_cycle` moves it to the L2's input queue once that has
+    /// passed), so a miss leaves for the DRAM `latency` after it arrived, as seed 002 §II
+    /// describes the baseline: an L2 "access latency of around 120 cycles" and off-chip memory
+    /// "an additional access latency of around 100 cycles". Off: only hits wait it, after the
+    /// lookup, and an unloaded miss can return sooner than a hit.
+    ///
+    /// The head of the access queue moves into `looking_up` once per L2 cycle, at most
+    /// `latency + 1` requests wait there (one entering per cycle, the oldest leaving in the
+    /// same cycle), and the lookup takes the oldest once its time has come. So the crossbar
+    /// still sees the access queue's room: when lookups stall, `looking_up` fills up, then the
+    /// access queue, and then the crossbar's credits stop the senders.
+    latency_queue: bool,
     /// DRAM returns waiting to be filled (bounded by the MSHRs).
     pub fills: VecDeque<MemRequest>,
     /// Prefetched lines from the memory controller waiting to be installed.
@@ -81,7 +100,8 @@ pub struct L2Slice {
     scratch: Vec<MemRequest>,
     pub stats: CacheStats,
     /// Occupancy histogram of the access queue over cycles it is non-empty (seed 002 Fig. 4):
-    /// entry i counts L2 cycles with i requests waiting.
+    /// entry i counts L2 cycles with i requests waiting (with `latency_queue`, waiting to enter
+    /// it).
     pub access_occupancy: Vec<u64>,
     /// Perfect L2 (seed 003 §5.1): every access hits; stores are absorbed.
     pub perfect: bool,
@@ -114,7 +134,15 @@ impl L2Slice {
             access_queue: BoundedQueue::new(l.access_queue as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
             response_queue: BoundedQueue::new(l.response_queue as usize),
-            pipe: VecDeque::with_capacity(l.latency as usize + 1),
+            pipe: LatencyQueue::new(
+                l.latency.into(),
+                if l.latency_queue { 0 } else { l.latency as usize + 1 },
+            ),
+            looking_up: LatencyQueue::new(
+                l.latency.into(),
+                if l.latency_queue { l.latency as usize + 1 } else { 0 },
+            ),
+            latency_queue: l.latency_queue,
             fills: VecDeque::with_capacity(l.mshr_entries as usize),
             prefetch_fills: BoundedQueue::new(l.miss_queue as usize),
             prefetched: vec![false; (l.sets * l.ways) as usize],
@@ -143,6 +171,7 @@ impl L2Slice {
             + self.miss_queue.len()
             + self.response_queue.len()
             + self.pipe.len()
+            + self.looking_up.len()
             + self.fills.len()
             + self.prefetch_fills.len()
             + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
@@ -152,18 +181,26 @@ impl L2Slice {
         self.pipe.iter()
     }
 
+    /// Requests waiting out the latency before their lookup (`l2.latency_queue`): (L2 cycle
+    /// they may be looked up, request).
+    pub fn looking_up(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
+        self.looking_up.iter()
+    }
+
     fn response_room(&self) -> usize {
         self.response_queue.free() - self.reserved
     }
 
     /// L2 cycles from `now` in which this slice's step would do nothing: no access, fill or
-    /// prefetched line waits, and no lookup finishes its latency before then. (What waits in
-    /// its miss and response queues moves when the DRAM and the reply network take it.)
+    /// prefetched line waits, no hit finishes its latency and no request in the latency queue
+    /// reaches its lookup before then. (What waits in its miss and response queues moves when
+    /// the DRAM and the reply network take it.)
     pub fn quiet_ticks(&self, now: u64) -> u64 {
         if !self.access_queue.is_empty() || !self.fills.is_empty() || !self.prefetch_fills.is_empty() {
             return 0;
         }
-        self.pipe.front().map_or(u64::MAX, |&(at, _)| at.saturating_sub(now))
+        let next = self.pipe.next_at().into_iter().chain(self.looking_up.next_at()).min();
+        next.map_or(u64::MAX, |at| at.saturating_sub(now))
     }
 
     /// One L2 cycle. `stamp` is the core cycle for traces; the ledger counts the write-backs
@@ -189,16 +226,18 @@ impl L2Slice {
         if !self.access_queue.is_empty() {
             self.access_occupancy[self.access_queue.len()] += 1;
         }
-        while let Some(&(at, _)) = self.pipe.front() {
-            if at > now {
-                break;
-            }
-            let (_, req) = self.pipe.pop_front().expect("front exists");
+        while let Some(req) = self.pipe.pop_ready(now) {
             self.reserved -= 1;
             self.respond(req);
         }
+        if self.latency_queue
+            && self.looking_up.len() <= self.latency as usize
+            && let Some(req) = self.access_queue.pop()
+        {
+            self.looking_up.push(now, req);
+        }
         if self.port_free > now {
-            if !self.access_queue.is_empty() || !self.fills.is_empty() {
+            if self.head(now).is_some() || !self.fills.is_empty() {
                 self.stats.stall(StallCause::DataPort);
             }
             return;
@@ -328,9 +367,23 @@ impl L2Slice {
         if self.sectored { sectors::key(line, req.addr, self.line_bytes) } else { line }
     }
 
-    /// Looks up the head of the access queue.
+    /// The request the next lookup takes: the head of the access queue, or with the latency
+    /// queue the oldest request whose latency has passed.
+    #[inline]
+    fn head(&self, now: u64) -> Option<&MemRequest> {
+        if self.latency_queue { self.looking_up.ready(now) } else { self.access_queue.front() }
+    }
+
+    /// Takes [`L2Slice::head`].
+    #[inline]
+    fn pop_head(&mut self, now: u64) -> MemRequest {
+        let head = if self.latency_queue { self.looking_up.pop_ready(now) } else { self.access_queue.pop() };
+        head.expect("head exists")
+    }
+
+    /// Looks up [`L2Slice::head`].
     fn lookup(&mut self, now: u64, stamp: u64, map: &AddressMap, ledger: &mut Ledger, sink: &mut EventSink) {
-        let Some(&req) = self.access_queue.front() else {
+        let Some(&req) = self.head(now) else {
             return;
         };
         let key = req.loc.slice_line;
@@ -344,7 +397,7 @@ impl L2Slice {
         if self.perfect && req.kind == AccessKind::Store {
             self.stats.writes += 1;
             self.stats.write_hits += 1;
-            self.access_queue.pop();
+            self.pop_head(now);
             self.looked_up(&req, CacheOutcome::Write, sink);
             self.port_free = now + self.port_cycles;
             ledger.retire();
@@ -378,7 +431,7 @@ impl L2Slice {
                 line.sectors |= sectors::bit(req.addr, self.line_bytes);
             }
             self.stats.writes += 1;
-            self.access_queue.pop();
+            self.pop_head(now);
             self.looked_up(&req, CacheOutcome::Write, sink);
             self.port_free = now + self.port_cycles;
             ledger.retire();
@@ -395,7 +448,7 @@ impl L2Slice {
                     self.tags.touch(set, way);
                     self.demand_hit(set, way);
                 }
-                let mut req = self.access_queue.pop().expect("head exists");
+                let mut req = self.pop_head(now);
                 if req.origin.last_to_channel {
                     self.forward_tag(&req);
                 }
@@ -403,8 +456,13 @@ impl L2Slice {
                 self.looked_up(&req, CacheOutcome::Hit, sink);
                 self.stats.reads += 1;
                 self.stats.read_hits += 1;
-                self.reserved += 1;
-                self.pipe.push_back((now + self.latency, req));
+                if self.latency_queue {
+                    // The latency was waited before the lookup.
+                    self.respond(req);
+                } else {
+                    self.reserved += 1;
+                    self.pipe.push(now, req);
+                }
                 self.port_free = now + u64::from(req.bytes.div_ceil(self.port_bytes));
             }
             Probe::Pending(_) | Probe::Miss if self.mshr.find(key).is_some() => {
@@ -413,7 +471,7 @@ impl L2Slice {
                     self.stats.stall(StallCause::MergeFull);
                     return;
                 }
-                let mut req = self.access_queue.pop().expect("head exists");
+                let mut req = self.pop_head(now);
                 if req.origin.last_to_channel {
                     self.forward_tag(&req);
                 }
@@ -449,7 +507,7 @@ impl L2Slice {
                     };
                     self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
                 }
-                let mut req = self.access_queue.pop().expect("head exists");
+                let mut req = self.pop_head(now);
                 req.trace.l2 = CacheOutcome::Miss;
                 self.looked_up(&req, CacheOutcome::Miss, sink);
                 self.stats.reads += 1;
@@ -627,6 +685,100 @@ mod tests {
         s.access_queue.accept(read(4, 0x1060, 32, &map));
         step(&mut s, 5);
         assert_eq!(s.miss_queue.pop().map(|q| (q.id, q.bytes)), Some((4, 32)), "sector 3 was never fetched");
+    }
+
+    /// How many L2 cycles after arriving an unloaded miss reaches the miss queue, a hit (of
+    /// the line the miss filled) reaches the response queue, and a store is looked up, on the
+    /// default machine with `sets`. Each is the first cycle whose step did it, so one cycle
+    /// earlier it had not happened.
+    fn unloaded_timings(sets: &[&str]) -> (u64, u64, u64) {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let c = Config::default().with_sets(&sets).unwrap();
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let mut ledger = Ledger::starting_at(100);
+        let mut sink = EventSink::default();
+        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        let miss =
+            after_arrival(&mut s, &mut step, read(1, 0x1000, 128, &map), 0, |s| !s.miss_queue.is_empty());
+        let below = s.miss_queue.pop().expect("the miss");
+        s.fills.push_back(below);
+        step(&mut s, miss + 1);
+        assert_eq!(s.response_queue.pop().map(|r| r.id), Some(1), "filled");
+        // Well after the fill has left the data port.
+        let hit = after_arrival(&mut s, &mut step, read(2, 0x1000, 128, &map), 100, |s| {
+            !s.response_queue.is_empty()
+        });
+        assert_eq!(s.stats.read_hits, 1);
+        let store = MemRequest { kind: AccessKind::Store, ..read(3, 0x2000, 128, &map) };
+        let store = after_arrival(&mut s, &mut step, store, 200, |s| s.stats.writes == 1);
+        (miss, hit, store)
+    }
+
+    /// L2 cycles from `arrival` (`req` enters the access queue before that cycle's step) to
+    /// the first cycle whose step makes `done` true.
+    fn after_arrival(
+        s: &mut L2Slice,
+        step: &mut impl FnMut(&mut L2Slice, u64),
+        req: MemRequest,
+        arrival: u64,
+        done: impl Fn(&L2Slice) -> bool,
+    ) -> u64 {
+        s.access_queue.accept(req);
+        let at = (arrival..arrival + 1000)
+            .find(|&now| {
+                step(s, now);
+                done(s)
+            })
+            .expect("happens");
+        at - arrival
+    }
+
+    #[test]
+    fn with_a_latency_queue_misses_and_stores_wait_the_latency_before_the_lookup_and_hits_once() {
+        let latency = u64::from(Config::default().l2.latency);
+        assert_eq!(unloaded_timings(&["l2.latency_queue=true"]), (latency, latency, latency));
+    }
+
+    #[test]
+    fn without_a_latency_queue_misses_and_stores_are_looked_up_at_once_and_hits_wait_after() {
+        let latency = u64::from(Config::default().l2.latency);
+        assert_eq!(unloaded_timings(&[]), (0, latency, 0));
+    }
+
+    /// The latency queue is a pipeline: an access arriving every cycle responds every cycle,
+    /// each `latency` after it arrived. When lookups stall (here the response queue is never
+    /// drained), at most `latency + 1` requests wait in it, then the access queue fills and
+    /// the crossbar sees no room.
+    #[test]
+    fn the_latency_queue_passes_an_access_per_cycle_and_backs_up_into_the_access_queue() {
+        let c = Config::default()
+            .with_sets(&["l2.latency_queue=true".into(), "ideal.perfect_l2=true".into()])
+            .unwrap();
+        let latency = u64::from(c.l2.latency);
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let mut ledger = Ledger::starting_at(1000);
+        let mut sink = EventSink::default();
+        // 32 B reads hold the data port for one cycle.
+        for now in 0..3 * latency {
+            s.access_queue.accept(read(now, 0x1000 + 32 * now, 32, &map));
+            s.step(now, now, &map, &mut ledger, &mut sink);
+            let out = s.response_queue.pop();
+            assert_eq!(out.map(|r| r.id), now.checked_sub(latency), "cycle {now}");
+        }
+        let mut now = 3 * latency;
+        while s.room() > 0 {
+            s.access_queue.accept(read(now, 0x1000, 32, &map));
+            s.step(now, now, &map, &mut ledger, &mut sink);
+            now += 1;
+        }
+        assert!(s.response_queue.is_full());
+        assert_eq!(s.looking_up.len() as u64, latency + 1);
+        for now in now..now + 10 {
+            s.step(now, now, &map, &mut ledger, &mut sink);
+        }
+        assert_eq!((s.looking_up.len() as u64, s.room()), (latency + 1, 0), "nothing moves while stalled");
     }
 
     fn load(map: &AddressMap, id: u64, addr: u64, warp: u16, last: bool) -> MemRequest {

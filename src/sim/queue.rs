@@ -1,5 +1,6 @@
 //! A bounded FIFO: a full queue is back-pressure, never growth (DESIGN rule 5).
-//! Storage is allocated once, at construction.
+//! Storage is allocated once, at construction. And a latency queue: a FIFO in which every
+//! item waits the same number of cycles.
 
 use std::collections::VecDeque;
 
@@ -73,9 +74,79 @@ impl<T> BoundedQueue<T> {
     }
 }
 
+/// Items that each wait out the same latency, oldest first: (cycle it is ready, item). Every
+/// item waits as long, so the queue is in ready order and only its head is ever due. Used for
+/// the fixed delays of a pipeline stage: the L1's and L2's hit pipelines, GPGPU-Sim's L1 and
+/// L2 (ROP) latency queues in front of a tag lookup, and its DRAM latency queue. The owner
+/// bounds it: it knows how many items its stage can hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LatencyQueue<T> {
+    items: VecDeque<(u64, T)>,
+    latency: u64,
+}
+
+impl<T> LatencyQueue<T> {
+    /// Items wait `latency` cycles; room for `capacity` is allocated at once.
+    pub fn new(latency: u64, capacity: usize) -> LatencyQueue<T> {
+        LatencyQueue { items: VecDeque::with_capacity(capacity), latency }
+    }
+
+    /// Queues `item`, arriving at cycle `now`: it is ready at `now + latency`.
+    #[inline]
+    pub fn push(&mut self, now: u64, item: T) {
+        self.items.push_back((now + self.latency, item));
+    }
+
+    /// The oldest item, if its latency has passed by cycle `now`.
+    #[inline]
+    pub fn ready(&self, now: u64) -> Option<&T> {
+        self.items.front().filter(|&&(at, _)| at <= now).map(|(_, item)| item)
+    }
+
+    /// Takes the oldest item, if its latency has passed by cycle `now`.
+    #[inline]
+    pub fn pop_ready(&mut self, now: u64) -> Option<T> {
+        self.ready(now)?;
+        self.items.pop_front().map(|(_, item)| item)
+    }
+
+    /// When the oldest item is ready.
+    #[inline]
+    pub fn next_at(&self) -> Option<u64> {
+        self.items.front().map(|&(at, _)| at)
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// (ready cycle, item), oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &(u64, T)> {
+        self.items.iter()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_latency_queue_holds_each_item_for_its_latency_in_order() {
+        let mut q = LatencyQueue::new(3, 2);
+        q.push(10, 'a');
+        q.push(11, 'b');
+        assert_eq!((q.next_at(), q.ready(12)), (Some(13), None));
+        assert_eq!(q.pop_ready(12), None);
+        assert_eq!(q.pop_ready(13), Some('a'));
+        assert_eq!(q.ready(13), None, "b is ready at 14");
+        assert_eq!((q.len(), q.pop_ready(20), q.is_empty()), (1, Some('b'), true));
+    }
 
     #[test]
     fn full_queue_hands_the_item_back() {

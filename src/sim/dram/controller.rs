@@ -22,6 +22,7 @@ use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::ledger::Ledger;
+use crate::sim::queue::LatencyQueue;
 use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, MemRequest, RowOutcome};
 use crate::sim::stats::ChannelStats;
@@ -54,7 +55,7 @@ pub struct Controller {
     in_flight: VecDeque<(u64, MemRequest)>,
     /// Requests accepted but not yet queued: (core cycle they may enter the queue, request);
     /// GPGPU-Sim's DRAM latency queue (`dram.frontend_latency`).
-    frontend: VecDeque<(u64, MemRequest)>,
+    frontend: LatencyQueue<MemRequest>,
     frontend_latency: u64,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
     /// only choose a ready request, so selection is skipped until then; see
@@ -95,7 +96,7 @@ impl Controller {
             cas_per_request: c.l2.line_bytes.div_ceil(burst).max(1) as u8,
             sector_burst: c.l2.sectored.then_some(burst),
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
-            frontend: VecDeque::new(),
+            frontend: LatencyQueue::new(c.dram.frontend_latency.into(), 0),
             frontend_latency: c.dram.frontend_latency.into(),
             idle_until: 0,
             skip_idle: true,
@@ -125,7 +126,7 @@ impl Controller {
         if self.frontend_latency == 0 {
             self.enqueue(req, stamp);
         } else {
-            self.frontend.push_back((stamp + self.frontend_latency, req));
+            self.frontend.push(stamp, req);
         }
     }
 
@@ -252,11 +253,10 @@ impl Controller {
     // slower (measured with callgrind on the default machine).
     #[inline(never)]
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
-        if let Some((ready, r)) = self.frontend.front()
-            && stamp >= *ready
+        if let Some(r) = self.frontend.ready(stamp)
             && self.queues.has_room(r.kind.is_write())
         {
-            let (_, req) = self.frontend.pop_front().expect("head exists");
+            let req = self.frontend.pop_ready(stamp).expect("ready");
             self.enqueue(req, stamp);
         }
         let now = self.now;
@@ -393,7 +393,7 @@ impl Controller {
     /// may enter the queue: `u64::MAX` when none waits, or when the queue has no room for the
     /// oldest (room comes only from a command, which [`Controller::next_activity`] covers).
     pub fn next_entry(&self, now: u64) -> u64 {
-        match self.frontend.front() {
+        match self.frontend.iter().next() {
             Some((ready, r)) if self.queues.has_room(r.kind.is_write()) => (*ready).max(now),
             _ => u64::MAX,
         }
