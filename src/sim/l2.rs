@@ -199,8 +199,10 @@ impl L2Slice {
         if !self.access_queue.is_empty() || !self.fills.is_empty() || !self.prefetch_fills.is_empty() {
             return 0;
         }
-        let next = self.pipe.next_at().into_iter().chain(self.looking_up.next_at()).min();
-        next.map_or(u64::MAX, |at| at.saturating_sub(now))
+        // One of the two delays is in use: the hit pipeline, or the latency queue before the
+        // lookup (whose hits respond at once, leaving the pipeline empty).
+        let delay = if self.latency_queue { &self.looking_up } else { &self.pipe };
+        delay.next_at().map_or(u64::MAX, |at| at.saturating_sub(now))
     }
 
     /// One L2 cycle. `stamp` is the core cycle for traces; the ledger counts the write-backs
