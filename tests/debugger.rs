@@ -454,6 +454,38 @@ fn warpgroup_and_merb_views_show_the_scheduler_state() {
     );
 }
 
+/// With `l2.latency_queue` the queues view shows, per L2 slice, the requests waiting out the
+/// latency before their lookup, against the queue's room (latency + 1), so the requests it
+/// counts in flight are all somewhere in the view; without it there is no such row.
+#[test]
+fn the_queues_view_shows_the_l2_latency_queue() {
+    let mut s = session_on(&["l2.latency_queue=true"]);
+    let mut seen = 0;
+    for cycle in (50..=2000).step_by(50) {
+        run(&mut s, &format!("goto {cycle}"));
+        let text = run(&mut s, "show queues");
+        for l2 in &s.gpu.l2 {
+            let fill = l2.looking_up().count();
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("L2 {} ", l2.id)) && l.contains("lookup latency"));
+            if fill == 0 {
+                assert!(line.is_none(), "cycle {cycle}: an empty queue is not listed: {text}");
+                continue;
+            }
+            let line = line.unwrap_or_else(|| panic!("cycle {cycle}: L2 {} holds {fill}: {text}", l2.id));
+            let nums: Vec<&str> = line.split_whitespace().rev().take(2).collect();
+            assert_eq!(nums, [l2.looking_up_capacity().to_string(), fill.to_string()], "{line}");
+            assert_eq!(l2.looking_up_capacity(), s.gpu.config.l2.latency as usize + 1);
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "some slice held requests in its latency queue");
+    let mut s = session();
+    run(&mut s, "goto 800");
+    assert!(!run(&mut s, "show queues").contains("lookup latency"));
+}
+
 /// Under GMC the banks view shows each bank's command queue, entry by entry as the scheduler
 /// holds it (row and requester, in issue order); under FR-FCFS, which has none, no such column.
 #[test]

@@ -187,6 +187,12 @@ impl L2Slice {
         self.looking_up.iter()
     }
 
+    /// How many requests the latency queue before the lookup holds at most (0 without
+    /// `l2.latency_queue`).
+    pub fn looking_up_capacity(&self) -> usize {
+        if self.latency_queue { self.latency as usize + 1 } else { 0 }
+    }
+
     fn response_room(&self) -> usize {
         self.response_queue.free() - self.reserved
     }

@@ -33,6 +33,7 @@ pub fn queues(g: &Gpu) -> View {
     for l2 in &g.l2 {
         let k = RowKey::Channel(l2.channel);
         row(format!("L2 {}", l2.id), "access", l2.access_queue.len(), l2.access_queue.capacity(), k);
+        row(format!("L2 {}", l2.id), "lookup latency", l2.looking_up().count(), l2.looking_up_capacity(), k);
         row(format!("L2 {}", l2.id), "MSHR", l2.mshr.used(), l2.mshr.capacity(), k);
         row(format!("L2 {}", l2.id), "miss", l2.miss_queue.len(), l2.miss_queue.capacity(), k);
         row(format!("L2 {}", l2.id), "response", l2.response_queue.len(), l2.response_queue.capacity(), k);
