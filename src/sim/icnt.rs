@@ -171,7 +171,7 @@ impl Network {
             let Some((o, bytes)) = inputs[i].head() else {
                 continue;
             };
-            if self.in_busy[i] > now || self.out_busy[o] > now || outputs[o].room() <= self.pipes[o].len() {
+            if self.in_busy[i] > now || !self.can_take(o, &outputs[o], now) {
                 self.stats.blocked += 1;
                 continue;
             }
@@ -193,7 +193,7 @@ impl Network {
             return;
         }
         let (out_busy, pipes) = (&self.out_busy, &self.pipes);
-        self.waiting.open_where(|o| out_busy[o] <= now && outputs[o].room() > pipes[o].len());
+        self.waiting.open_where(|o| can_take(out_busy, pipes, o, &outputs[o], now));
         self.waiting.candidates(self.rr, &mut self.order);
         let mut granted = 0;
         for k in 0..self.order.len() {
@@ -209,6 +209,11 @@ impl Network {
             granted += 1;
         }
         self.stats.blocked += (waiting - granted) as u64;
+    }
+
+    /// Whether output `o` can take a packet this cycle (see [`can_take`]).
+    fn can_take<E: Ejector>(&self, o: usize, out: &E, now: u64) -> bool {
+        can_take(&self.out_busy, &self.pipes, o, out, now)
     }
 
     /// Sends input `i`'s head packet of `bytes` to output `o`.
@@ -232,6 +237,18 @@ impl Network {
         self.stats.packets += 1;
         self.stats.flits += flits;
     }
+}
+
+/// Whether output `o` (queue `out`) can take a packet at cycle `now`: its port is free and its
+/// queue has room beyond the packets already crossing toward it (a credit).
+fn can_take<E: Ejector>(
+    out_busy: &[u64],
+    pipes: &[VecDeque<(u64, MemRequest)>],
+    o: usize,
+    out: &E,
+    now: u64,
+) -> bool {
+    out_busy[o] <= now && out.room() > pipes[o].len()
 }
 
 /// Both networks.

@@ -207,9 +207,7 @@ impl Gpu {
             if sm.step(stamp, &mut env) {
                 finished += std::mem::take(&mut sm.exec.finished_ctas);
                 freed |= std::mem::take(&mut sm.exec.slots_freed);
-                if !sm.l1.miss_queue.is_empty() {
-                    self.icnt.request.offer(i, sm.head());
-                }
+                self.icnt.request.offer(i, sm.head());
             }
         }
         if freed {
@@ -346,9 +344,7 @@ impl Gpu {
         );
         for (i, slice) in self.l2.iter_mut().enumerate() {
             slice.step(now, stamp, &self.map, &mut self.ledger, &mut self.events);
-            if !slice.response_queue.is_empty() {
-                self.icnt.reply.offer(i, slice.head());
-            }
+            self.icnt.reply.offer(i, slice.head());
         }
         self.icnt.request.step(
             now,
