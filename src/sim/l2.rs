@@ -239,7 +239,7 @@ impl L2Slice {
             self.respond(req);
         }
         if self.latency_queue
-            && self.looking_up.len() <= self.latency as usize
+            && self.looking_up.len() < self.looking_up_capacity()
             && let Some(req) = self.access_queue.pop()
         {
             self.looking_up.push(now, req);

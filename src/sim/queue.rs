@@ -110,6 +110,12 @@ impl<T> LatencyQueue<T> {
         self.items.pop_front().map(|(_, item)| item)
     }
 
+    /// The cycles every item waits.
+    #[inline]
+    pub fn latency(&self) -> u64 {
+        self.latency
+    }
+
     /// When the oldest item is ready.
     #[inline]
     pub fn next_at(&self) -> Option<u64> {

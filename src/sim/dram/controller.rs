@@ -56,7 +56,6 @@ pub struct Controller {
     /// Requests accepted but not yet queued: (core cycle they may enter the queue, request);
     /// GPGPU-Sim's DRAM latency queue (`dram.frontend_latency`).
     frontend: LatencyQueue<MemRequest>,
-    frontend_latency: u64,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
     /// only choose a ready request, so selection is skipped until then; see
     /// [`DramScheduler::wake_at`]). Reset by arrivals and anything else that changes choices.
@@ -97,7 +96,6 @@ impl Controller {
             sector_burst: c.l2.sectored.then_some(burst),
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
             frontend: LatencyQueue::new(c.dram.frontend_latency.into(), 0),
-            frontend_latency: c.dram.frontend_latency.into(),
             idle_until: 0,
             skip_idle: true,
             next_refresh,
@@ -123,7 +121,7 @@ impl Controller {
     /// latency has passed and the queue has room again, one request per DRAM cycle into the
     /// queue ([`Controller::tick`]).
     pub fn accept(&mut self, req: MemRequest, stamp: u64) {
-        if self.frontend_latency == 0 {
+        if self.frontend.latency() == 0 {
             self.enqueue(req, stamp);
         } else {
             self.frontend.push(stamp, req);
