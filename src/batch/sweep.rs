@@ -20,7 +20,7 @@
 //! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
 //! grid stays in the file, is counted, and is not used. The key does not cover the grid's
 //! machine or `max_cycles`, so a stored run of a point made on another machine (JSON lines name
-//! it) or under another cycle limit is refused with an error (`check_stored`): after changing
+//! it) or under another cycle limit is refused with an error (`Stored::check`): after changing
 //! either, write to a new file. `--shard I/N` runs the
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
@@ -374,37 +374,62 @@ pub fn match_records(sweep: &Sweep, records: Vec<Record>) -> Matched {
     matched
 }
 
-/// Checks that the stored runs of a sweep's points were run as the sweep would run them now:
-/// on its machine (the JSON line's report names it; a CSV row does not) and under its cycle
-/// limit — a run stopped at another limit, or one that ran past this limit to completion,
-/// would be counted as this sweep's. The key of a point covers neither, so a sweep whose
-/// machine or `max_cycles` changed would otherwise reuse old results without a word.
-fn check_stored(
-    sweep: &Sweep,
-    path: &Path,
-    header: Option<&[String]>,
-    records: &[Option<Record>],
-) -> Result<()> {
-    let column = |name: &str| header.and_then(|h| h.iter().position(|c| c == name));
-    let (status_col, cycles_col) = (column("status"), column("cycles"));
-    for r in records.iter().flatten() {
-        let (status, machine, cycles) = match header {
-            Some(_) => {
-                let f = csv_fields(&r.line);
-                let at = |c: Option<usize>| c.and_then(|c| f.get(c).cloned());
-                (at(status_col).unwrap_or_default(), None, at(cycles_col).and_then(|c| c.parse::<u64>().ok()))
-            }
-            None => {
-                let v: serde_json::Value = serde_json::from_str(&r.line)?;
-                let config =
-                    v["report"]["config"].as_str().map(|c| c.split(" [").next().unwrap_or(c).to_string());
-                (v["status"].as_str().unwrap_or_default().to_string(), config, v["report"]["cycles"].as_u64())
-            }
-        };
-        let unfit = if let Some(m) = machine.filter(|m| *m != sweep.machine) {
+/// A stored run's fields: a CSV row under its file's header, or a JSON line.
+enum Stored<'h> {
+    Row(&'h [String], Vec<String>),
+    Line(serde_json::Value),
+}
+
+impl<'h> Stored<'h> {
+    /// Reads `r`, a record of a file with `header` (CSV) or without (JSON lines).
+    fn parse(header: Option<&'h [String]>, r: &Record) -> Result<Stored<'h>> {
+        Ok(match header {
+            Some(h) => Stored::Row(h, csv_fields(&r.line)),
+            None => Stored::Line(serde_json::from_str(&r.line)?),
+        })
+    }
+
+    /// `done`, `max-cycles`, ...
+    fn status(&self) -> String {
+        match self {
+            Stored::Row(h, f) => h.iter().position(|c| c == "status").and_then(|i| f.get(i)).cloned(),
+            Stored::Line(v) => v["status"].as_str().map(String::from),
+        }
+        .unwrap_or_default()
+    }
+
+    /// A report key's number (a CSV row has the sweep's metrics only).
+    fn number(&self, key: &str) -> Option<serde_json::Value> {
+        match self {
+            Stored::Row(h, f) => h
+                .iter()
+                .position(|c| c == key)
+                .and_then(|i| f.get(i))
+                .and_then(|v| serde_json::from_str(v).ok()),
+            Stored::Line(v) => v["report"].pointer(&format!("/{}", key.replace('.', "/"))).cloned(),
+        }
+        .filter(|v| v.is_number())
+    }
+
+    /// The machine the run was on (a JSON line's report names it; a CSV row does not).
+    fn machine(&self) -> Option<&str> {
+        match self {
+            Stored::Row(..) => None,
+            Stored::Line(v) => v["report"]["config"].as_str().map(|c| c.split(" [").next().unwrap_or(c)),
+        }
+    }
+
+    /// Checks that the run was made as the sweep would make it now: on its machine and under
+    /// its cycle limit — a run stopped at another limit, or one that ran past this limit to
+    /// completion, would be counted as this sweep's. The key of a point (`key`) covers neither,
+    /// so a sweep whose machine or `max_cycles` changed would otherwise reuse old results
+    /// without a word. `path` is the results file, for the error.
+    fn check(&self, sweep: &Sweep, path: &Path, key: &str) -> Result<()> {
+        let cycles = self.number("cycles").and_then(|c| c.as_u64());
+        let unfit = if let Some(m) = self.machine().filter(|m| *m != sweep.machine) {
             Some(format!("ran on machine `{m}`, and this sweep's machine is `{}`", sweep.machine))
         } else {
-            match (status.as_str(), cycles) {
+            match (self.status().as_str(), cycles) {
                 ("max-cycles", Some(c)) if c != sweep.max_cycles => Some(format!(
                     "was stopped at {c} cycles, and this sweep stops at {}",
                     if sweep.max_cycles == 0 {
@@ -420,15 +445,16 @@ fn check_stored(
                 _ => None,
             }
         };
-        if let Some(why) = unfit {
-            let message = format!(
-                "the stored run of `{}` {why}; its results are not this sweep's: write to another file (a new --out) or remove it",
-                r.key
-            );
-            return Err(grid_error(&path.display().to_string(), message).into());
+        match unfit {
+            Some(why) => {
+                let message = format!(
+                    "the stored run of `{key}` {why}; its results are not this sweep's: write to another file (a new --out) or remove it"
+                );
+                Err(grid_error(&path.display().to_string(), message).into())
+            }
+            None => Ok(()),
         }
     }
-    Ok(())
 }
 
 /// A results file being appended to.
@@ -470,7 +496,9 @@ impl Sink {
         }
         let done = records.iter().map(|r| r.key.clone()).collect();
         let matched = match_records(sweep, records);
-        check_stored(sweep, path, existing.as_deref(), &matched.records)?;
+        for r in matched.records.iter().flatten() {
+            Stored::parse(existing.as_deref(), r)?.check(sweep, path, &r.key)?;
+        }
         let unmatched = matched.unmatched;
         Ok(Sink { path: path.to_path_buf(), format, file, done, unmatched })
     }
@@ -654,32 +682,12 @@ pub struct Cells {
 pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>> {
     let (header, records, _) = read_results(results)?;
     let mut out: Vec<Option<Cells>> = (0..sweep.points.len()).map(|_| None).collect();
-    let matched = match_records(sweep, records).records;
-    check_stored(sweep, results, header.as_deref(), &matched)?;
-    for (i, r) in matched.into_iter().enumerate() {
+    for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
         let Some(r) = r else { continue };
-        let (status, values): (String, Vec<Option<serde_json::Value>>) = match &header {
-            Some(h) => {
-                let f = csv_fields(&r.line);
-                let col = |m: &str| h.iter().position(|c| c == m).and_then(|i| f.get(i));
-                let number = |m: &String| {
-                    col(m)
-                        .and_then(|v| serde_json::from_str(v).ok())
-                        .filter(|v: &serde_json::Value| v.is_number())
-                };
-                (col("status").cloned().unwrap_or_default(), sweep.metrics.iter().map(number).collect())
-            }
-            None => {
-                let v: serde_json::Value = serde_json::from_str(&r.line)?;
-                let at = |m: &String| {
-                    v["report"]
-                        .pointer(&format!("/{}", m.replace('.', "/")))
-                        .filter(|x| x.is_number())
-                        .cloned()
-                };
-                (v["status"].as_str().unwrap_or_default().to_string(), sweep.metrics.iter().map(at).collect())
-            }
-        };
+        let stored = Stored::parse(header.as_deref(), &r)?;
+        stored.check(sweep, results, &r.key)?;
+        let values = sweep.metrics.iter().map(|m| stored.number(m)).collect();
+        let status = stored.status();
         out[i] = Some(Cells { values, capped: status == "max-cycles" });
     }
     Ok(out)
