@@ -20,8 +20,9 @@
 //! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
 //! grid stays in the file, is counted, and is not used. The key does not cover the grid's
 //! machine or `max_cycles`, so a stored run of a point made on another machine (JSON lines name
-//! it) or under another cycle limit is refused with an error (`Stored::check`): after changing
-//! either, write to a new file. `--shard I/N` runs the
+//! it and carry a digest of its config, so an edited machine file counts as another machine) or
+//! under another cycle limit is refused with an error (`Stored::check`): after changing either,
+//! write to a new file. `--shard I/N` runs the
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
 
@@ -32,6 +33,7 @@ use crate::config::{Config, ConfigError, Origin, parse_ron};
 use crate::sim::stats::metrics::{SUMMARY, format as format_value, plotted, unit};
 use crate::sim::stats::report::Report;
 use crate::workload::Workload;
+use crate::workload::accelsim::body::Fnv;
 use anyhow::{Context, Result, bail};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -243,6 +245,7 @@ impl Sweep {
         let v = serde_json::json!({
             "point": p.index,
             "key": p.key,
+            "machine": machine_digest(&p.config),
             "workload": self.workloads[p.workload].0,
             "sets": p.sets,
             "status": status,
@@ -251,6 +254,21 @@ impl Sweep {
         });
         serde_json::to_string(&v).expect("reports serialize")
     }
+}
+
+/// A digest of everything in a point's machine config that can change a run's results: the
+/// machine file's values after the point's assignments, without its name, its debugger settings
+/// and the two run controls a stored run is checked against otherwise (`sim.max_cycles`) or
+/// that change no result (`sim.no_skip`). A JSON line stores it, so a machine file edited under
+/// the same name is told apart from the one its stored runs were made on.
+pub fn machine_digest(c: &Config) -> String {
+    let mut c = c.clone();
+    c.name.clear();
+    c.debug = Default::default();
+    (c.sim.max_cycles, c.sim.no_skip) = (0, false);
+    let mut h = Fnv::default();
+    h.write(ron::to_string(&c).expect("configs serialize").as_bytes());
+    format!("{:016x}", h.0)
 }
 
 /// Quotes a CSV field when needed.
@@ -419,15 +437,30 @@ impl<'h> Stored<'h> {
         }
     }
 
-    /// Checks that the run was made as the sweep would make it now: on its machine and under
-    /// its cycle limit — a run stopped at another limit, or one that ran past this limit to
-    /// completion, would be counted as this sweep's. The key of a point (`key`) covers neither,
-    /// so a sweep whose machine or `max_cycles` changed would otherwise reuse old results
-    /// without a word. `path` is the results file, for the error.
-    fn check(&self, sweep: &Sweep, path: &Path, key: &str) -> Result<()> {
+    /// The digest of the machine the run was on ([`machine_digest`]; JSON lines written since
+    /// it was introduced carry it).
+    fn digest(&self) -> Option<&str> {
+        match self {
+            Stored::Row(..) => None,
+            Stored::Line(v) => v["machine"].as_str(),
+        }
+    }
+
+    /// Checks that the run of point `p` was made as the sweep would make it now: on its
+    /// machine, as the machine file reads now, and under its cycle limit — a run stopped at
+    /// another limit, or one that ran past this limit to completion, would be counted as this
+    /// sweep's. The key of a point covers none of these, so a sweep whose machine (or machine
+    /// file) or `max_cycles` changed would otherwise reuse old results without a word. `path`
+    /// is the results file, for the error.
+    fn check(&self, sweep: &Sweep, p: &Point, path: &Path) -> Result<()> {
         let cycles = self.number("cycles").and_then(|c| c.as_u64());
         let unfit = if let Some(m) = self.machine().filter(|m| *m != sweep.machine) {
             Some(format!("ran on machine `{m}`, and this sweep's machine is `{}`", sweep.machine))
+        } else if self.digest().is_some_and(|d| d != machine_digest(&p.config)) {
+            Some(format!(
+                "ran on a `{}` configured otherwise than the machine file and the point's assignments now give (was the file edited since?)",
+                sweep.machine
+            ))
         } else {
             match (self.status().as_str(), cycles) {
                 ("max-cycles", Some(c)) if c != sweep.max_cycles => Some(format!(
@@ -448,7 +481,8 @@ impl<'h> Stored<'h> {
         match unfit {
             Some(why) => {
                 let message = format!(
-                    "the stored run of `{key}` {why}; its results are not this sweep's: write to another file (a new --out) or remove it"
+                    "the stored run of `{}` {why}; its results are not this sweep's: write to another file (a new --out) or remove it",
+                    p.key
                 );
                 Err(grid_error(&path.display().to_string(), message).into())
             }
@@ -496,8 +530,10 @@ impl Sink {
         }
         let done = records.iter().map(|r| r.key.clone()).collect();
         let matched = match_records(sweep, records);
-        for r in matched.records.iter().flatten() {
-            Stored::parse(existing.as_deref(), r)?.check(sweep, path, &r.key)?;
+        for (p, r) in sweep.points.iter().zip(&matched.records) {
+            if let Some(r) = r {
+                Stored::parse(existing.as_deref(), r)?.check(sweep, p, path)?;
+            }
         }
         let unmatched = matched.unmatched;
         Ok(Sink { path: path.to_path_buf(), format, file, done, unmatched })
@@ -685,7 +721,7 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
     for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
         let Some(r) = r else { continue };
         let stored = Stored::parse(header.as_deref(), &r)?;
-        stored.check(sweep, results, &r.key)?;
+        stored.check(sweep, &sweep.points[i], results)?;
         let values = sweep.metrics.iter().map(|m| stored.number(m)).collect();
         let status = stored.status();
         out[i] = Some(Cells { values, capped: status == "max-cycles" });
