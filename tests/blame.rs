@@ -16,9 +16,11 @@ use warpscope::sim::{Event, EventKind};
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
 
-#[test]
-fn every_finished_load_of_a_run_is_blamed_cycle_for_cycle() {
-    let mut g = gpu(small_config(&[]), workload(TINY, 1));
+/// Blames every load of a run of the tiny workload on the small machine with `sets` that
+/// finished within its first 30,000 cycles; returns each (stage, cause) with cycles, and each
+/// stage's parts.
+fn blame_every_load(sets: &[&str]) -> Vec<warpscope::debug::blame::StageBlame> {
+    let mut g = gpu(small_config(sets), workload(TINY, 1));
     g.events.set(EventKind::LoadDone, true);
     g.events.set_recording(true);
     let (mut passes, mut done) = (Vec::new(), HashMap::new());
@@ -34,7 +36,7 @@ fn every_finished_load_of_a_run_is_blamed_cycle_for_cycle() {
     passes.sort_by_key(|p| p.cycle);
     let issues: Vec<_> =
         passes.iter().filter(|p| p.point == Point::Issue).map(|p| (p.who, p.cycle)).collect();
-    let (mut checked, mut causes) = (0, Vec::new());
+    let (mut checked, mut stages) = (0, Vec::new());
     for (w, issued) in issues {
         let Some(&last) = done.get(&(w.core, w.warp, issued)) else { continue };
         let b = blame(&passes, w.core, w.warp, w.seq, Some(issued)).unwrap_or_else(|e| panic!("{e}"));
@@ -56,13 +58,23 @@ fn every_finished_load_of_a_run_is_blamed_cycle_for_cycle() {
                     "{:?} adds up",
                     s.stage
                 );
-                causes.extend(s.parts.iter().filter(|p| p.cycles > 0).map(|p| (s.stage, p.cause)));
                 at = s.to;
+                stages.push(s.clone());
             }
         }
         checked += 1;
     }
     assert!(checked > 400, "{checked} loads checked");
+    stages
+}
+
+fn causes(stages: &[warpscope::debug::blame::StageBlame]) -> Vec<(Stage, Cause)> {
+    stages.iter().flat_map(|s| s.parts.iter().filter(|p| p.cycles > 0).map(|p| (s.stage, p.cause))).collect()
+}
+
+#[test]
+fn every_finished_load_of_a_run_is_blamed_cycle_for_cycle() {
+    let causes = causes(&blame_every_load(&[]));
     // The run shows the stories the blame is for: other warps ahead at the DRAM, row
     // conflicts, write drains, occlusion in the LD/ST unit.
     for want in [
@@ -72,6 +84,53 @@ fn every_finished_load_of_a_run_is_blamed_cycle_for_cycle() {
         (Stage::Ldst, Cause::Refused(warpscope::sim::stats::StallCause::Mshr)),
     ] {
         assert!(causes.contains(&want), "{want:?} appears somewhere");
+    }
+    assert!(!causes.iter().any(|&(_, c)| c == Cause::Latency), "no latency queue, no fixed latency");
+}
+
+/// With GPGPU-Sim's fixed delays (the L2's latency before every lookup, the DRAM latency
+/// queue) their cycles are the `latency` of their own stages, never another warp's or the
+/// DRAM's: a request's latency part is the whole fixed delay (30 L2 cycles at half the core
+/// clock: 60 core cycles, give or take the clock edge it entered on; exactly 100 for the
+/// DRAM's), and what it waited past it is cut at the departures ahead or is back-pressure.
+#[test]
+fn fixed_delays_are_blamed_as_latency_in_their_own_stages() {
+    let stages = blame_every_load(&["l2.latency_queue=true", "dram.frontend_latency=100"]);
+    let latency = |s: &warpscope::debug::blame::StageBlame| {
+        s.parts.iter().find(|p| p.cause == Cause::Latency).map_or(0, |p| p.cycles)
+    };
+    let l2: Vec<_> = stages.iter().filter(|s| s.stage == Stage::L2Latency).collect();
+    let dram: Vec<_> = stages.iter().filter(|s| s.stage == Stage::DramLatency).collect();
+    assert!(
+        l2.len() > 400 && dram.len() > 100,
+        "{} l2-latency and {} dram-latency stages",
+        l2.len(),
+        dram.len()
+    );
+    for s in &l2 {
+        assert!((59..=61).contains(&latency(s)), "{s:?}");
+    }
+    for s in &dram {
+        assert_eq!(latency(s), 100, "{s:?}");
+    }
+    let seen = causes(&stages);
+    assert!(seen.contains(&(Stage::L2Latency, Cause::OtherWarps)), "a ready request waited behind another");
+    assert!(seen.contains(&(Stage::L2Latency, Cause::BackPressure)), "a ready request waited for the slice");
+    // The controller's read queue fills on this machine only when it is short: then ready
+    // requests wait in the DRAM latency queue for room.
+    let short = causes(&blame_every_load(&[
+        "l2.latency_queue=true",
+        "dram.frontend_latency=100",
+        "dram.read_queue=2",
+    ]));
+    assert!(short.contains(&(Stage::DramLatency, Cause::BackPressure)), "a ready request waited for room");
+    for (stage, cause) in seen.into_iter().chain(short) {
+        if matches!(stage, Stage::L2Latency | Stage::DramLatency) {
+            assert!(
+                !matches!(cause, Cause::Service | Cause::RowConflict | Cause::RowMiss),
+                "{stage:?} {cause:?}"
+            );
+        }
     }
 }
 

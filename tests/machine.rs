@@ -63,6 +63,8 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
             "l1.latency_queue=true",
             "dram.frontend_latency=100",
         ][..],
+        // GPGPU-Sim's fixed delays of the seed machines.
+        &["l2.latency_queue=true", "dram.frontend_latency=100"][..],
     ] {
         let mut g = gpu(small_config(sets), workload(TINY, 1));
         let checks = run_conserving(&mut g, 97, u64::MAX, &format!("{sets:?}"));

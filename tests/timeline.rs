@@ -74,6 +74,8 @@ fn track_of(b: &LoadBlame, stage: Stage, unit: u16) -> (String, &'static str) {
         Stage::L1Hit | Stage::L1Merged | Stage::L1MissQueue => (sm, "L1"),
         Stage::Request => ("crossbar".into(), "request network"),
         Stage::L2Queue => (format!("L2 slice {unit}"), "access queue"),
+        Stage::L2Latency => (format!("L2 slice {unit}"), "latency queue"),
+        Stage::DramLatency => (format!("DRAM channel {unit}"), "latency queue"),
         Stage::L2Hit | Stage::L2Merged | Stage::L2Fill => (format!("L2 slice {unit}"), "lookup and fill"),
         Stage::L2MissQueue => (format!("L2 slice {unit}"), "miss queue"),
         Stage::Dram => unreachable!("split in two tracks"),
@@ -103,8 +105,19 @@ fn a_dram_load(s: &Session) -> LoadBlame {
 
 #[test]
 fn a_known_load_is_drawn_where_the_blame_puts_it() {
+    a_known_load_is_drawn_where_the_blame_puts_it_on(&[]);
+}
+
+/// With GPGPU-Sim's fixed delays each has a track of its own, the L2's and the DRAM's
+/// latency queue, on which the load's requests stay as long as the blame's stage says.
+#[test]
+fn a_known_load_is_drawn_where_the_blame_puts_it_through_the_latency_queues() {
+    a_known_load_is_drawn_where_the_blame_puts_it_on(&["l2.latency_queue=true", "dram.frontend_latency=100"]);
+}
+
+fn a_known_load_is_drawn_where_the_blame_puts_it_on(sets: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
-    let mut s = Session::new(small_config(&[]), workload(TINY, 1)).unwrap();
+    let mut s = Session::new(small_config(sets), workload(TINY, 1)).unwrap();
     run(&mut s, "until 9000");
     let b = a_dram_load(&s);
     let (from, to) = (b.issued.saturating_sub(200), 9000);

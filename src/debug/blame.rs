@@ -34,14 +34,22 @@ pub enum Stage {
     L1MissQueue,
     /// Crossing the request network.
     Request,
-    /// In an L2 slice's access queue until its lookup.
+    /// In an L2 slice's access queue until its lookup (with `l2.latency_queue`, until it
+    /// entered the latency queue).
     L2Queue,
+    /// In the L2's latency queue (`l2.latency_queue`, GPGPU-Sim's ROP queue): the slice's
+    /// fixed latency, then at the head until its lookup.
+    L2Latency,
     /// An L2 hit: its latency and the response queue.
     L2Hit,
     /// Merged into an L2 MSHR entry: waiting for another request's line from DRAM.
     L2Merged,
     /// In the L2 miss queue until the memory controller took it.
     L2MissQueue,
+    /// In the DRAM latency queue in front of the controller (`dram.frontend_latency`,
+    /// GPGPU-Sim's `-dram_latency`): its fixed latency, then waiting for the requests ahead of
+    /// it and for room in the controller's queue.
+    DramLatency,
     /// At the memory controller: queued, then its commands and its data burst.
     Dram,
     /// Back in the L2: the fill and the response queue.
@@ -54,16 +62,18 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in the order a request meets them.
-    pub const ALL: [Stage; 13] = [
+    pub const ALL: [Stage; 15] = [
         Stage::Ldst,
         Stage::L1Hit,
         Stage::L1Merged,
         Stage::L1MissQueue,
         Stage::Request,
         Stage::L2Queue,
+        Stage::L2Latency,
         Stage::L2Hit,
         Stage::L2Merged,
         Stage::L2MissQueue,
+        Stage::DramLatency,
         Stage::Dram,
         Stage::L2Fill,
         Stage::Reply,
@@ -79,9 +89,11 @@ impl Stage {
             Stage::L1MissQueue => "l1-miss-queue",
             Stage::Request => "request-net",
             Stage::L2Queue => "l2-queue",
+            Stage::L2Latency => "l2-latency",
             Stage::L2Hit => "l2-hit",
             Stage::L2Merged => "l2-merged",
             Stage::L2MissQueue => "l2-miss-queue",
+            Stage::DramLatency => "dram-latency",
             Stage::Dram => "dram",
             Stage::L2Fill => "l2-fill",
             Stage::Reply => "reply-net",
@@ -117,13 +129,16 @@ pub enum Cause {
     BackPressure,
     /// The unit's own time: a transfer, a hit's latency, a data burst.
     Service,
+    /// A fixed delay every request waits out, whatever else is in the queue: GPGPU-Sim's ROP
+    /// queue before the L2 lookup, its DRAM latency queue before the controller.
+    Latency,
     /// Waiting for another request's data (an MSHR merge).
     Merged,
 }
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 18] = [
+    pub const ALL: [Cause; 19] = [
         Cause::OtherWarps,
         Cause::OwnWarp,
         Cause::SameLoad,
@@ -141,6 +156,7 @@ impl Cause {
         Cause::Refused(StallCause::DataPort),
         Cause::BackPressure,
         Cause::Service,
+        Cause::Latency,
         Cause::Merged,
     ];
 
@@ -164,6 +180,7 @@ impl Cause {
             Cause::Refused(StallCause::DataPort) => "refused-data-port",
             Cause::BackPressure => "back-pressure",
             Cause::Service => "service",
+            Cause::Latency => "latency",
             Cause::Merged => "merged",
         }
     }
@@ -171,7 +188,7 @@ impl Cause {
     /// Whether the cycles went to the request's own service (its transfers, latencies, data
     /// burst and its own PRE/ACT) rather than to waiting.
     pub fn is_service(self) -> bool {
-        matches!(self, Cause::Service | Cause::RowConflict | Cause::RowMiss)
+        matches!(self, Cause::Service | Cause::Latency | Cause::RowConflict | Cause::RowMiss)
     }
 
     /// Whether other requests' service is to blame (the interference the seeds are about),
@@ -387,16 +404,34 @@ fn stages_of(ix: &Index<'_>, issued: u64, access: &Pass) -> Result<Vec<StageBlam
                 Cause::BackPressure,
             ));
             stages.push(own(Stage::Request, slice, inject.cycle, arrive.cycle, Cause::Service));
-            stages.push(fifo(
-                ix,
-                &me,
-                Stage::L2Queue,
-                Point::L2Lookup,
-                slice,
-                arrive.cycle,
-                lookup.cycle,
-                Cause::BackPressure,
-            ));
+            match ix.of(me.id, Point::L2Latency) {
+                Some(entry) => {
+                    let ready = at(Point::L2Ready)?;
+                    let (queue, fixed) = (Point::L2Latency, Stage::L2Latency);
+                    stages.push(fifo(
+                        ix,
+                        &me,
+                        Stage::L2Queue,
+                        queue,
+                        slice,
+                        arrive.cycle,
+                        entry.cycle,
+                        Cause::BackPressure,
+                    ));
+                    let times = [entry.cycle, ready.cycle, lookup.cycle];
+                    stages.push(latency_stage(ix, &me, fixed, Point::L2Lookup, slice, times));
+                }
+                None => stages.push(fifo(
+                    ix,
+                    &me,
+                    Stage::L2Queue,
+                    Point::L2Lookup,
+                    slice,
+                    arrive.cycle,
+                    lookup.cycle,
+                    Cause::BackPressure,
+                )),
+            }
             match CacheOutcome::ALL[usize::from(lookup.detail)] {
                 CacheOutcome::Hit => stages.push(fifo(
                     ix,
@@ -421,7 +456,19 @@ fn stages_of(ix: &Index<'_>, issued: u64, access: &Pass) -> Result<Vec<StageBlam
                     let parts = fifo_parts(ahead, &me, lookup.cycle, enter.cycle, Cause::BackPressure, &[]);
                     let (from, to) = (lookup.cycle, enter.cycle);
                     stages.push(StageBlame { stage: Stage::L2MissQueue, unit: slice, from, to, parts });
-                    stages.push(dram_stage(ix, &me, enter, out));
+                    let queued = match ix.of(me.id, Point::DramQueue) {
+                        Some(queued) => {
+                            // Its detail is how long it waited past its latency.
+                            let ready =
+                                queued.cycle - u64::from(queued.detail).min(queued.cycle - enter.cycle);
+                            let (ch, stage) = (enter.unit, Stage::DramLatency);
+                            let times = [enter.cycle, ready, queued.cycle];
+                            stages.push(latency_stage(ix, &me, stage, Point::DramQueue, ch, times));
+                            queued
+                        }
+                        None => enter,
+                    };
+                    stages.push(dram_stage(ix, &me, queued, out));
                     stages.push(fifo(
                         ix,
                         &me,
@@ -527,6 +574,22 @@ fn fifo_parts<'a>(
         _ => parts.add(tail, to.saturating_sub(prev), None, false),
     }
     parts.done()
+}
+
+/// A latency queue's stage, [from, to) with the request ready at `ready`: the fixed latency
+/// until then, then the wait for the requests ahead of it (cut at their departures through
+/// `point`) and for the next stage (back-pressure).
+fn latency_stage(
+    ix: &Index<'_>,
+    me: &Who,
+    stage: Stage,
+    point: Point,
+    unit: u16,
+    [from, ready, to]: [u64; 3],
+) -> StageBlame {
+    let mut parts = Parts(fifo_parts(ix.at(point, unit, ready, to), me, ready, to, Cause::BackPressure, &[]));
+    parts.add(Cause::Latency, ready - from, None, false);
+    StageBlame { stage, unit, from, to, parts: parts.done() }
 }
 
 /// At the memory controller: until its own column command, cut at every command on the
@@ -747,6 +810,48 @@ mod tests {
         assert_eq!(cycles(ldst, Cause::OtherWarps), 2);
         assert_eq!(cycles(ldst, Cause::Refused(StallCause::Mshr)), 28);
         assert_eq!(cycles(ldst, Cause::Service), 1);
+    }
+
+    /// GPGPU-Sim's fixed delays on a hand-built journey. At the L2 (latency 30): the request
+    /// arrives at 10, waits one cycle behind another warp's request entering the latency queue
+    /// at 11 and one more for room, enters at 12, is ready at 42, waits while another warp's
+    /// ready request ahead is looked up at 44, then a cycle for the slice, and is looked up at
+    /// 45. At the DRAM (latency 100): it arrives at 50, is ready at 150 and enters the
+    /// controller's queue at 153, after another warp's request ahead left at 151 (its detail:
+    /// 3 cycles past its latency). The fixed delays are `latency`, the rest is the queue's.
+    #[test]
+    fn the_fixed_delays_of_the_latency_queues_are_latency_and_the_waits_past_them_the_queues() {
+        let (me, other) = (who(1, 0, 0, 0, 0), who(2, 3, 5, 0, 0));
+        let mut passes = journey(me, 0, 50, 200);
+        passes.retain(|p| p.point != Point::L2Arrive && p.point != Point::L2Lookup);
+        passes.extend([
+            pass(10, Point::L2Arrive, 0, 0, me),
+            pass(11, Point::L2Latency, 0, 0, other),
+            pass(12, Point::L2Latency, 0, 0, me),
+            pass(41, Point::L2Ready, 0, 0, other),
+            pass(42, Point::L2Ready, 0, 0, me),
+            pass(44, Point::L2Lookup, 0, CacheOutcome::Miss as u16, other),
+            pass(45, Point::L2Lookup, 0, CacheOutcome::Miss as u16, me),
+            pass(151, Point::DramQueue, 0, 1, other),
+            pass(153, Point::DramQueue, 0, 3, me),
+            cmd(160, CommandKind::Act, me),
+            cmd(172, CommandKind::Rd, me),
+        ]);
+        let blame = blame(&sorted(passes), 0, 0, 0, None).unwrap();
+        let queue = stage(&blame, Stage::L2Queue);
+        assert_eq!((queue.from, queue.to), (10, 12));
+        assert_eq!((cycles(queue, Cause::OtherWarps), cycles(queue, Cause::BackPressure)), (1, 1));
+        let l2 = stage(&blame, Stage::L2Latency);
+        assert_eq!((l2.from, l2.to, l2.parts[0].cause, l2.parts[0].cycles), (12, 45, Cause::Latency, 30));
+        assert_eq!((cycles(l2, Cause::OtherWarps), cycles(l2, Cause::BackPressure)), (2, 1));
+        let front = stage(&blame, Stage::DramLatency);
+        assert_eq!((front.from, front.to, cycles(front, Cause::Latency)), (50, 153, 100));
+        assert_eq!((cycles(front, Cause::OtherWarps), cycles(front, Cause::BackPressure)), (1, 2));
+        let dram = stage(&blame, Stage::Dram);
+        assert_eq!((dram.from, cycles(dram, Cause::RowMiss), cycles(dram, Cause::OtherWarps)), (153, 7, 0));
+        let r = &blame.requests[0];
+        assert_eq!(r.stages.iter().map(|s| s.cycles()).sum::<u64>(), r.latency());
+        assert!(r.stages.iter().all(|s| s.parts.iter().map(|p| p.cycles).sum::<u64>() == s.cycles()));
     }
 
     #[test]

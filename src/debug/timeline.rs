@@ -4,8 +4,9 @@
 //!
 //! A process per unit — each SM, the crossbar, each L2 slice, each DRAM channel — and in it a
 //! thread per track: the SM's LD/ST unit, L1 and reply queue; the crossbar's request and reply
-//! networks; the slice's access queue, lookup/fill and miss queue; the channel's controller
-//! queue (until a request's column command) and, per bank, its commands and the requests
+//! networks; the slice's access queue, lookup/fill and miss queue (and latency queue, with
+//! `l2.latency_queue`); the channel's controller queue (until a request's column command; and
+//! the DRAM latency queue in front of it, with `dram.frontend_latency`) and, per bank, its commands and the requests
 //! whose data it moves. A request is a complete slice (`X`) on every track it passed, from
 //! the pass that brought it there to the pass that took it on; slices overlapping on one track are spread over lanes (`bank 3`, `bank 3 #2`,
 //! …), since a thread's slices must nest. Flows (`s`/`t`/`f`) follow each request through its
@@ -62,8 +63,12 @@ enum Track {
     Request,
     Reply,
     L2Access,
+    /// The L2's latency queue (`l2.latency_queue`).
+    L2Latency,
     L2,
     L2Miss,
+    /// The DRAM latency queue in front of the controller (`dram.frontend_latency`).
+    DramLatency,
     Queue,
     /// A bank's commands (instants).
     Commands(u8),
@@ -80,6 +85,7 @@ impl Track {
             Track::Request => "request network".into(),
             Track::Reply => "reply network".into(),
             Track::L2Access => "access queue".into(),
+            Track::L2Latency | Track::DramLatency => "latency queue".into(),
             Track::L2 => "lookup and fill".into(),
             Track::L2Miss => "miss queue".into(),
             Track::Queue => "controller queue".into(),
@@ -94,6 +100,8 @@ impl Track {
             Track::Ldst | Track::Request | Track::L2Access | Track::Queue => 0,
             Track::L1 | Track::Reply | Track::L2 => 1,
             Track::ReplyQueue | Track::L2Miss => 2,
+            // After the tracks without them: the latency queues are off on most machines.
+            Track::L2Latency | Track::DramLatency => 3,
             Track::Commands(b) => 100 + 2 * u32::from(b),
             Track::Bank(b) => 101 + 2 * u32::from(b),
         }
@@ -122,6 +130,8 @@ impl Stay {
             (Track::Ldst, _) => Some("LD/ST waiting requests"),
             (Track::L1, "l1-miss-queue") => Some("L1 miss queue"),
             (Track::L2Access, _) => Some("L2 access queue"),
+            (Track::L2Latency, _) => Some("L2 latency queue"),
+            (Track::DramLatency, _) => Some("DRAM latency queue"),
             (Track::L2Miss, _) => Some("L2 miss queue"),
             (Track::Queue, _) => Some("controller queue"),
             (Track::ReplyQueue, _) => Some("reply queue"),
@@ -162,6 +172,7 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
         let kind = who.kind.expect("requests have a kind");
         let last_access = journey.iter().rfind(|p| p.point == Point::Access);
         let came_from = journey.iter().find(|p| p.point == Point::DramArrive).map(|p| p.detail);
+        let dram_latency = journey.iter().any(|p| p.point == Point::DramQueue);
         let ended = journey.iter().find(|p| ends_journey(kind, p.point)).map(|p| p.cycle);
         // A re-executed access stays where the request already is; at the DRAM, it leaves the
         // controller's queue with its (last) column command, its PRE and ACT issued meanwhile.
@@ -171,6 +182,8 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
             let stays_put = match p.point {
                 Point::Access => moves.last().is_some_and(|m| m.point == Point::Access),
                 Point::Command => Some(i) != cas,
+                // Its latency ran out; it waits on in the same queue.
+                Point::L2Ready => true,
                 _ => false,
             };
             if !stays_put {
@@ -211,12 +224,16 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
                 }
                 Point::Inject => (Unit::Crossbar, Track::Request, "request-net"),
                 Point::L2Arrive => (Unit::L2(p.unit), Track::L2Access, "l2-queue"),
+                Point::L2Latency => (Unit::L2(p.unit), Track::L2Latency, "l2-latency"),
                 Point::L2Lookup => match outcome(p.detail) {
                     CacheOutcome::Hit => (Unit::L2(p.unit), Track::L2, "l2-hit"),
                     CacheOutcome::Merged => (Unit::L2(p.unit), Track::L2, "l2-merged"),
                     _ => (Unit::L2(p.unit), Track::L2Miss, "l2-miss-queue"),
                 },
-                Point::DramArrive => (Unit::Channel(p.unit), Track::Queue, "dram-queue"),
+                Point::DramArrive if dram_latency => {
+                    (Unit::Channel(p.unit), Track::DramLatency, "dram-latency")
+                }
+                Point::DramArrive | Point::DramQueue => (Unit::Channel(p.unit), Track::Queue, "dram-queue"),
                 Point::Command => {
                     let (_, bank) = p.command().expect("a command pass");
                     (Unit::Channel(p.unit), Track::Bank(bank), "dram-bank")

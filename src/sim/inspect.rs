@@ -9,6 +9,7 @@ use std::mem::size_of;
 /// Where a request waits or travels.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
+    L1LatencyQueue { core: u16, ready: u64 },
     L1MissQueue { core: u16 },
     L1Hit { core: u16, ready: u64 },
     L1MshrMerged { core: u16 },
@@ -18,6 +19,7 @@ pub enum Place {
     L2MshrMerged { slice: u16 },
     L2Pipeline { slice: u16, ready: u64 },
     L2MissQueue { slice: u16 },
+    DramLatencyQueue { channel: u16, ready: u64 },
     DramQueue { channel: u16, bank: u8, started: bool },
     DramDataBus { channel: u16, done: u64 },
     L2Fill { slice: u16 },
@@ -30,6 +32,7 @@ impl Place {
     /// A short description for views.
     pub fn describe(&self) -> String {
         match self {
+            Place::L1LatencyQueue { core, ready } => format!("SM {core} L1 latency queue (lookup at {ready})"),
             Place::L1MissQueue { core } => format!("SM {core} L1 miss queue"),
             Place::L1Hit { core, ready } => format!("SM {core} L1 hit, back at {ready}"),
             Place::L1MshrMerged { core } => format!("SM {core} L1 MSHR (merged)"),
@@ -45,6 +48,9 @@ impl Place {
                 format!("L2 slice {slice} hit pipeline (ready icnt {ready})")
             }
             Place::L2MissQueue { slice } => format!("L2 slice {slice} miss queue"),
+            Place::DramLatencyQueue { channel, ready } => {
+                format!("DRAM channel {channel} latency queue (queued from {ready})")
+            }
             Place::DramQueue { channel, bank, started } => format!(
                 "DRAM channel {channel} bank {bank} queue{}",
                 if *started { " (being served)" } else { "" }
@@ -66,6 +72,9 @@ pub fn locate_request(g: &Gpu, id: u64) -> Option<(Place, MemRequest)> {
     let is_timed = |(_, r): &&(u64, MemRequest)| r.id == id;
     for sm in &g.sms {
         let core = sm.id;
+        if let Some((ready, r)) = sm.l1.looking_up().find(is_timed) {
+            return Some((Place::L1LatencyQueue { core, ready: *ready }, *r));
+        }
         if let Some(r) = sm.l1.miss_queue.iter().find(is) {
             return Some((Place::L1MissQueue { core }, *r));
         }
@@ -108,6 +117,9 @@ pub fn locate_request(g: &Gpu, id: u64) -> Option<(Place, MemRequest)> {
         }
     }
     for mc in &g.dram {
+        if let Some((ready, r)) = mc.frontend().find(is_timed) {
+            return Some((Place::DramLatencyQueue { channel: mc.channel, ready: *ready }, *r));
+        }
         if let Some((_, p)) = mc.queues.pending().into_iter().find(|(_, p)| p.req.id == id) {
             return Some((Place::DramQueue { channel: mc.channel, bank: p.bank, started: p.started }, p.req));
         }

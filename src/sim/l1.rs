@@ -614,6 +614,12 @@ impl L1 {
         self.hits.iter()
     }
 
+    /// Accesses waiting out the latency before their tag lookup (`l1.latency_queue`), with the
+    /// cycle each is ready (for views).
+    pub fn looking_up(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
+        self.looking_up.iter()
+    }
+
     /// The LRU-chain view of a set: its lines from the most protected (MRU) to the least
     /// (LRU), with state (reserved lines are waiting for their fill), owner warp and load PC.
     pub fn chain(&self, set: usize) -> Vec<ChainLine> {

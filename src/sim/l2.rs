@@ -238,11 +238,18 @@ impl L2Slice {
             self.reserved -= 1;
             self.respond(req);
         }
-        if self.latency_queue
-            && self.looking_up.len() < self.looking_up_capacity()
-            && let Some(req) = self.access_queue.pop()
-        {
-            self.looking_up.push(now, req);
+        if self.latency_queue {
+            if sink.records() {
+                self.pass_ready(now, sink);
+            }
+            if self.looking_up.len() < self.looking_up_capacity()
+                && let Some(req) = self.access_queue.pop()
+            {
+                if sink.records() {
+                    sink.pass(Point::L2Latency, self.id, 0, Who::of(&req));
+                }
+                self.looking_up.push(now, req);
+            }
         }
         if self.port_free > now {
             if self.head(now).is_some() || !self.fills.is_empty() {
@@ -525,6 +532,17 @@ impl L2Slice {
                     unreachable!("miss queue room checked");
                 }
             }
+        }
+    }
+
+    /// Records the request in the latency queue whose latency runs out at L2 cycle `now` (at
+    /// most one: one enters per L2 cycle, and all wait as long). The slice is stepped in that
+    /// cycle: `quiet_ticks` waits for the head's ready cycle, and while a ready head waits for
+    /// its lookup every cycle is worked.
+    fn pass_ready(&self, now: u64, sink: &mut EventSink) {
+        let due = self.looking_up.iter().map(|(at, r)| (*at, r)).find(|&(at, _)| at >= now);
+        if let Some((_, r)) = due.filter(|&(at, _)| at == now) {
+            sink.pass(Point::L2Ready, self.id, 0, Who::of(r));
         }
     }
 

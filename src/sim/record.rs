@@ -7,9 +7,11 @@
 //! The points, in the order a load request meets them: the load's issue into the LD/ST unit,
 //! the LD/ST unit's access into the L1
 //! (or its first refusal), the L1 miss queue into the request network, arrival at an L2
-//! slice, the L2 lookup, arrival at the memory controller, each DRAM command, the end of its
-//! data on the DRAM bus, the L2's reply into the reply network, arrival at the SM, and its
-//! data reaching the warp. Write drains and refreshes are passes with no request.
+//! slice, (with `l2.latency_queue`) its entry into the L2's latency queue and the end of that
+//! latency, the L2 lookup, arrival at the memory controller, (with `dram.frontend_latency`)
+//! its entry into the controller's queue after the DRAM latency queue, each DRAM command, the
+//! end of its data on the DRAM bus, the L2's reply into the reply network, arrival at the SM,
+//! and its data reaching the warp. Write drains and refreshes are passes with no request.
 
 use super::dram::command::CommandKind;
 use super::request::{AccessKind, MemRequest};
@@ -29,11 +31,22 @@ pub enum Point {
     Inject,
     /// It reached an L2 slice's access queue (unit: the slice).
     L2Arrive,
+    /// It left the access queue into the L2's latency queue (`l2.latency_queue`, GPGPU-Sim's
+    /// ROP queue; unit: the slice).
+    L2Latency,
+    /// Its wait in the latency queue ran out: from now on it can be looked up, and waits only
+    /// for the requests ahead of it and for the slice (unit: the slice).
+    L2Ready,
     /// The L2 looked it up (unit: the slice; detail: the `CacheOutcome`).
     L2Lookup,
-    /// It entered the memory controller's queue (unit: the channel; detail: the L2 slice it
-    /// came from).
+    /// It left its L2 slice's miss queue for the memory controller (unit: the channel;
+    /// detail: the L2 slice it came from); it is then in the controller's queue, or with
+    /// `dram.frontend_latency` in the DRAM latency queue in front of it.
     DramArrive,
+    /// It left the DRAM latency queue (`dram.frontend_latency`) into the controller's queue
+    /// (unit: the channel; detail: the core cycles it waited there past its latency, for the
+    /// requests ahead of it or for room in the queue, at most `u16::MAX`).
+    DramQueue,
     /// A DRAM command issued (unit: the channel; detail: the `CommandKind` and bank); a
     /// refresh has no request.
     Command,

@@ -140,8 +140,9 @@ pub fn run_traced(mut g: Gpu, limit: u64) -> (Gpu, Report, Vec<String>) {
 }
 
 /// Runs to completion within `limit` cycles, checking every `every` cycles that created −
-/// retired requests equals the requests found in the machine's queues (`what` names the case
-/// in a failure). Returns how many checks it made.
+/// retired requests equals the requests found in the machine's queues, and that the
+/// debugger finds each request a warp still waits on somewhere (`what` names the case in a
+/// failure). Returns how many checks it made.
 pub fn run_conserving(g: &mut Gpu, every: u64, limit: u64, what: &str) -> u32 {
     let mut checks = 0;
     while g.is_running() {
@@ -153,6 +154,18 @@ pub fn run_conserving(g: &mut Gpu, every: u64, limit: u64, what: &str) -> u32 {
                 "{what} cycle {}: created − retired must equal the requests found in queues",
                 g.cycle
             );
+            for sm in &g.sms {
+                let loads = sm.exec.warps.iter().flat_map(|w| w.loads.iter().filter(|l| l.active));
+                for r in loads.flat_map(|l| l.reqs.iter().filter(|r| r.trace.done == 0)) {
+                    assert!(
+                        warpscope::sim::inspect::locate_request(g, r.id).is_some(),
+                        "{what} cycle {}: request {} of SM {} is in flight but nowhere to be found",
+                        g.cycle,
+                        r.id,
+                        sm.id
+                    );
+                }
+            }
             checks += 1;
         }
         assert!(g.cycle < limit, "{what}: runaway simulation");

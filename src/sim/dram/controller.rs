@@ -239,6 +239,12 @@ impl Controller {
         (&mut self.scheduler, ctx)
     }
 
+    /// Requests in the DRAM latency queue (`dram.frontend_latency`), with the core cycle each
+    /// may enter the controller's queue (for views).
+    pub fn frontend(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
+        self.frontend.iter()
+    }
+
     /// Reads in flight on the data bus (for views).
     pub fn in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
         self.in_flight.iter()
@@ -254,7 +260,12 @@ impl Controller {
         if let Some(r) = self.frontend.ready(stamp)
             && self.queues.has_room(r.kind.is_write())
         {
+            let ready_at = self.frontend.next_at().expect("ready");
             let req = self.frontend.pop_ready(stamp).expect("ready");
+            if sink.records() {
+                let waited = u16::try_from(stamp - ready_at).unwrap_or(u16::MAX);
+                sink.pass(Point::DramQueue, self.channel, waited, Who::of(&req));
+            }
             self.enqueue(req, stamp);
         }
         let now = self.now;
