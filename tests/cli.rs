@@ -28,6 +28,7 @@ const KEYS: &[&str] = &[
     "ipc",
     "l1.hit_rate",
     "l2.hit_rate",
+    "l1.miss_rate",
     "dram.row_hit_rate",
     "dram.bandwidth_utilization",
     "memory.avg_latency",
@@ -84,6 +85,8 @@ fn run_writes_json_and_a_dram_trace_that_obeys_gddr5_timing() {
     for k in KEYS {
         assert!(get(&report, k).is_number(), "missing report key {k}");
     }
+    let rate = |k| get(&report, k).as_f64().unwrap();
+    assert!((rate("l1.miss_rate") + rate("l1.hit_rate") - 1.0).abs() < 1e-12, "the miss rate is the rest");
     assert_eq!(report["status"], "done");
     // Every command line parses, and each channel's commands obey every constraint.
     let text = std::fs::read_to_string(&trace).unwrap();

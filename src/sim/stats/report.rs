@@ -213,6 +213,8 @@ pub struct CacheReport {
     pub reads: u64,
     /// Read hits / reads (merged reads count as misses).
     pub hit_rate: f64,
+    /// 1 − `hit_rate`: the miss rate whose reduction seed 003 Table 3 gives.
+    pub miss_rate: f64,
     pub read_misses: u64,
     pub merged: u64,
     pub writes: u64,
@@ -479,6 +481,7 @@ impl CacheReport {
         CacheReport {
             reads: s.reads,
             hit_rate: ratio(s.read_hits, s.reads),
+            miss_rate: ratio(s.reads - s.read_hits, s.reads),
             read_misses: s.read_misses,
             merged: s.merged,
             writes: s.writes,
