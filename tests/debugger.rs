@@ -280,8 +280,12 @@ fn every_view_renders_as_text() {
     assert!(inspector.contains("OCCLUDED"), "{inspector}");
     assert!(inspector.contains("LD/ST unit, not sent"), "{inspector}");
     assert!(needed as usize > free as usize);
+    // The view is of the end of the stop's cycle, in which the occluded head may already have
+    // sent an access (then it needs one MSHR fewer and one fewer is free).
     let mshr = run(&mut s, &format!("show mshr {core}"));
-    assert!(mshr.contains(&format!("OCCLUDED: needs {needed} MSHRs, {free} free")), "{mshr}");
+    let occluded = |n: u16, f: u16| mshr.contains(&format!("OCCLUDED: needs {n} MSHRs, {f} free"));
+    assert!(mshr.contains(&format!("LD/ST head: warp {warp} pc")), "{mshr}");
+    assert!(occluded(needed, free) || occluded(needed - 1, free.saturating_sub(1)), "{mshr}");
     for (cmd, want) in [
         ("show banks 1", "DRAM channel 1 — banks"),
         ("show warps 0", "SM 0 — warps"),

@@ -232,3 +232,22 @@ fn memory_block_and_no_warp_cycles() {
     let r = Report::new(&g, 0.0);
     assert!(r.core.memory_block_rate > 0.0 && r.core.no_warp_rate > 0.4);
 }
+
+/// CTAs are spread over the SMs round-robin, one per SM per cycle (GPGPU-Sim's
+/// `issue_block2core`): a grid smaller than the GPU puts one CTA on each of as many SMs, not
+/// several on some while others stay empty (the launcher restarted its pass from the SM after
+/// every CTA it placed, which skipped SMs: 8 CTAs on 8 SMs went two to SM 3 and none to SM 7;
+/// ATAX's 32 on fermi-30sm's 30 SMs filled 13 of them, up to four CTAs each).
+#[test]
+fn ctas_spread_one_per_sm() {
+    let program = r#"(name: "spread", kernels: [(name: "k", ctas: 8, threads_per_cta: 64,
+        arrays: [(name: "a", elems: 4096)],
+        program: [Load(array: "a", pattern: Coalesced, dst: 1), Alu(srcs: [1])])])"#;
+    let mut g = gpu(small_config(&["core.count=8"]), workload(program, 1));
+    g.step();
+    let resident: Vec<u32> = g.sms.iter().map(|s| s.exec.valid.count_ones()).collect();
+    assert_eq!(resident, [2; 8], "two warps (one CTA) on each SM");
+    g.run(0);
+    let ctas: Vec<u64> = g.sms.iter().map(|s| s.stats.ctas).collect();
+    assert_eq!(ctas, [1; 8]);
+}

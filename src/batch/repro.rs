@@ -39,7 +39,10 @@
 //!
 //! On each benchmark the claim measures the candidate with the highest value of its metric
 //! (the fewest cycles for a speedup), and the report names it and any tied with it
-//! (`baseline_best_of` does the same for the baseline).
+//! (`baseline_best_of` does the same for the baseline). A claim that measures something else
+//! of the profiled variant chooses it by `best_by`, a measure such as `Ratio("ipc")` (seed
+//! 004 Fig. 5.6: the share of fully cached loads under SWL-Best, the warp limit with the best
+//! IPC).
 //!
 //! The sweep's results go to `DIR/results.jsonl` as they finish (an interrupted run resumes);
 //! the report — `DIR/report.md` and `DIR/report.svg` — is generated from them, never by hand.
@@ -119,6 +122,11 @@ pub struct Claim {
     /// 000 §I compares WG-W with SBWAS at its profiled α).
     #[serde(default)]
     pub baseline_best_of: Vec<String>,
+    /// What a best-of is chosen by when not by the claim's own measure: seed 004 Fig. 5.6
+    /// gives the share of fully cached loads under SWL-Best, the warp limit profiled for IPC
+    /// (`best_by: Some(Ratio("ipc"))`), not the limit that caches most.
+    #[serde(default)]
+    pub best_by: Option<Measure>,
     /// The benchmarks it is over (workload entries of the sweep); all when empty.
     #[serde(default)]
     pub workloads: Vec<String>,
@@ -137,6 +145,11 @@ pub struct Claim {
 }
 
 impl Claim {
+    /// The measure the best of each profiled side is chosen by.
+    fn chooser(&self) -> &Measure {
+        self.best_by.as_ref().unwrap_or(&self.measure)
+    }
+
     /// The variants the measured side is chosen from: `variant`, or `variant_best_of`.
     fn variants(&self) -> &[String] {
         if self.variant_best_of.is_empty() { self.variant.as_slice() } else { &self.variant_best_of }
@@ -184,6 +197,12 @@ impl Claim {
         }
         if self.variants().is_empty() {
             return Err(("variant".into(), "missing: give `variant` or `variant_best_of`".into()));
+        }
+        if self.best_by.is_some() && self.variant_best_of.is_empty() && self.baseline_best_of.is_empty() {
+            return Err((
+                "best_by".into(),
+                "chooses among a best of: give `variant_best_of` or `baseline_best_of`".into(),
+            ));
         }
         Ok(())
     }
@@ -257,10 +276,11 @@ impl Repro {
         let text = read_file(path)?;
         let mut spec: ReproSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
         let mut metrics: Vec<String> = spec.sweep.metrics.clone();
-        let claimed = spec
-            .claims
-            .iter()
-            .flat_map(|c| std::iter::once(c.measure.metric()).chain(c.diagnose.iter().map(String::as_str)));
+        let claimed = spec.claims.iter().flat_map(|c| {
+            std::iter::once(c.measure.metric())
+                .chain(c.best_by.as_ref().map(Measure::metric))
+                .chain(c.diagnose.iter().map(String::as_str))
+        });
         for m in claimed.chain(spec.figures.iter().map(|f| f.measure.metric())) {
             if !metrics.iter().any(|x| x == m) {
                 metrics.push(m.to_string());
@@ -430,8 +450,8 @@ pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
         let mut diagnostics = Vec::new();
         let mut capped = false;
         for (wi, label) in m.workloads(&c.workloads) {
-            let variants = m.best(wi, &c.measure, c.variants());
-            let baselines = m.best(wi, &c.measure, c.baselines());
+            let variants = m.best(wi, c.chooser(), c.variants());
+            let baselines = m.best(wi, c.chooser(), c.baselines());
             let (variant, baseline) = (variants.first().copied(), baselines.first().copied());
             let ours = variant.and_then(|v| m.measure(wi, &c.measure, v, baseline));
             capped |= ours.is_some_and(|x| x.capped);
@@ -621,7 +641,7 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
 /// each benchmark and by what.
 fn side_md(c: &Claim, candidates: &[String]) -> String {
     let quoted = candidates.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
-    match (candidates.len(), &c.measure) {
+    match (candidates.len(), c.chooser()) {
         (1, _) => quoted,
         (_, Measure::Speedup) => format!("the best on each benchmark (the fewest cycles) of {quoted}"),
         (_, m) => format!("the best on each benchmark (the highest `{}`) of {quoted}", m.metric()),
@@ -754,7 +774,11 @@ mod tests {
                (source: "§I", what: "over profiled", measure: Ratio("ipc"), variant: "dram.scheduler=gmc",
                 baseline_best_of: {ALPHAS}, paper: 1.073),
                (source: "S", what: "speedup profiled", measure: Speedup, variant_best_of: {ALPHAS},
-                baseline: Some("dram.scheduler=gmc"), paper: 1.1),"#
+                baseline: Some("dram.scheduler=gmc"), paper: 1.1),
+               (source: "Fig. 5.6", what: "cycles of the IPC-best", measure: Value("cycles"), variant_best_of: {ALPHAS},
+                best_by: Some(Ratio("ipc")), paper: 1000.0),
+               (source: "Fig. 5.6", what: "the most cycles", measure: Value("cycles"), variant_best_of: {ALPHAS},
+                paper: 1000.0),"#
         );
         let (dir, r) = load_spec("best", &claims);
         let r = r.unwrap_or_else(|e| panic!("{e}"));
@@ -791,6 +815,15 @@ mod tests {
         assert!(close(&outs[2], (1.0f64 / 1.2 * 2.0 / 2.5).sqrt()), "{:?}", outs[2].ours);
         assert_eq!(outs[3].chosen, vec![(alpha(&["0.25"]), gmc.clone()), (alpha(&["0.75"]), gmc.clone())]);
         assert!(close(&outs[3], (1000.0f64 / 900.0 * 1000.0 / 800.0).sqrt()), "{:?}", outs[3].ours);
+        // `best_by`: another key of the variant the IPC profile picks (α = 0.5 and 0.25: 1100
+        // and 1000 cycles), not the variant with the most cycles (α = 0.75, then 0.25).
+        assert_eq!(
+            outs[4].chosen.iter().map(|c| c.0.clone()).collect::<Vec<_>>(),
+            vec![alpha(&["0.5", "0.75"]), alpha(&["0.25"])]
+        );
+        assert!(close(&outs[4], 1050.0), "{:?}", outs[4].ours);
+        assert_eq!(outs[5].chosen[0].0, alpha(&["0.75"]));
+        assert!(close(&outs[5], 1100.0), "{:?}", outs[5].ours);
         // The report names the α chosen on each benchmark, and those tied with it, for the side
         // that is profiled.
         let md = report_markdown(&r, &outs, &[]);
@@ -845,6 +878,13 @@ mod tests {
                     .to_string(),
                 "variant_best_of",
                 "claims[0].variant_best_of: a best of one variant; give it as `variant`",
+            ),
+            (
+                r#"(source: "S", what: "w", measure: Value("cycles"), variant: "dram.scheduler=gmc",
+                best_by: Some(Ratio("ipc")), paper: 1.0)"#
+                    .to_string(),
+                "best_by",
+                "claims[0].best_by: chooses among a best of: give `variant_best_of` or `baseline_best_of`",
             ),
         ];
         for (i, (claim, at, message)) in cases.iter().enumerate() {

@@ -400,11 +400,16 @@ impl Gpu {
         }
         let first = l.next_cta;
         let n = self.sms.len();
+        // One pass over the SMs from the one after the last served, as GPGPU-Sim's
+        // issue_block2core; `rr` follows the CTAs placed but the pass does not restart from it
+        // (it did, which skipped SMs: with room everywhere the CTAs went to SMs 0, 2, 5, 9,
+        // 14, ..., and ATAX's 32 CTAs filled 13 of fermi-30sm's 30 SMs, up to four each).
+        let start = l.rr;
         for i in 0..n {
             if l.next_cta >= k.ctas() {
                 break;
             }
-            let s = (l.rr + i) % n;
+            let s = (start + i) % n;
             if self.sms[s].can_launch(k.warps_per_cta()) {
                 let programs = match k.cta_programs(l.next_cta) {
                     Ok(p) => p,

@@ -11,8 +11,9 @@
 //!
 //! Scheduling: the cutoff is (resident warps of the scheduler) × base score. Warps are stacked
 //! by score, highest first (ties: oldest first); those whose running sum stays within the
-//! cutoff may issue loads, the others are throttled — they can still issue ALU instructions
-//! and stores. With every score at the base, everyone fits; a warp that keeps losing locality
+//! cutoff may issue loads, and so does the first of the stack when its score alone is above
+//! the cutoff ("the warp that has the largest locality loss is exclusively prioritized",
+//! §5.5.1); the others are throttled — they can still issue ALU instructions and stores. With every score at the base, everyone fits; a warp that keeps losing locality
 //! pushes the lowest-scored warps out. Prioritization among issuable warps is GTO.
 
 use super::{Gto, MemoryFeedback, SchedView, WarpScheduler, bits};
@@ -184,11 +185,17 @@ impl Ccws {
         self.stack.clear();
         self.stack.extend(bits(view.members).map(|w| (ll.score(w, view.now), view.ages[w], w)));
         self.stack.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // The bottom of the stack, the warp that lost the most locality, may always issue:
+        // seed 004 §5.5.1, "The warp that has the largest locality loss is exclusively
+        // prioritized". Its score alone can exceed the cutoff: a VTA hit adds K_THROTTLE ×
+        // cutoff × (VTA hits / instructions), more than the whole cutoff once the SM has had
+        // more than one VTA hit per K_THROTTLE instructions. The others then wait; before,
+        // no warp could issue a load until the score decayed.
         let mut sum = 0u64;
         let mut allowed = 0u64;
         for &(s, _, w) in &self.stack {
             sum += u64::from(s);
-            if sum > cutoff {
+            if sum > cutoff && allowed != 0 {
                 break;
             }
             allowed |= 1 << w;
@@ -270,5 +277,30 @@ mod tests {
         assert_eq!(s.qualify(0b1111, &view), 0b1011);
         // GTO among the qualified: oldest first.
         assert_eq!(s.pick(0b1011, &view, &mut |_| true), Some(0));
+    }
+
+    #[test]
+    fn the_warp_that_lost_the_most_locality_alone_may_issue_loads_above_the_cutoff() {
+        // §5.5.1: "The warp that has the largest locality loss is exclusively prioritized".
+        // 4 warps, cutoff 400; warp 2's first VTA hit after 8 instructions: 8 × 400 × 1/8 =
+        // 400 → 500, above the whole cutoff by itself.
+        let mut data = ViewData::new(0b1111);
+        let cfg = CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 };
+        let mut ll = LostLocality::new(&cfg, 4);
+        ll.evicted(2, 9);
+        assert_eq!(ll.missed(2, 9, 0, 8, 4), Some(500));
+        data.learner = ll.into();
+        data.load_next = 0b1111;
+        let mut s = Ccws::default();
+        let view = data.view();
+        assert_eq!(s.allowed(&view), 0b0100, "warp 2 alone, not nobody");
+        assert_eq!(s.qualify(0b1111, &view), 0b0100);
+        // Its score decays one point per cycle: at 100 cycles (400) it still fills the cutoff
+        // alone; back at the base (400 cycles) everyone may issue again.
+        let mut view = data.view();
+        view.now = 100;
+        assert_eq!(s.allowed(&view), 0b0100);
+        view.now = 400;
+        assert_eq!(s.allowed(&view), 0b1111);
     }
 }
