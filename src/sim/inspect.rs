@@ -9,30 +9,80 @@ use std::mem::size_of;
 /// Where a request waits or travels.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
-    L1LatencyQueue { core: u16, ready: u64 },
-    L1MissQueue { core: u16 },
-    L1Hit { core: u16, ready: u64 },
-    L1MshrMerged { core: u16 },
-    RequestNetwork { slice: u16, arrival: u64 },
-    L2AccessQueue { slice: u16 },
-    L2LatencyQueue { slice: u16, ready: u64 },
-    L2MshrMerged { slice: u16 },
-    L2Pipeline { slice: u16, ready: u64 },
-    L2MissQueue { slice: u16 },
-    DramLatencyQueue { channel: u16, ready: u64 },
-    DramQueue { channel: u16, bank: u8, started: bool },
-    DramDataBus { channel: u16, done: u64 },
-    L2Fill { slice: u16 },
-    L2ResponseQueue { slice: u16 },
-    ReplyNetwork { core: u16, arrival: u64 },
-    SmReplyQueue { core: u16 },
+    L1LatencyQueue {
+        core: u16,
+        ready: u64,
+    },
+    L1MissQueue {
+        core: u16,
+    },
+    L1Hit {
+        core: u16,
+        ready: u64,
+    },
+    L1MshrMerged {
+        core: u16,
+    },
+    RequestNetwork {
+        slice: u16,
+        arrival: u64,
+    },
+    L2AccessQueue {
+        slice: u16,
+    },
+    L2LatencyQueue {
+        slice: u16,
+        ready: u64,
+    },
+    L2MshrMerged {
+        slice: u16,
+    },
+    L2Pipeline {
+        slice: u16,
+        ready: u64,
+    },
+    L2MissQueue {
+        slice: u16,
+    },
+    DramLatencyQueue {
+        channel: u16,
+        ready: u64,
+    },
+    DramQueue {
+        channel: u16,
+        bank: u8,
+        started: bool,
+    },
+    DramDataBus {
+        channel: u16,
+        done: u64,
+    },
+    L2Fill {
+        slice: u16,
+    },
+    L2ResponseQueue {
+        slice: u16,
+    },
+    ReplyNetwork {
+        core: u16,
+        arrival: u64,
+    },
+    SmReplyQueue {
+        core: u16,
+    },
+    /// In an idealized memory (`ideal.memory`), answered at `ready`.
+    IdealMemory {
+        ready: u64,
+    },
 }
 
 impl Place {
     /// A short description for views.
     pub fn describe(&self) -> String {
         match self {
-            Place::L1LatencyQueue { core, ready } => format!("SM {core} L1 latency queue (lookup at {ready})"),
+            Place::L1LatencyQueue { core, ready } => {
+                format!("SM {core} L1 latency queue (lookup at {ready})")
+            }
             Place::L1MissQueue { core } => format!("SM {core} L1 miss queue"),
             Place::L1Hit { core, ready } => format!("SM {core} L1 hit, back at {ready}"),
             Place::L1MshrMerged { core } => format!("SM {core} L1 MSHR (merged)"),
@@ -60,6 +110,7 @@ impl Place {
             Place::L2ResponseQueue { slice } => format!("L2 slice {slice} response queue"),
             Place::ReplyNetwork { core, arrival } => format!("crossbar → SM {core} (arrives icnt {arrival})"),
             Place::SmReplyQueue { core } => format!("SM {core} reply queue"),
+            Place::IdealMemory { ready } => format!("ideal memory (back at {ready})"),
         }
     }
 }
@@ -126,6 +177,9 @@ pub fn locate_request(g: &Gpu, id: u64) -> Option<(Place, MemRequest)> {
         if let Some((done, r)) = mc.in_flight().find(is_timed) {
             return Some((Place::DramDataBus { channel: mc.channel, done: *done }, *r));
         }
+    }
+    if let Some((ready, r)) = g.ideal.fast.iter().chain(&g.ideal.slow).flatten().find(is_timed) {
+        return Some((Place::IdealMemory { ready: *ready }, *r));
     }
     for sm in &g.sms {
         if let Some(r) = sm.l1.mshr.entries().flat_map(|e| e.merged.iter()).find(is) {
