@@ -58,7 +58,8 @@ pub struct Controller {
     frontend: LatencyQueue<MemRequest>,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
     /// only choose a ready request, so selection is skipped until then; see
-    /// [`DramScheduler::wake_at`]). Reset by arrivals and anything else that changes choices.
+    /// [`DramScheduler::wake_at`]). Reset by anything else that changes choices; an arrival
+    /// lowers it to the scheduler's [`DramScheduler::wake_after_arrival`].
     idle_until: u64,
     /// Skip cycles in which nothing can be chosen (off only to check that skipping is exact).
     pub skip_idle: bool,
@@ -146,7 +147,12 @@ impl Controller {
             req,
         });
         self.scheduler.on_arrival(slot, &self.queues);
-        self.idle_until = 0;
+        // Prefetching plans from the queues in every cycle: any arrival may change its plan.
+        let (scheduler, ctx) = self.split();
+        self.idle_until = match scheduler.wake_after_arrival(&ctx, slot) {
+            Some(t) if self.prefetch.is_none() => self.idle_until.min(t),
+            _ => 0,
+        };
         slot
     }
 

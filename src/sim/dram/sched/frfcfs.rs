@@ -157,6 +157,20 @@ impl DramScheduler for FrFcfs {
         self.capped = if *streak >= self.cap { self.capped | bit } else { self.capped & !bit };
     }
 
+    /// The arrival is the youngest request: it changes no candidate but its own bank's, and
+    /// that one only as the bank's first request of the direction served or as its first hit
+    /// with priority, when it becomes the candidate itself. Otherwise every candidate is as
+    /// before and so is the choice, until the wake-up the controller has.
+    fn wake_after_arrival(&self, ctx: &SchedCtx<'_>, slot: Slot) -> Option<u64> {
+        let (q, p) = (ctx.queues, ctx.queues.get(slot));
+        let bank = p.bank as usize;
+        let open = ctx.device.banks[bank].open_row;
+        let first_hit =
+            open == Some(p.row) && self.capped >> bank & 1 == 0 && q.row_hits(ctx.draining, bank, open) == 1;
+        let candidate = p.is_write == ctx.draining && (ctx.lists()[bank].len() == 1 || first_hit);
+        Some(if candidate { ctx.device.earliest(ctx.next_command(slot).kind, bank) } else { u64::MAX })
+    }
+
     fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
         Some(wake(ctx, self.bank_min))
     }
@@ -286,13 +300,16 @@ mod tests {
     }
 
     /// A busy controller with random reads and writes to few rows of every bank (row hits,
-    /// misses, conflicts, write drains, refreshes), selecting in every cycle: FR-FCFS and
-    /// FR-FCFS-Cap (cap 2) choose, cycle for cycle, what the bank-by-bank scan chooses, and
-    /// wake up when its earliest bank parts say, idle or after a command.
+    /// misses, conflicts, write drains, refreshes), as FR-FCFS and as FR-FCFS-Cap (cap 2): in
+    /// every cycle the class scan chooses what the bank-by-bank scan chooses and wakes up when
+    /// its earliest bank parts say, idle or after a command; and the controller issues the
+    /// same commands at the same cycles whether it skips the cycles its wake-ups (after a
+    /// choice, a command or an arrival) rule out or selects in every cycle.
     #[test]
-    fn the_class_scan_chooses_what_the_bank_by_bank_scan_chooses() {
+    fn the_class_scan_and_its_wake_ups_match_the_bank_by_bank_scan_in_every_cycle() {
         use crate::config::Config;
         use crate::sim::dram::controller::Controller;
+        use crate::sim::event::{Event, EventKind};
         use crate::sim::ledger::Ledger;
         use crate::sim::request::{AccessKind, MemRequest};
         use crate::workload::hash::hash;
@@ -306,7 +323,9 @@ mod tests {
                 write_high: mc.high_watermark,
             }
         }
-        for sched in ["frfcfs", "frfcfs-cap"] {
+        // Cycle `id`'s draw `what`, in 0..m.
+        let rand = |id: u64, what: u64, m: u64| hash(11, &[id, what]) % m;
+        let run = |sched: &str, skip_idle: bool| {
             let c = Config::default()
                 .with_sets(&[
                     format!("dram.scheduler={sched}"),
@@ -315,10 +334,9 @@ mod tests {
                 ])
                 .expect("test config");
             let mut mc = Controller::new(&c, 0);
-            mc.skip_idle = false;
+            mc.skip_idle = skip_idle;
             let (mut sink, mut ledger) = (EventSink::default(), Ledger::default());
-            // Cycle `id`'s draw `what`, in 0..m.
-            let rand = |id: u64, what: u64, m: u64| hash(11, &[id, what]) % m;
+            sink.set(EventKind::DramCommand, true);
             let (mut chosen, mut waits) = (0, 0);
             for id in 0..40_000 {
                 let write = rand(id, 0, 3) == 0;
@@ -358,13 +376,27 @@ mod tests {
                     chosen += 1;
                 }
             }
+            let s = &mc.stats;
+            let counts = (s.reads, s.writes, s.row_hits, s.row_conflicts, s.drains, s.commands);
             assert!(
                 chosen > 10_000 && waits > 1_000,
                 "{sched}: a busy controller ({chosen} chosen, {waits} waits)"
             );
-            let s = &mc.stats;
-            let counts = (s.reads, s.writes, s.row_hits, s.row_conflicts, s.drains, s.commands);
             assert!(s.reads > 2_000 && s.row_hits > 1_000 && s.drains > 10, "{sched}: {counts:?}");
+            let commands: Vec<(u64, Command)> = sink
+                .drain()
+                .map(|(_, e)| match e {
+                    Event::DramCommand { dram_cycle, cmd, .. } => (dram_cycle, cmd),
+                    e => panic!("{e:?}"),
+                })
+                .collect();
+            (commands, mc.stats)
+        };
+        for sched in ["frfcfs", "frfcfs-cap"] {
+            assert!(
+                run(sched, true) == run(sched, false),
+                "{sched}: skipping changed the commands or the stats"
+            );
         }
     }
 
