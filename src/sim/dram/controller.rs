@@ -28,6 +28,9 @@ use crate::sim::request::{AccessKind, MemRequest, RowOutcome};
 use crate::sim::stats::ChannelStats;
 use std::collections::VecDeque;
 
+/// [`Controller::drain_steady`] before the first check and after a switch: no queue counts.
+const NOT_STEADY: (usize, usize) = (usize::MAX, usize::MAX);
+
 /// A memory controller with its channel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Controller {
@@ -58,8 +61,14 @@ pub struct Controller {
     frontend: LatencyQueue<MemRequest>,
     /// No pending request's next command can issue before this DRAM cycle (a scheduler can
     /// only choose a ready request, so selection is skipped until then; see
-    /// [`DramScheduler::wake_at`]). Reset by arrivals and anything else that changes choices.
+    /// [`DramScheduler::wake_at`]). Reset by anything else that changes choices; an arrival
+    /// lowers it to the scheduler's [`DramScheduler::wake_after_arrival`].
     idle_until: u64,
+    /// The queued (reads, writes) with which the drain mode was last checked and stayed as it
+    /// was. The check depends on nothing else that can change without it (the mode and why it
+    /// started), so with the same counts it would not change the mode either and is skipped
+    /// (when skipping is on); [`NOT_STEADY`] after a switch.
+    drain_steady: (usize, usize),
     /// Skip cycles in which nothing can be chosen (off only to check that skipping is exact).
     pub skip_idle: bool,
     /// Refresh state: next REF due (0 = refresh disabled).
@@ -97,6 +106,7 @@ impl Controller {
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
             frontend: LatencyQueue::new(c.dram.frontend_latency.into(), 0),
             idle_until: 0,
+            drain_steady: NOT_STEADY,
             skip_idle: true,
             next_refresh,
             refresh_pending: false,
@@ -146,7 +156,12 @@ impl Controller {
             req,
         });
         self.scheduler.on_arrival(slot, &self.queues);
-        self.idle_until = 0;
+        // Prefetching plans from the queues in every cycle: any arrival may change its plan.
+        let (scheduler, ctx) = self.split();
+        self.idle_until = match scheduler.wake_after_arrival(&ctx, slot) {
+            Some(t) if self.prefetch.is_none() => self.idle_until.min(t),
+            _ => 0,
+        };
         slot
     }
 
@@ -271,10 +286,16 @@ impl Controller {
         let now = self.now;
         self.count_cycles(1);
         if !self.refresh(sink) && (!self.queues.is_empty() || self.prefetch.is_some()) {
-            let was_draining = self.draining;
-            self.update_drain_mode(sink);
-            if self.draining != was_draining {
-                self.idle_until = 0;
+            let counts = (self.queues.n_reads, self.queues.n_writes);
+            if counts != self.drain_steady || !self.skip_idle {
+                let was_draining = self.draining;
+                self.update_drain_mode(sink);
+                if self.draining != was_draining {
+                    self.idle_until = 0;
+                    self.drain_steady = NOT_STEADY;
+                } else {
+                    self.drain_steady = counts;
+                }
             }
             if now >= self.idle_until || !self.skip_idle {
                 self.schedule(stamp, sink, ledger);
@@ -301,7 +322,7 @@ impl Controller {
             self.issue(slot, cmd, stamp, sink, ledger);
             // The scheduler may know when it can choose next — unless prefetching acts every
             // cycle, or the command left the queues such that the drain mode flips.
-            if plan.is_none() && self.drain_wanted() == self.draining {
+            if plan.is_none() && self.drain_stays() {
                 let (scheduler, ctx) = self.split();
                 self.idle_until = scheduler.wake_after_issue(&ctx, &cmd).unwrap_or(0);
             }
@@ -494,6 +515,13 @@ impl Controller {
             WritePolicy::Mixed => (false, true),
         };
         if self.draining { !stop } else { start }
+    }
+
+    /// Whether the drain mode would stay as it is ([`Controller::drain_steady`] answers
+    /// without the check when the counts have not changed since it stayed).
+    fn drain_stays(&self) -> bool {
+        (self.queues.n_reads, self.queues.n_writes) == self.drain_steady
+            || self.drain_wanted() == self.draining
     }
 
     fn update_drain_mode(&mut self, sink: &mut EventSink) {

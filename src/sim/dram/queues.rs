@@ -36,6 +36,35 @@ pub struct Pending {
     pub is_write: bool,
 }
 
+/// The banks of a bit mask (bit b = bank b), in bank order.
+#[derive(Clone, Copy, Debug)]
+pub struct Banks(pub u64);
+
+impl Iterator for Banks {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bank = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bank)
+    }
+}
+
+/// Sets (`on`) or clears bank `bank`'s bit of `mask`.
+#[inline]
+fn set_bit(mask: &mut u64, bank: usize, on: bool) {
+    *mask = if on { *mask | 1 << bank } else { *mask & !(1 << bank) };
+}
+
+/// A bit per bank whose entry satisfies `has` (what a kept mask must equal: debug checks).
+fn mask_where<T>(per_bank: &[T], has: impl Fn(&T) -> bool) -> u64 {
+    per_bank.iter().enumerate().filter(|(_, x)| has(x)).fold(0, |m, (b, _)| m | 1 << b)
+}
+
 /// Read and write queues of one controller.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Queues {
@@ -59,6 +88,10 @@ pub struct Queues {
     hits: [Vec<u16>; 2],
     /// Per direction: a bit per bank with listed requests, so scans skip idle banks.
     busy: [u64; 2],
+    /// Per direction: a bit per bank with listed requests to its open row (`hits` above 0).
+    hit_banks: [u64; 2],
+    /// A bit per bank with an open row, as last told by [`Queues::set_open_row`].
+    open_banks: u64,
 }
 
 impl Queues {
@@ -78,6 +111,8 @@ impl Queues {
             open: vec![None; banks],
             hits: [vec![0; banks], vec![0; banks]],
             busy: [0; 2],
+            hit_banks: [0; 2],
+            open_banks: 0,
         }
     }
 
@@ -98,6 +133,7 @@ impl Queues {
         let listed = Listed { slot, row: p.row, seq: p.seq };
         if self.open[bank] == Some(p.row) {
             self.hits[p.is_write as usize][bank] += 1;
+            self.hit_banks[p.is_write as usize] |= 1 << bank;
         }
         self.busy[p.is_write as usize] |= 1 << bank;
         if p.is_write {
@@ -122,7 +158,11 @@ impl Queues {
             self.busy[p.is_write as usize] &= !(1 << bank);
         }
         if self.open[bank] == Some(p.row) {
-            self.hits[p.is_write as usize][bank] -= 1;
+            let hits = &mut self.hits[p.is_write as usize][bank];
+            *hits -= 1;
+            if *hits == 0 {
+                self.hit_banks[p.is_write as usize] &= !(1 << bank);
+            }
         }
         if p.is_write {
             self.n_writes -= 1;
@@ -146,15 +186,17 @@ impl Queues {
         self.slots[slot as usize].as_mut().expect("live slot")
     }
 
-    /// Per-bank lists of one direction.
     /// The device opened `row` in `bank` (or closed it: `None`); recounts the bank's hits.
     pub fn set_open_row(&mut self, bank: usize, row: Option<u32>) {
         self.open[bank] = row;
+        set_bit(&mut self.open_banks, bank, row.is_some());
         for (dir, lists) in [&self.reads, &self.writes].into_iter().enumerate() {
-            self.hits[dir][bank] = match row {
+            let hits = match row {
                 Some(r) => lists[bank].iter().filter(|l| l.row == r).count() as u16,
                 None => 0,
             };
+            self.hits[dir][bank] = hits;
+            set_bit(&mut self.hit_banks[dir], bank, hits > 0);
         }
     }
 
@@ -177,25 +219,38 @@ impl Queues {
         self.busy[writes as usize].count_ones() as usize
     }
 
+    /// A bit per bank with requests of one direction waiting.
+    #[inline]
+    pub fn busy_mask(&self, writes: bool) -> u64 {
+        let bits = self.busy[writes as usize];
+        debug_assert_eq!(bits, mask_where(self.lists(writes), |l| !l.is_empty()), "stale busy-bank mask");
+        bits
+    }
+
+    /// A bit per bank with requests of one direction to its open row (those whose
+    /// [`Queues::row_hits`] is above 0).
+    #[inline]
+    pub fn hit_mask(&self, writes: bool) -> u64 {
+        let bits = self.hit_banks[writes as usize];
+        debug_assert_eq!(bits, mask_where(&self.hits[writes as usize], |&h| h > 0), "stale hit-bank mask");
+        bits
+    }
+
+    /// A bit per bank with an open row (as last given to [`Queues::set_open_row`]).
+    #[inline]
+    pub fn open_mask(&self) -> u64 {
+        debug_assert_eq!(self.open_banks, mask_where(&self.open, Option::is_some), "stale open-bank mask");
+        self.open_banks
+    }
+
     /// The banks with requests of one direction waiting, in bank order, with their lists.
     #[inline]
     pub fn busy_lists(&self, writes: bool) -> impl Iterator<Item = (usize, &[Listed])> + '_ {
         let lists = self.lists(writes);
-        let mut bits = self.busy[writes as usize];
-        debug_assert_eq!(
-            bits,
-            lists.iter().enumerate().filter(|(_, l)| !l.is_empty()).fold(0, |m, (b, _)| m | 1 << b),
-            "stale busy-bank mask"
-        );
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let bank = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                (bank, lists[bank].as_slice())
-            })
-        })
+        Banks(self.busy_mask(writes)).map(move |bank| (bank, lists[bank].as_slice()))
     }
 
+    /// Per-bank lists of one direction.
     #[inline]
     pub fn lists(&self, writes: bool) -> &[Vec<Listed>] {
         if writes { &self.writes } else { &self.reads }

@@ -11,7 +11,7 @@
 
 use super::{DramScheduler, SchedCtx};
 use crate::sim::dram::command::{Command, CommandKind};
-use crate::sim::dram::queues::{Queues, Slot};
+use crate::sim::dram::queues::{Banks, Listed, Queues, Slot};
 use crate::sim::event::EventSink;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,12 +27,14 @@ pub struct FrFcfs {
     cap: u32,
     /// Per bank: column commands since its last ACT.
     streak: Vec<u32>,
+    /// A bit per bank whose streak has reached the cap: its hits have lost their priority.
+    capped: u64,
 }
 
 impl FrFcfs {
     /// FR-FCFS over `banks` banks; with `cap`, FR-FCFS-Cap.
     pub fn new(banks: usize, cap: Option<u32>) -> FrFcfs {
-        FrFcfs { bank_min: [0; 3], cap: cap.unwrap_or(u32::MAX), streak: vec![0; banks] }
+        FrFcfs { bank_min: [0; 3], cap: cap.unwrap_or(u32::MAX), streak: vec![0; banks], capped: 0 }
     }
 }
 
@@ -48,68 +50,125 @@ fn wake(ctx: &SchedCtx<'_>, [c, a, p]: [u64; 3]) -> u64 {
     d.earliest_from(c, cas(ctx)).min(d.earliest_from(a, CommandKind::Act)).min(p)
 }
 
+/// The least of `part` over the banks of `mask`, or `floor` as soon as one is at or below it.
+/// Where only the wake-up time needs the minimum, with `floor` the kind's channel part now,
+/// that comes to the same: the wake-up takes the later of the minimum and the channel part
+/// then, which is at least `floor` (a channel part only grows).
+#[inline(always)]
+fn least_part(mask: u64, floor: u64, part: impl Fn(usize) -> u64) -> u64 {
+    let mut least = u64::MAX;
+    for bank in Banks(mask) {
+        least = least.min(part(bank));
+        if least <= floor {
+            return floor;
+        }
+    }
+    least
+}
+
 impl DramScheduler for FrFcfs {
+    /// Each busy bank offers one candidate, found by class through the queues' bank masks
+    /// instead of from every bank's state: a bank with hits to its open row (under the cap)
+    /// its oldest hit; a capped bank with hits its oldest request, by age (the column command
+    /// if a hit, else a PRE); another open bank its oldest request's PRE; a closed bank its
+    /// oldest request's ACT. The oldest ready hit wins, else the oldest other ready candidate
+    /// (arrival numbers are unique, so the order of the scan does not matter). A class whose
+    /// channel part is not ready, or that cannot win, is only scanned for its wake-up time.
     fn select(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
         let (device, now, cas) = (ctx.device, ctx.now, cas(ctx));
+        let (q, lists) = (ctx.queues, ctx.lists());
+        let (busy, open, hits) = (q.busy_mask(ctx.draining), q.open_mask(), q.hit_mask(ctx.draining));
         // A command is ready when both its bank's part and the channel's part of the timing
         // allow it; the channel parts are the same for every bank.
         let chan_cas = device.channel_earliest(cas);
         let chan_act = device.channel_earliest(CommandKind::Act);
-        // Per kind, the earliest bank part over the candidates (for the wake-up time).
-        let (mut bank_cas, mut bank_act, mut bank_pre) = (u64::MAX, u64::MAX, u64::MAX);
+        let first = hits & !self.capped;
         let mut best_hit: Option<(u64, Slot)> = None;
-        let mut best_other: Option<(u64, Slot)> = None;
-        for (bank, list) in ctx.queues.busy_lists(ctx.draining) {
-            let open = device.banks[bank].open_row;
-            if let Some(r) = open
-                && ctx.queues.row_hits(ctx.draining, bank, open) > 0
-                && self.streak[bank] < self.cap
-            {
+        // Per kind, the earliest bank part over the candidates (for the wake-up time).
+        let mut bank_cas = u64::MAX;
+        if chan_cas <= now {
+            for bank in Banks(first) {
                 let t = device.bank_earliest(cas, bank);
                 bank_cas = bank_cas.min(t);
-                if t <= now && chan_cas <= now {
+                if t <= now {
+                    let r = device.banks[bank].open_row;
                     // Lists are in arrival order: the first hit is the oldest hit.
-                    let hit = list.iter().find(|l| l.row == r).expect("the bank counts a hit");
+                    let hit = lists[bank].iter().find(|l| Some(l.row) == r).expect("the bank counts a hit");
                     if best_hit.is_none_or(|(b, _)| hit.seq < b) {
                         best_hit = Some((hit.seq, hit.slot));
                     }
                 }
-                continue;
             }
-            let (t, chan) = match open {
-                // Capped: the oldest request is a hit, whose column command competes by age.
-                Some(r) if list[0].row == r => {
-                    let t = device.bank_earliest(cas, bank);
-                    bank_cas = bank_cas.min(t);
-                    (t, chan_cas)
-                }
-                Some(_) => {
-                    let t = device.bank_earliest(CommandKind::Pre, bank);
-                    bank_pre = bank_pre.min(t);
-                    (t, 0)
-                }
-                None => {
-                    let t = device.bank_earliest(CommandKind::Act, bank);
-                    bank_act = bank_act.min(t);
-                    (t, chan_act)
-                }
-            };
+        } else {
+            bank_cas = least_part(first, chan_cas, |bank| device.bank_earliest(cas, bank));
+        }
+        // The other candidates can only win without a ready hit.
+        let look = best_hit.is_none();
+        let mut best_other: Option<(u64, Slot)> = None;
+        let mut offer = |list: &[Listed], t: u64, chan: u64| {
             let oldest = &list[0];
-            if t <= now && chan <= now && best_other.is_none_or(|(b, _)| oldest.seq < b) {
+            if look && t <= now && chan <= now && best_other.is_none_or(|(b, _)| oldest.seq < b) {
                 best_other = Some((oldest.seq, oldest.slot));
             }
+        };
+        let mut bank_pre = u64::MAX;
+        for bank in Banks(hits & self.capped) {
+            let list = lists[bank].as_slice();
+            if Some(list[0].row) == device.banks[bank].open_row {
+                let t = device.bank_earliest(cas, bank);
+                bank_cas = bank_cas.min(t);
+                offer(list, t, chan_cas);
+            } else {
+                let t = device.bank_earliest(CommandKind::Pre, bank);
+                bank_pre = bank_pre.min(t);
+                offer(list, t, 0);
+            }
         }
+        for bank in Banks(busy & open & !hits) {
+            let t = device.bank_earliest(CommandKind::Pre, bank);
+            bank_pre = bank_pre.min(t);
+            offer(&lists[bank], t, 0);
+        }
+        let closed = busy & !open;
+        let bank_act = if look && chan_act <= now {
+            let mut least = u64::MAX;
+            for bank in Banks(closed) {
+                let t = device.bank_earliest(CommandKind::Act, bank);
+                least = least.min(t);
+                offer(&lists[bank], t, chan_act);
+            }
+            least
+        } else {
+            least_part(closed, chan_act, |bank| device.bank_earliest(CommandKind::Act, bank))
+        };
         self.bank_min = [bank_cas, bank_act, bank_pre];
         best_hit.or(best_other).map(|(_, s)| s)
     }
 
     fn on_issue(&mut self, _: Slot, cmd: &Command, _: &Queues) {
-        let streak = &mut self.streak[cmd.bank as usize];
+        let bank = cmd.bank as usize;
+        let streak = &mut self.streak[bank];
         match cmd.kind {
             CommandKind::Act => *streak = 0,
             CommandKind::Rd | CommandKind::Wr => *streak = streak.saturating_add(1),
             CommandKind::Pre | CommandKind::Ref => {}
         }
+        let bit = 1 << bank;
+        self.capped = if *streak >= self.cap { self.capped | bit } else { self.capped & !bit };
+    }
+
+    /// The arrival is the youngest request: it changes no candidate but its own bank's, and
+    /// that one only as the bank's first request of the direction served or as its first hit
+    /// with priority, when it becomes the candidate itself. Otherwise every candidate is as
+    /// before and so is the choice, until the wake-up the controller has.
+    fn wake_after_arrival(&self, ctx: &SchedCtx<'_>, slot: Slot) -> Option<u64> {
+        let (q, p) = (ctx.queues, ctx.queues.get(slot));
+        let bank = p.bank as usize;
+        let open = ctx.device.banks[bank].open_row;
+        let first_hit =
+            open == Some(p.row) && self.capped >> bank & 1 == 0 && q.row_hits(ctx.draining, bank, open) == 1;
+        let candidate = p.is_write == ctx.draining && (ctx.lists()[bank].len() == 1 || first_hit);
+        Some(if candidate { ctx.device.earliest(ctx.next_command(slot).kind, bank) } else { u64::MAX })
     }
 
     fn wake_at(&self, ctx: &SchedCtx<'_>) -> Option<u64> {
@@ -135,6 +194,7 @@ impl DramScheduler for FrFcfs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::dram::sched::DramSchedulerKind;
     use crate::sim::dram::sched::testkit::Kit;
 
     /// Issues `kind` for `slot`'s request at the kit's cycle, as the controller would.
@@ -210,6 +270,133 @@ mod tests {
                 kit.retire(&mut s, slot);
             }
             assert_eq!(got, want, "cap {cap:?}");
+        }
+    }
+
+    /// FR-FCFS as first written: every busy bank looked at in turn, its candidate found from
+    /// its open row and list. Returns the choice and the earliest bank parts per kind.
+    fn bank_by_bank(s: &FrFcfs, ctx: &SchedCtx<'_>) -> (Option<Slot>, [u64; 3]) {
+        let (device, now, cas) = (ctx.device, ctx.now, cas(ctx));
+        let mut min = [u64::MAX; 3];
+        let mut best_hit: Option<(u64, Slot)> = None;
+        let mut best_other: Option<(u64, Slot)> = None;
+        for (bank, list) in ctx.queues.busy_lists(ctx.draining) {
+            let open = device.banks[bank].open_row;
+            let is_hit = |l: &&Listed| Some(l.row) == open;
+            let (kind, cand, best) = match list.iter().find(is_hit) {
+                Some(hit) if s.streak[bank] < s.cap => (cas, hit, &mut best_hit),
+                _ if open == Some(list[0].row) => (cas, &list[0], &mut best_other),
+                _ if open.is_some() => (CommandKind::Pre, &list[0], &mut best_other),
+                _ => (CommandKind::Act, &list[0], &mut best_other),
+            };
+            let t = device.bank_earliest(kind, bank);
+            let k = [cas, CommandKind::Act, CommandKind::Pre].iter().position(|&c| c == kind).unwrap();
+            min[k] = min[k].min(t);
+            if device.earliest(kind, bank) <= now && best.is_none_or(|(b, _)| cand.seq < b) {
+                *best = Some((cand.seq, cand.slot));
+            }
+        }
+        (best_hit.or(best_other).map(|(_, s)| s), min)
+    }
+
+    /// A busy controller with random reads and writes to few rows of every bank (row hits,
+    /// misses, conflicts, write drains, refreshes), as FR-FCFS and as FR-FCFS-Cap (cap 2): in
+    /// every cycle the class scan chooses what the bank-by-bank scan chooses and wakes up when
+    /// its earliest bank parts say, idle or after a command; and the controller issues the
+    /// same commands at the same cycles whether it skips the cycles its wake-ups (after a
+    /// choice, a command or an arrival) rule out or selects in every cycle.
+    #[test]
+    fn the_class_scan_and_its_wake_ups_match_the_bank_by_bank_scan_in_every_cycle() {
+        use crate::config::Config;
+        use crate::sim::dram::controller::Controller;
+        use crate::sim::event::{Event, EventKind};
+        use crate::sim::ledger::Ledger;
+        use crate::sim::request::{AccessKind, MemRequest};
+        use crate::workload::hash::hash;
+        fn ctx_of(mc: &Controller) -> SchedCtx<'_> {
+            SchedCtx {
+                queues: &mc.queues,
+                device: &mc.device,
+                now: mc.now,
+                draining: mc.draining,
+                channel: mc.channel,
+                write_high: mc.high_watermark,
+            }
+        }
+        // Cycle `id`'s draw `what`, in 0..m.
+        let rand = |id: u64, what: u64, m: u64| hash(11, &[id, what]) % m;
+        let run = |sched: &str, skip_idle: bool| {
+            let c = Config::default()
+                .with_sets(&[
+                    format!("dram.scheduler={sched}"),
+                    "dram.row_hit_cap=2".into(),
+                    "dram.refresh=Some((t_refi: Ck(2000), t_rfc: Ck(120)))".into(),
+                ])
+                .expect("test config");
+            let mut mc = Controller::new(&c, 0);
+            mc.skip_idle = skip_idle;
+            let (mut sink, mut ledger) = (EventSink::default(), Ledger::default());
+            sink.set(EventKind::DramCommand, true);
+            let (mut chosen, mut waits) = (0, 0);
+            for id in 0..40_000 {
+                let write = rand(id, 0, 3) == 0;
+                if rand(id, 1, 8) == 0 && mc.can_accept(write) {
+                    let kind = if write { AccessKind::Writeback } else { AccessKind::Load };
+                    let mut req = MemRequest {
+                        id,
+                        kind,
+                        addr: 0,
+                        bytes: 128,
+                        lanes: 0,
+                        origin: Default::default(),
+                        loc: Default::default(),
+                        trace: Default::default(),
+                    };
+                    (req.loc.bank, req.loc.row) = (rand(id, 2, 16) as u32, rand(id, 3, 3) as u32);
+                    mc.enqueue(req, id);
+                }
+                let DramSchedulerKind::FrFcfs(s) = &mc.scheduler else { panic!("{sched}") };
+                let ctx = ctx_of(&mc);
+                let (want, min) = bank_by_bank(s, &ctx);
+                let first = FrFcfs { bank_min: min, ..s.clone() };
+                let mut s = s.clone();
+                let got = s.select(&ctx, &mut EventSink::default());
+                assert_eq!(got, want, "{sched}, DRAM cycle {}", mc.now);
+                if got.is_none() {
+                    assert_eq!(s.wake_at(&ctx), first.wake_at(&ctx), "{sched}, DRAM cycle {}", mc.now);
+                    waits += 1;
+                }
+                let cmd = got.map(|slot| ctx.next_command(slot));
+                let draining = mc.draining;
+                mc.tick(id, &mut sink, &mut ledger);
+                while mc.pop_completed().is_some() {}
+                if let Some(cmd) = cmd.filter(|_| mc.draining == draining) {
+                    let ctx = ctx_of(&mc);
+                    assert_eq!(s.wake_after_issue(&ctx, &cmd), first.wake_after_issue(&ctx, &cmd));
+                    chosen += 1;
+                }
+            }
+            let s = &mc.stats;
+            let counts = (s.reads, s.writes, s.row_hits, s.row_conflicts, s.drains, s.commands);
+            assert!(
+                chosen > 10_000 && waits > 1_000,
+                "{sched}: a busy controller ({chosen} chosen, {waits} waits)"
+            );
+            assert!(s.reads > 2_000 && s.row_hits > 1_000 && s.drains > 10, "{sched}: {counts:?}");
+            let commands: Vec<(u64, Command)> = sink
+                .drain()
+                .map(|(_, e)| match e {
+                    Event::DramCommand { dram_cycle, cmd, .. } => (dram_cycle, cmd),
+                    e => panic!("{e:?}"),
+                })
+                .collect();
+            (commands, mc.stats)
+        };
+        for sched in ["frfcfs", "frfcfs-cap"] {
+            assert!(
+                run(sched, true) == run(sched, false),
+                "{sched}: skipping changed the commands or the stats"
+            );
         }
     }
 

@@ -9,7 +9,9 @@
 //! **Skipping idle cycles.** When `select` returns nothing the controller does not call it
 //! again until [`DramScheduler::wake_at`] (by default: the first cycle some pending request's
 //! next command can be ready), or until something changes (an arrival, a drain-mode switch,
-//! a forwarded tag, a coordination message, a command). A scheduler whose decisions depend on
+//! a forwarded tag, a coordination message, a command; after a command or an arrival the
+//! scheduler may bound its next choice: [`DramScheduler::wake_after_issue`],
+//! [`DramScheduler::wake_after_arrival`]). A scheduler whose decisions depend on
 //! time passing alone (ageing, timeouts, a transaction scheduler that moves one request per
 //! cycle) must say so through `wake_at`, so that skipping stays exact: results are the same as
 //! calling `select` every cycle.
@@ -169,6 +171,12 @@ counters! {
 pub trait DramScheduler {
     /// A request entered the queues.
     fn on_arrival(&mut self, _slot: Slot, _queues: &Queues) {}
+    /// Right after `slot` arrived (`ctx` shows the queues with it): the first DRAM cycle at
+    /// which the arrival can change what `select` chooses; `None`: at once. Until then the
+    /// controller keeps the wake-up it had.
+    fn wake_after_arrival(&self, _ctx: &SchedCtx<'_>, _slot: Slot) -> Option<u64> {
+        None
+    }
     /// Chooses the request whose next command issues this cycle.
     fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot>;
     /// A command issued for `slot` (before a finished request is removed).
