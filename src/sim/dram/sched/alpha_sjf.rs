@@ -54,6 +54,9 @@ pub struct AlphaSjf {
     pub choice: Vec<Option<Slot>>,
     /// Per bank: how its current choice was made.
     contest: Vec<Contest>,
+    /// Per bank: its current choice is the selected core's row miss while another core has a
+    /// hit to the open row.
+    passed_over: Vec<bool>,
     /// Scratch per (core, warp) queue, indexed core · MAX_WARPS + warp, all empty between
     /// choices, and the entries a choice touched.
     warp_queues: Vec<WarpQueue>,
@@ -78,6 +81,7 @@ impl AlphaSjf {
             sticky: vec![None; banks],
             choice: vec![None; banks],
             contest: vec![Contest::None; banks],
+            passed_over: vec![false; banks],
             warp_queues: vec![WarpQueue::EMPTY; c.core.count.max(1) as usize * MAX_WARPS],
             touched: Vec::new(),
             stats: SchedulerStats::default(),
@@ -89,6 +93,7 @@ impl AlphaSjf {
     /// The bank's choice under the rules of the module doc, and how it was made.
     fn choose(&mut self, ctx: &SchedCtx<'_>, bank: usize) -> Option<Slot> {
         self.contest[bank] = Contest::None;
+        self.passed_over[bank] = false;
         let q = ctx.queues;
         let (first, second): (&[Listed], &[Listed]) =
             if self.with_writes { (&q.reads[bank], &q.writes[bank]) } else { (&ctx.lists()[bank], &[]) };
@@ -150,7 +155,10 @@ impl AlphaSjf {
                 self.sticky[bank] = Some(((h / MAX_WARPS) as u16, (h % MAX_WARPS) as u16));
                 Some(queues[h].oldest_hit.1)
             }
-            (None, Some(m)) => Some(queues[m].oldest.1),
+            (None, Some(m)) => {
+                self.passed_over[bank] = core.is_some() && open.is_some_and(|r| all().any(|l| l.row == r));
+                Some(queues[m].oldest.1)
+            }
             (None, None) => None,
         };
         for i in self.touched.drain(..) {
@@ -226,6 +234,9 @@ impl DramScheduler for AlphaSjf {
     fn on_issue(&mut self, slot: Slot, cmd: &Command, _: &Queues) {
         let bank = cmd.bank as usize;
         self.dirty |= 1 << bank;
+        if self.choice[bank] == Some(slot) && self.passed_over[bank] {
+            self.stats.sjf_hits_passed_over += 1;
+        }
         if self.choice[bank] == Some(slot)
             && let Contest::HitOrMiss { above_m, sjf } = self.contest[bank]
         {
@@ -359,6 +370,12 @@ mod tests {
             let miss = k.request(&mut s, 0, 6, (0, 1, 0), false, false);
             let chosen = k.select(&mut s).0;
             assert_eq!(chosen, Some(if hit_chosen { hit } else { miss }), "core_selection = {select}");
+            issue(&mut k, &mut s, chosen.unwrap());
+            assert_eq!(
+                s.stats.sjf_hits_passed_over,
+                u64::from(!hit_chosen),
+                "the PRE over core 1's hit counts"
+            );
         }
     }
 
