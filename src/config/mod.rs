@@ -444,6 +444,12 @@ pub struct AlphaSjfConfig {
     pub alpha: f64,
     /// m: row-miss over row-hit service time (GDDR5: 3).
     pub miss_penalty: f64,
+    /// Seed 001 §III's tolerance-aware core selection: each bank first picks the core with
+    /// the least tolerance and chooses among that core's warp queues only. `false` chooses
+    /// among every core's warp queues, the variant §V names ("If α-SJF is implemented without
+    /// the core-selection step, then it produces the same results as FR-FCFS for α = 1.0");
+    /// a cause check, not the paper's α-SJF.
+    pub core_selection: bool,
 }
 
 /// Opportunistic memory-side prefetching (seed 003 §4.4): when no demand is left for a bank's
@@ -798,7 +804,7 @@ impl Default for CoordinationConfig {
 
 impl Default for AlphaSjfConfig {
     fn default() -> Self {
-        AlphaSjfConfig { alpha: 0.5, miss_penalty: 3.0 }
+        AlphaSjfConfig { alpha: 0.5, miss_penalty: 3.0, core_selection: true }
     }
 }
 

@@ -597,6 +597,9 @@ pub struct SchedulerReport {
     pub sjf_contests: u64,
     pub sjf_contests_above_m: u64,
     pub sjf_misses_chosen: u64,
+    /// α-SJF: commands issued for the least tolerant core's row miss while another core had
+    /// a hit to the bank's open row (the PREs its core selection issues over them).
+    pub sjf_hits_passed_over: u64,
 }
 
 /// Opportunistic prefetching (seed 003 §4.4).
@@ -888,6 +891,7 @@ pub fn dram_report(config: &Config, controllers: &[Controller]) -> DramReport {
             sjf_contests: sched.sjf_contests,
             sjf_contests_above_m: sched.sjf_contests_above_m,
             sjf_misses_chosen: sched.sjf_misses_chosen,
+            sjf_hits_passed_over: sched.sjf_hits_passed_over,
         },
         // What became of the lines is the L2's to say: `Report::new` fills it in.
         prefetch: PrefetchReport { issued: t.prefetches, ..PrefetchReport::default() },

@@ -6,6 +6,11 @@
 //!    requests here. ftol(c) = ready warps × w_c, and, as in the paper, ready warps are
 //!    approximated by the warps assigned to the core (the SMs report it when it changes; see
 //!    `Gpu::report_core_warps`); w_c is a constant. Ties go to the core with the oldest request.
+//!    With `dram.alpha_sjf.core_selection = false` this step is skipped and step 2 chooses
+//!    among every core's warp queues (seed 001 §V: "If α-SJF is implemented without the
+//!    core-selection step, then it produces the same results as FR-FCFS for α = 1.0"); a cause
+//!    check, since the step passes over other cores' row hits whenever the least tolerant
+//!    core has none (seed 000's KMeans: see `core_selection_passes_over_other_cores_hits`).
 //! 2. **Queue selection** among that core's warps: Hs = the shortest queue with a row hit,
 //!    Ms = the shortest without; with k = m^(1/(1−α)) precomputed, Ms is chosen when
 //!    len(Hs) > k · len(Ms), else Hs (its oldest hit). A chosen hit queue is kept while it has
@@ -39,6 +44,8 @@ pub struct AlphaSjf {
     pub k: f64,
     /// α-SJFW: reads and writes together, writes in their causing warp's queue.
     pub with_writes: bool,
+    /// Tolerance-aware core selection first (seed 001 §III); otherwise every core's queues.
+    pub core_selection: bool,
     /// Warps assigned to each core (its tolerance, up to the constant w_c).
     pub core_warps: Vec<u16>,
     /// Per bank: the (core, warp) queue being served while it has row hits.
@@ -47,6 +54,13 @@ pub struct AlphaSjf {
     pub choice: Vec<Option<Slot>>,
     /// Per bank: how its current choice was made.
     contest: Vec<Contest>,
+    /// Per bank: its current choice is the selected core's row miss while another core has a
+    /// hit to the open row.
+    passed_over: Vec<bool>,
+    /// Scratch per (core, warp) queue, indexed core · MAX_WARPS + warp, all empty between
+    /// choices, and the entries a choice touched.
+    warp_queues: Vec<WarpQueue>,
+    touched: Vec<usize>,
     pub stats: SchedulerStats,
     dirty: u64,
     /// The direction the choices were made for.
@@ -62,10 +76,14 @@ impl AlphaSjf {
             m: a.miss_penalty,
             k: k_threshold(a.miss_penalty, a.alpha),
             with_writes,
+            core_selection: a.core_selection,
             core_warps: vec![0; c.core.count as usize],
             sticky: vec![None; banks],
             choice: vec![None; banks],
             contest: vec![Contest::None; banks],
+            passed_over: vec![false; banks],
+            warp_queues: vec![WarpQueue::EMPTY; c.core.count.max(1) as usize * MAX_WARPS],
+            touched: Vec::new(),
             stats: SchedulerStats::default(),
             dirty: u64::MAX,
             draining: false,
@@ -75,6 +93,7 @@ impl AlphaSjf {
     /// The bank's choice under the rules of the module doc, and how it was made.
     fn choose(&mut self, ctx: &SchedCtx<'_>, bank: usize) -> Option<Slot> {
         self.contest[bank] = Contest::None;
+        self.passed_over[bank] = false;
         let q = ctx.queues;
         let (first, second): (&[Listed], &[Listed]) =
             if self.with_writes { (&q.reads[bank], &q.writes[bank]) } else { (&ctx.lists()[bank], &[]) };
@@ -92,44 +111,78 @@ impl AlphaSjf {
             self.sticky[bank] = None;
         }
         let tolerance = |core: u16| self.core_warps.get(core as usize).copied().unwrap_or(0);
-        let core = all().min_by_key(|l| (tolerance(origin(l).0), l.seq)).map(|l| origin(l).0)?;
-        // Per-warp queue lengths, hits and oldest requests of that core in this bank.
-        let mut len = [0u32; MAX_WARPS];
-        let mut oldest = [(u64::MAX, 0 as Slot); MAX_WARPS];
-        let mut oldest_hit = [(u64::MAX, 0 as Slot); MAX_WARPS];
+        let core = if self.core_selection {
+            Some(all().min_by_key(|l| (tolerance(origin(l).0), l.seq)).map(|l| origin(l).0)?)
+        } else {
+            None
+        };
+        // Per-warp queue lengths, hits and oldest requests (of that core) in this bank.
+        let mut queues = std::mem::take(&mut self.warp_queues);
+        let cores = queues.len() / MAX_WARPS;
         for l in all() {
             let (c, w) = origin(l);
-            if c != core {
+            if core.is_some_and(|core| core != c) {
                 continue;
             }
-            let w = w as usize % MAX_WARPS;
-            len[w] += 1;
-            oldest[w] = oldest[w].min((l.seq, l.slot));
+            let i = c as usize % cores * MAX_WARPS + w as usize % MAX_WARPS;
+            let wq = &mut queues[i];
+            if wq.len == 0 {
+                self.touched.push(i);
+            }
+            wq.len += 1;
+            wq.oldest = wq.oldest.min((l.seq, l.slot));
             if Some(l.row) == open {
-                oldest_hit[w] = oldest_hit[w].min((l.seq, l.slot));
+                wq.oldest_hit = wq.oldest_hit.min((l.seq, l.slot));
             }
         }
         let shortest = |with_hit: bool| {
-            (0..MAX_WARPS)
-                .filter(|&w| len[w] > 0 && (oldest_hit[w].0 != u64::MAX) == with_hit)
-                .min_by_key(|&w| (len[w], oldest[w].0))
+            self.touched
+                .iter()
+                .copied()
+                .filter(|&i| queues[i].has_hit() == with_hit)
+                .min_by_key(|&i| (queues[i].len, queues[i].oldest.0))
         };
         let (hs, ms) = (shortest(true), shortest(false));
         if let (Some(h), Some(m)) = (hs, ms) {
-            let (h, m) = (f64::from(len[h]), f64::from(len[m]));
+            let (h, m) = (f64::from(queues[h].len), f64::from(queues[m].len));
             self.contest[bank] = Contest::HitOrMiss { above_m: h > self.m * m, sjf: h > self.k * m };
         }
-        match (hs, ms) {
+        let choice = match (hs, ms) {
             (Some(_), Some(m)) if matches!(self.contest[bank], Contest::HitOrMiss { sjf: true, .. }) => {
-                Some(oldest[m].1)
+                Some(queues[m].oldest.1)
             }
             (Some(h), _) => {
-                self.sticky[bank] = Some((core, h as u16));
-                Some(oldest_hit[h].1)
+                self.sticky[bank] = Some(((h / MAX_WARPS) as u16, (h % MAX_WARPS) as u16));
+                Some(queues[h].oldest_hit.1)
             }
-            (None, Some(m)) => Some(oldest[m].1),
+            (None, Some(m)) => {
+                self.passed_over[bank] = core.is_some() && open.is_some_and(|r| all().any(|l| l.row == r));
+                Some(queues[m].oldest.1)
+            }
             (None, None) => None,
+        };
+        for i in self.touched.drain(..) {
+            queues[i] = WarpQueue::EMPTY;
         }
+        self.warp_queues = queues;
+        choice
+    }
+}
+
+/// One warp's queue in a bank while a choice is made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct WarpQueue {
+    len: u32,
+    /// (seq, slot) of its oldest request, and of its oldest row hit (`u64::MAX`: none).
+    oldest: (u64, Slot),
+    oldest_hit: (u64, Slot),
+}
+
+impl WarpQueue {
+    const EMPTY: WarpQueue = WarpQueue { len: 0, oldest: (u64::MAX, 0), oldest_hit: (u64::MAX, 0) };
+
+    fn has_hit(&self) -> bool {
+        self.oldest_hit.0 != u64::MAX
     }
 }
 
@@ -181,6 +234,9 @@ impl DramScheduler for AlphaSjf {
     fn on_issue(&mut self, slot: Slot, cmd: &Command, _: &Queues) {
         let bank = cmd.bank as usize;
         self.dirty |= 1 << bank;
+        if self.choice[bank] == Some(slot) && self.passed_over[bank] {
+            self.stats.sjf_hits_passed_over += 1;
+        }
         if self.choice[bank] == Some(slot)
             && let Contest::HitOrMiss { above_m, sjf } = self.contest[bank]
         {
@@ -292,6 +348,69 @@ mod tests {
     fn issue(k: &mut Kit, s: &mut AlphaSjf, slot: Slot) {
         let cmd = k.ctx().0.next_command(slot);
         s.on_issue(slot, &cmd, &k.queues);
+    }
+
+    /// Seed 001 §III: "the scheduler can first choose the core with least tolerance, core C,
+    /// and then select a request from core C". Core 0 (4 warps) has a row miss in bank 0, core
+    /// 1 (8 warps) an older hit to its open row: α-SJF serves core 0's miss and closes the row
+    /// core 1 hits; without the core-selection step (§V's variant, a cause check) Hs (core 1's
+    /// queue of 1) against Ms (core 0's queue of 1) is the hit. On seed 000's KMeans the 11
+    /// empty CTAs of the square grid leave SMs 20-29 with 24 warps and the others with 32 for
+    /// the whole run, so every bank serves those ten SMs first.
+    #[test]
+    fn core_selection_passes_over_other_cores_hits() {
+        for (select, hit_chosen) in [("true", false), ("false", true)] {
+            let mut k =
+                Kit::new(&["dram.scheduler=asjf", &format!("dram.alpha_sjf.core_selection={select}")]);
+            let mut s = AlphaSjf::new(&k.config, false);
+            s.on_core_warps(0, 4);
+            s.on_core_warps(1, 8);
+            k.open(0, 5);
+            let hit = k.request(&mut s, 0, 5, (1, 3, 0), false, false);
+            let miss = k.request(&mut s, 0, 6, (0, 1, 0), false, false);
+            let chosen = k.select(&mut s).0;
+            assert_eq!(chosen, Some(if hit_chosen { hit } else { miss }), "core_selection = {select}");
+            issue(&mut k, &mut s, chosen.unwrap());
+            assert_eq!(
+                s.stats.sjf_hits_passed_over,
+                u64::from(!hit_chosen),
+                "the PRE over core 1's hit counts"
+            );
+        }
+    }
+
+    /// Without core selection, queue lengths are compared across cores: on a closed bank,
+    /// core 1's queue of one goes before core 0's older queue of two (shortest job first);
+    /// with it, tied tolerances go to the core with the oldest request, core 0. A hit queue of
+    /// a warp of any core keeps the bank while it has hits.
+    #[test]
+    fn without_core_selection_the_shortest_queue_of_any_core() {
+        for (select, first_core) in [("true", 0), ("false", 1)] {
+            let mut k =
+                Kit::new(&["dram.scheduler=asjf", &format!("dram.alpha_sjf.core_selection={select}")]);
+            let mut s = AlphaSjf::new(&k.config, false);
+            s.on_core_warps(0, 8);
+            s.on_core_warps(1, 8);
+            let a = k.request(&mut s, 0, 5, (0, 1, 0), false, false);
+            k.request(&mut s, 0, 6, (0, 1, 1), false, false);
+            let b = k.request(&mut s, 0, 7, (1, 2, 0), false, false);
+            let chosen = k.select(&mut s).0;
+            assert_eq!(chosen, Some(if first_core == 0 { a } else { b }), "core_selection = {select}");
+        }
+        let mut k = Kit::new(&["dram.scheduler=asjf", "dram.alpha_sjf.core_selection=false"]);
+        let mut s = AlphaSjf::new(&k.config, false);
+        k.open(0, 5);
+        let first = k.request(&mut s, 0, 5, (2, 1, 0), false, false);
+        k.request(&mut s, 0, 5, (0, 4, 0), false, false);
+        assert_eq!(k.select(&mut s).0, Some(first), "queues of one: the older");
+        issue(&mut k, &mut s, first);
+        let second = k.request(&mut s, 0, 5, (2, 1, 1), false, false);
+        k.retire(&mut s, first);
+        assert_eq!(
+            k.select(&mut s).0,
+            Some(second),
+            "core 2's warp 1 keeps the bank against core 0's older hit"
+        );
     }
 
     #[test]

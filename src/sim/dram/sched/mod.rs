@@ -163,6 +163,10 @@ counters! {
         pub sjf_contests: u64,
         pub sjf_contests_above_m: u64,
         pub sjf_misses_chosen: u64,
+        /// α-SJF: commands issued for a row miss of the least tolerant core while another
+        /// core had a hit to the bank's open row (seed 001 §III's core selection passing over
+        /// it; each is a PRE that closes the row those hits wanted).
+        pub sjf_hits_passed_over: u64,
     }
 }
 
