@@ -245,7 +245,7 @@ impl Sweep {
         let v = serde_json::json!({
             "point": p.index,
             "key": p.key,
-            "machine": machine_digest(&p.config),
+            "machine_settings": machine_digest(&p.config),
             "workload": self.workloads[p.workload].0,
             "sets": p.sets,
             "status": status,
@@ -261,14 +261,39 @@ impl Sweep {
 /// and the two run controls a stored run is checked against otherwise (`sim.max_cycles`) or
 /// that change no result (`sim.no_skip`). A JSON line stores it, so a machine file edited under
 /// the same name is told apart from the one its stored runs were made on.
+///
+/// Only the values that differ from the built-in defaults ([`Config::default`]) enter it, so a
+/// config key added to the simulator later, whose default keeps the old behaviour, leaves the
+/// digests of stored runs valid (a machine that sets a key to its default is the same machine
+/// as one that leaves it out). Like any change to the simulator, a changed default is not
+/// covered: the digest describes the machine, not the code that runs it.
 pub fn machine_digest(c: &Config) -> String {
     let mut c = c.clone();
     c.name.clear();
     c.debug = Default::default();
     (c.sim.max_cycles, c.sim.no_skip) = (0, false);
+    let json = |c: &Config| serde_json::to_value(c).expect("configs serialize");
+    settings_digest(json(&c), &json(&Config::default()))
+}
+
+/// The digest of `config`'s entries that differ from `default`'s (both as JSON).
+fn settings_digest(mut config: serde_json::Value, default: &serde_json::Value) -> String {
+    drop_defaults(&mut config, default);
     let mut h = Fnv::default();
-    h.write(ron::to_string(&c).expect("configs serialize").as_bytes());
+    h.write(config.to_string().as_bytes());
     format!("{:016x}", h.0)
+}
+
+/// Removes from the object `v` every entry equal to the same entry of `default`, recursively.
+fn drop_defaults(v: &mut serde_json::Value, default: &serde_json::Value) {
+    if let (Some(v), Some(d)) = (v.as_object_mut(), default.as_object()) {
+        v.retain(|k, x| d.get(k) != Some(x));
+        for (k, x) in v.iter_mut() {
+            if let Some(d) = d.get(k) {
+                drop_defaults(x, d);
+            }
+        }
+    }
 }
 
 /// Quotes a CSV field when needed.
@@ -438,11 +463,12 @@ impl<'h> Stored<'h> {
     }
 
     /// The digest of the machine the run was on ([`machine_digest`]; JSON lines written since
-    /// it was introduced carry it).
+    /// it was introduced carry it; those written before it counted every default, as
+    /// `"machine"`, are trusted by name like older ones).
     fn digest(&self) -> Option<&str> {
         match self {
             Stored::Row(..) => None,
-            Stored::Line(v) => v["machine"].as_str(),
+            Stored::Line(v) => v["machine_settings"].as_str(),
         }
     }
 
@@ -866,6 +892,26 @@ pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key the simulator gains later, at a default that keeps the old behaviour, leaves a
+    /// machine's digest as it was; set otherwise, it changes it, as does any other setting.
+    #[test]
+    fn a_key_added_at_its_default_keeps_the_machine_digest() {
+        let default = serde_json::to_value(Config::default()).unwrap();
+        let mut machine = Config::default();
+        machine.dram.channels = 3;
+        let machine = serde_json::to_value(machine).unwrap();
+        let without = |mut v: serde_json::Value| {
+            v["dram"]["alpha_sjf"].as_object_mut().unwrap().remove("core_selection").unwrap();
+            v
+        };
+        let (old, old_default) = (without(machine.clone()), without(default.clone()));
+        assert_eq!(settings_digest(machine.clone(), &default), settings_digest(old.clone(), &old_default));
+        let mut set = machine.clone();
+        set["dram"]["alpha_sjf"]["core_selection"] = false.into();
+        assert_ne!(settings_digest(set, &default), settings_digest(old, &old_default));
+        assert_ne!(settings_digest(machine, &default), settings_digest(default.clone(), &default));
+    }
 
     #[test]
     fn csv_fields_round_trip() {
