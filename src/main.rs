@@ -90,6 +90,11 @@ struct ReproArgs {
     /// Simulations run at once (default: one per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// Cap every run at N core cycles instead of the spec's cap (a quick smoke run of the whole
+    /// study; the report states the cap). Give it its own --out: stored runs made under
+    /// another cap are refused.
+    #[arg(long, value_name = "N")]
+    max_cycles: Option<u64>,
 }
 
 #[derive(Args)]
@@ -714,7 +719,10 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     if a.out.exists() && !a.out.is_dir() {
         return Err(usage(&format!("--out {dir}"), "is a file; give a directory"));
     }
-    let r = repro::Repro::load(&a.spec)?;
+    let mut r = repro::Repro::load(&a.spec)?;
+    if let Some(n) = a.max_cycles {
+        r.sweep.max_cycles = n;
+    }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
     if let Some(j) = a.jobs {

@@ -569,7 +569,7 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
         "\n| source | claim | paper | warpscope | same direction | within 2× |\n|---|---|---|---|---|---|\n",
     );
     for (c, o) in r.spec.claims.iter().zip(outs) {
-        let ours = o.ours.map_or("(missing runs)".to_string(), |v| show(c, v));
+        let ours = o.ours.map_or("(none: a run missing, or a ratio over 0)".to_string(), |v| show(c, v));
         let capped = if o.capped { " *capped*" } else { "" };
         md.push_str(&format!(
             "| {} | {} | {}{} | {ours}{capped} | {} | {} |\n",
@@ -631,7 +631,7 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
             cells.extend(d.iter().map(|&(b, v)| {
                 if has_baseline { format!(" {} → {} |", num(b), num(v)) } else { format!(" {} |", num(v)) }
             }));
-            md.push_str(&format!("| `{w}` | {} |{cells}\n", v.map_or("(missing)".into(), |v| show(c, v))));
+            md.push_str(&format!("| `{w}` | {} |{cells}\n", v.map_or("(none)".into(), |v| show(c, v))));
         }
     }
     md
