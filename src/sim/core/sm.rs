@@ -481,15 +481,15 @@ impl Sm {
         Some(self.l1.insertion_position(set, &ctx))
     }
 
-    /// Each scheduler offers a warp; the SM executes it before the next scheduler offers, and
-    /// hands what it produced to the LD/ST unit and the learning policy. Returns whether any
-    /// scheduler had a warp to offer.
+    /// Each scheduler offers a warp, in an order that rotates every cycle; the SM executes it
+    /// before the next scheduler offers, and hands what it produced to the LD/ST unit and the
+    /// learning policy. Returns whether any scheduler had a warp to offer.
     #[inline]
     fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         let mut offered = false;
         self.issue.begin(&self.exec, self.ldst.queue.is_full());
         let tracing = env.sink.wants(EventKind::WarpStall);
-        for s in 0..self.issue.schedulers.len() {
+        for s in self.issue.order(now) {
             let Some(slot) = self.issue.slot(s, &self.exec, &mut self.stats, tracing) else {
                 continue;
             };
@@ -792,6 +792,44 @@ mod tests {
         assert_eq!(rig.sm.stats.issued, 6);
         assert_eq!(&rig.sm.stats.issue_priority[..3], &[5, 1, 0]);
         assert!(rig.sm.stats.issue_priority[3..].iter().all(|&n| n == 0));
+    }
+
+    /// Two warps, one per scheduler, each with four independent coalesced loads, and an
+    /// LD/ST queue of one instruction that frees every cycle: the schedulers take turns at
+    /// it. (With scheduler 0 always offering first, warp 0 issued all four loads before
+    /// warp 1 issued any.)
+    #[test]
+    fn schedulers_take_turns_at_a_shared_ldst_queue() {
+        let workload = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
+            arrays: [(name: "a", elems: 4096)],
+            program: [
+                Load(array: "a", pattern: Coalesced, dst: 1),
+                Load(array: "a", pattern: Coalesced, dst: 2),
+                Load(array: "a", pattern: Coalesced, dst: 3),
+                Load(array: "a", pattern: Coalesced, dst: 4),
+            ])])"#;
+        let sets = ["core.warp_schedulers=2", "core.mem_pipeline_width=1", "ideal.memory=fixed-latency"];
+        for start in [0, 1] {
+            let mut rig = Rig::new(&sets, workload);
+            rig.now = start;
+            assert_eq!((rig.sm.scheduler_of(0), rig.sm.scheduler_of(1)), (0, 1));
+            rig.finish();
+            let mut issued: Vec<(u64, u16)> = rig
+                .events
+                .iter()
+                .filter_map(|(_, e)| match e {
+                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
+                    _ => None,
+                })
+                .collect();
+            issued.sort();
+            let cycles: Vec<u64> = issued.iter().map(|l| l.0).collect();
+            assert_eq!(cycles, (start..start + 8).collect::<Vec<_>>(), "one load a cycle");
+            let warps: Vec<u16> = issued.iter().map(|l| l.1).collect();
+            let first = start as u16 % 2;
+            let turns: Vec<u16> = (0..8).map(|i| (first + i) % 2).collect();
+            assert_eq!(warps, turns, "the schedulers alternate, starting from cycle {start}'s");
+        }
     }
 
     #[test]
