@@ -53,6 +53,17 @@ impl Grouped {
         self.groups.sort_by_key(|&(g, _)| key(g));
     }
 
+    /// The candidates the current group lets through: only its own while any of its member
+    /// warps is not blocked (waiting on a load's data, at a barrier, exited); all of them
+    /// once every member is, or when there is no current group.
+    pub fn hold_to_current(&self, candidates: u64, view: &SchedView<'_>) -> u64 {
+        let current = self.current.and_then(|cur| self.groups.iter().find(|&&(g, _)| g == cur));
+        match current {
+            Some(&(_, mask)) if mask & view.members & !view.blocked != 0 => candidates & mask,
+            _ => candidates,
+        }
+    }
+
     /// Offers `candidates` group by group in `order`, round-robin inside each group.
     pub fn pick(
         &mut self,
