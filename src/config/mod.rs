@@ -401,6 +401,8 @@ pub struct GmcConfig {
     /// work there.
     pub cmd_queue_depth: u32,
     /// DRAM cycles after which a waiting request is placed before row hits (no starvation).
+    /// GMC applies it to reads and writes; the warp-aware schedulers only to writes, which
+    /// they place with GMC's row sorter (their warp sorter, seed 000 §IV-B, has no age rule).
     pub age_threshold: u64,
     /// Requests of one row placed back to back before another row of the bank gets a turn.
     pub max_row_hit_streak: u32,
