@@ -4,7 +4,7 @@
 //! unavailability of data, a group switch occurs"), then moves to the next group round-robin
 //! (level 2), which becomes the current group. A current-group warp that only waits on an ALU
 //! result, the ALU or the LD/ST unit keeps the other groups held back
-//! ([`super::owl::hold_to_current`]).
+//! ([`super::owl::hold_to_chosen`]).
 
 use super::grouped::GroupOrder;
 use super::owl::{g_pri_cta_aware, owl_scheduler};
