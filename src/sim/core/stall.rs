@@ -21,7 +21,8 @@ pub enum StallReason {
     Barrier,
     /// Exited, waiting for its loads to drain.
     Exiting,
-    /// Held by a throttling scheduler (SWL, CCWS, FCW-only): outside the active pool.
+    /// Held by a throttling scheduler (SWL, CCWS, FCW-only): outside the active pool; or by
+    /// CTA-Aware: outside the current CTA group while one of its warps is not blocked on data.
     Throttled,
     /// Held by OAWS: its load's predicted misses exceed the MSHRs it could get (Eq. 5.1).
     OcclusionHold,

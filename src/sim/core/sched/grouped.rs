@@ -53,6 +53,22 @@ impl Grouped {
         self.groups.sort_by_key(|&(g, _)| key(g));
     }
 
+    /// The candidates the chosen group lets through: only its own while any of its member
+    /// warps is not blocked (waiting on a load's data, at a barrier, exited); all of them
+    /// once every member is, or when there is none. The chosen group is, round-robin, the
+    /// current one; by priority, the first group in priority order with a member not blocked
+    /// (a higher group whose data arrives takes the slot back at once).
+    pub fn hold_to_chosen(&self, candidates: u64, order: GroupOrder, view: &SchedView<'_>) -> u64 {
+        let unblocked = |&&(_, mask): &&(u32, u64)| mask & view.members & !view.blocked != 0;
+        let chosen = match order {
+            GroupOrder::RoundRobin => {
+                self.current.and_then(|cur| self.groups.iter().find(|&&(g, _)| g == cur)).filter(unblocked)
+            }
+            GroupOrder::Priority => self.groups.iter().find(unblocked),
+        };
+        chosen.map_or(candidates, |&(_, mask)| candidates & mask)
+    }
+
     /// Offers `candidates` group by group in `order`, round-robin inside each group.
     pub fn pick(
         &mut self,

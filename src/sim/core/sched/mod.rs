@@ -81,6 +81,9 @@ pub struct SchedView<'a> {
     pub cta_group: &'a [u32],
     /// g_core: CTA groups per core for the running kernel.
     pub groups_per_core: u32,
+    /// Warps that cannot issue until something else happens: waiting on a load's data, at a
+    /// barrier, or exited (the candidates exclude them).
+    pub blocked: u64,
     /// Warps whose next instruction is a load or store.
     pub mem_next: u64,
     /// Warps whose next instruction is a global/local load (the ones that take MSHRs).
@@ -222,6 +225,7 @@ pub(crate) mod testing {
         pub global_priority: Vec<u8>,
         pub cta_group: Vec<u32>,
         pub members: u64,
+        pub blocked: u64,
         pub mem_next: u64,
         pub load_next: u64,
         pub global_next: u64,
@@ -248,6 +252,7 @@ pub(crate) mod testing {
                 priority,
                 cta_group: vec![0; 64],
                 members,
+                blocked: 0,
                 mem_next: 0,
                 load_next: 0,
                 global_next: 0,
@@ -272,6 +277,7 @@ pub(crate) mod testing {
                 global_priority: &self.global_priority,
                 cta_group: &self.cta_group,
                 groups_per_core: self.groups_per_core,
+                blocked: self.blocked,
                 mem_next: self.mem_next,
                 load_next: self.load_next,
                 global_next: self.global_next,

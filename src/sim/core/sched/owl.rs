@@ -42,9 +42,44 @@ pub(crate) fn pick(
     grouped.pick(candidates, order, try_issue)
 }
 
-/// Declares an OWL scheduler: a [`Grouped`] engine driven by one g_pri function.
+/// The OWL schedulers' group switch (seed 003 Algorithm 1): "Once a group is chosen, the
+/// scheduler cannot choose warps from different group(s) unless all warps of the
+/// already-chosen group are blocked because of unavailability of data." While any warp of the
+/// chosen group is not blocked (it waits only on an ALU result, the ALU or the LD/ST unit),
+/// the other groups' candidates are held back; once all of them wait on loads (or sit at a
+/// barrier or have exited), the other groups may issue. CTA-Aware (§4.1) then moves to the
+/// next group round-robin, which becomes the chosen one; CTA-Aware-Locality and -BLP (§4.2:
+/// "If warps associated with group 1 … are blocked due to unavailability of data, the
+/// scheduler can schedule warps from group 2 … as soon as any warps from group 1 are ready
+/// (i.e., their requested data has arrived), CTA-Aware-Locality again prioritizes these group
+/// 1 warps") choose the first group in priority order with a warp not blocked.
+pub(crate) fn hold_to_chosen(
+    grouped: &mut Grouped,
+    g_pri: GPri,
+    order: GroupOrder,
+    candidates: u64,
+    view: &SchedView<'_>,
+) -> u64 {
+    let (core, g_core) = (u32::from(view.core), view.groups_per_core);
+    grouped.refresh(view, |w| view.cta_group[w], |g| (g_pri(g, core, g_core), g));
+    grouped.hold_to_chosen(candidates, order, view)
+}
+
+/// Declares an OWL scheduler: a [`Grouped`] engine driven by one g_pri function. With
+/// `hold`, the chosen group keeps the issue slot until all its warps are blocked
+/// ([`hold_to_chosen`]).
 macro_rules! owl_scheduler {
+    ($(#[$meta:meta])* $name:ident, $g_pri:path, $order:expr, hold) => {
+        $crate::sim::core::sched::owl::owl_scheduler!($(#[$meta])* $name, $g_pri, $order, {
+            fn qualify(&mut self, candidates: u64, view: &$crate::sim::core::sched::SchedView<'_>) -> u64 {
+                $crate::sim::core::sched::owl::hold_to_chosen(&mut self.grouped, $g_pri, $order, candidates, view)
+            }
+        });
+    };
     ($(#[$meta:meta])* $name:ident, $g_pri:path, $order:expr) => {
+        $crate::sim::core::sched::owl::owl_scheduler!($(#[$meta])* $name, $g_pri, $order, {});
+    };
+    ($(#[$meta:meta])* $name:ident, $g_pri:path, $order:expr, { $($qualify:tt)* }) => {
         $(#[$meta])*
         #[derive(Clone, Debug, PartialEq, Eq, Default)]
         pub struct $name {
@@ -52,6 +87,8 @@ macro_rules! owl_scheduler {
         }
 
         impl $crate::sim::core::sched::WarpScheduler for $name {
+            $($qualify)*
+
             fn pick(
                 &mut self,
                 candidates: u64,
