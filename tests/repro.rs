@@ -187,28 +187,27 @@ fn a_figure_needs_a_key_the_variants_sweep() {
 /// and every claim names them (the full runs are documented, not run here).
 #[test]
 fn the_shipped_specs_load() {
-    let mut n = 0;
-    for e in std::fs::read_dir("sample-configs/repro").unwrap() {
-        let path = e.unwrap().path();
-        if path.extension().is_some_and(|x| x == "ron") {
-            let r = warpscope::batch::repro::Repro::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert!(!r.spec.claims.is_empty(), "{}", path.display());
-            n += 1;
-        }
+    let specs = shipped_specs();
+    for path in &specs {
+        let r = warpscope::batch::repro::Repro::load(path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!r.spec.claims.is_empty(), "{}", path.display());
     }
-    assert!(n >= 1);
+    assert!(!specs.is_empty());
+}
+
+/// The reproduction specs shipped in `sample-configs/repro`.
+fn shipped_specs() -> Vec<std::path::PathBuf> {
+    let entries = std::fs::read_dir("sample-configs/repro").unwrap();
+    let paths = entries.map(|e| e.unwrap().path());
+    paths.filter(|p| p.extension().is_some_and(|x| x == "ron")).collect()
 }
 
 /// CI's smoke run of every shipped study (issue 13): each spec's whole sweep, every run capped at
-/// 2,000 core cycles (`--max-cycles`), finishes cleanly and gives a report with a number for every
+/// 2,000 core cycles (`--max-cycles`), finishes cleanly and gives a report with a row for every
 /// claim, stating the cap. The full runs are documented in the README with their wall time.
 #[test]
 fn every_shipped_study_runs_shortened() {
-    for e in std::fs::read_dir("sample-configs/repro").unwrap() {
-        let spec = e.unwrap().path();
-        if spec.extension().is_none_or(|x| x != "ron") {
-            continue;
-        }
+    for spec in shipped_specs() {
         let name = spec.file_stem().unwrap().to_string_lossy().to_string();
         let out = tmp(&format!("smoke-{name}"));
         let run = Command::new(BIN)

@@ -234,12 +234,11 @@ impl DramScheduler for AlphaSjf {
     fn on_issue(&mut self, slot: Slot, cmd: &Command, _: &Queues) {
         let bank = cmd.bank as usize;
         self.dirty |= 1 << bank;
-        if self.choice[bank] == Some(slot) && self.passed_over[bank] {
-            self.stats.sjf_hits_passed_over += 1;
+        if self.choice[bank] != Some(slot) {
+            return;
         }
-        if self.choice[bank] == Some(slot)
-            && let Contest::HitOrMiss { above_m, sjf } = self.contest[bank]
-        {
+        self.stats.sjf_hits_passed_over += u64::from(self.passed_over[bank]);
+        if let Contest::HitOrMiss { above_m, sjf } = self.contest[bank] {
             self.stats.sjf_contests += 1;
             self.stats.sjf_contests_above_m += u64::from(above_m);
             self.stats.sjf_misses_chosen += u64::from(sjf);
