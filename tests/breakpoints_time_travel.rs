@@ -52,7 +52,7 @@ fn continue_after_going_back_stops_at_the_breakpoint_again() {
         .map(|l| l.split(':').next().unwrap())
         .collect();
     // c, c after rs, c after goto, c after step+rs, c (next), rc, c after rs 2.
-    assert_eq!(stops, ["1573", "1573", "1573", "1573", "1719", "1573", "1573"], "{text}");
+    assert_eq!(stops, ["1547", "1547", "1547", "1547", "1739", "1547", "1547"], "{text}");
 }
 
 /// A tiny deterministic generator (xorshift64*), so the property test needs no crate.
