@@ -149,3 +149,30 @@ fn gitignore_covers_what_readme_commands_leave_behind() {
         assert!(ignore.lines().any(|l| l == pattern), "{pattern}");
     }
 }
+
+/// The first table of `text` whose header line starts with `header`, as its lines.
+fn table_after(text: &str, header: &str) -> Option<String> {
+    let at = text.find(header)?;
+    let table: Vec<&str> = text[at..].lines().take_while(|l| l.starts_with('|')).collect();
+    Some(table.join("\n"))
+}
+
+/// Every reproduction report's claim table (and a figure's table, where the README shows one) is
+/// in the README exactly as `warpscope repro` wrote it: the README's numbers are the tool's, so a
+/// report regenerated without the README being brought along fails here.
+#[test]
+fn readme_claim_tables_are_the_reports_verbatim() {
+    let text = readme();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(format!("{ROOT}/docs/repro")).unwrap() {
+        let report = entry.unwrap().path().join("report.md");
+        let Ok(body) = std::fs::read_to_string(&report) else { continue };
+        let claims = table_after(&body, "| source | claim |").expect("a report opens with its claim table");
+        assert!(text.contains(&claims), "README lacks {}'s claim table as generated:\n{claims}", report.display());
+        checked += 1;
+    }
+    assert!(checked >= 8, "every shipped study's report was found ({checked})");
+    let seed_002 = std::fs::read_to_string(format!("{ROOT}/docs/repro/seed-002/report.md")).unwrap();
+    let fig3 = table_after(&seed_002, "| benchmark | 0 | 120 |").expect("seed 002's report draws Fig. 3");
+    assert!(text.contains(&fig3), "README lacks seed 002's Fig. 3 table as generated:\n{fig3}");
+}
