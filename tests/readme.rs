@@ -168,7 +168,11 @@ fn readme_claim_tables_are_the_reports_verbatim() {
         let report = entry.unwrap().path().join("report.md");
         let Ok(body) = std::fs::read_to_string(&report) else { continue };
         let claims = table_after(&body, "| source | claim |").expect("a report opens with its claim table");
-        assert!(text.contains(&claims), "README lacks {}'s claim table as generated:\n{claims}", report.display());
+        assert!(
+            text.contains(&claims),
+            "README lacks {}'s claim table as generated:\n{claims}",
+            report.display()
+        );
         checked += 1;
     }
     assert!(checked >= 8, "every shipped study's report was found ({checked})");
