@@ -495,10 +495,10 @@ impl Sm {
             };
             offered = true;
             let io = IssueInputs::of(self.id, now, &self.exec, &self.ldst, &self.l1, &self.learner);
-            if let Some(w) = self.issue.offer(slot, &io, &mut self.stats, env.sink) {
-                if self.execute(w, now, env) {
-                    self.issue.took_ldst(s);
-                }
+            if let Some(w) = self.issue.offer(slot, &io, &mut self.stats, env.sink)
+                && self.execute(w, now, env)
+            {
+                self.issue.took_ldst(s);
             }
         }
         offered
@@ -674,7 +674,7 @@ mod tests {
 
         fn step(&mut self) {
             self.sink.set_now(self.now);
-            if self.now % self.serve_every == 0 {
+            if self.now.is_multiple_of(self.serve_every) {
                 self.memory.serve_l1_misses(
                     self.now,
                     std::slice::from_mut(&mut self.sm),
