@@ -19,7 +19,9 @@ mod common;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use warpscope::config::{Config, DramSchedulerName, IndexName, ReplacementName, WarpSchedulerName};
+use warpscope::config::{
+    Config, DramSchedulerName, IndexName, IssueOrder, ReplacementName, WarpSchedulerName,
+};
 use warpscope::sim::stats::report::Report;
 use warpscope::sim::{EventKind, Gpu};
 use warpscope::workload::Workload;
@@ -34,6 +36,7 @@ fn variants() -> Vec<Vec<String>> {
     v.extend(one("core.warp_scheduler", WarpSchedulerName::NAMES));
     v.extend(one("l1.replacement", ReplacementName::NAMES));
     v.extend(one("l1.index", IndexName::NAMES));
+    v.extend(one("core.issue_order", IssueOrder::NAMES));
     v.extend(one("ideal.memory", &["infinite-bandwidth", "infinite-dram", "fixed-latency"]));
     for s in [
         "core.zero_latency_divergence=true",

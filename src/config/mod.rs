@@ -20,7 +20,7 @@ pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path, read_file};
 pub use names::{
     AllocPolicy, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES, IdealMemory, IncompleteGroups,
-    IndexName, L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
+    IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
 };
 pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
@@ -78,6 +78,9 @@ pub struct CoreConfig {
     pub warp_schedulers: u32,
     /// Warp scheduling policy.
     pub warp_scheduler: WarpSchedulerName,
+    /// Which scheduler offers first each cycle (`"rotate"`, GPGPU-Sim's, or
+    /// `"ldst-round-robin"`).
+    pub issue_order: IssueOrder,
     /// Cycles until an ALU result can be consumed by a dependent instruction.
     pub alu_latency: u32,
     /// SIMD lanes per ALU; a warp instruction occupies the ALU for 32 / simd_width cycles.
@@ -639,6 +642,7 @@ impl Default for CoreConfig {
             max_ctas: 8,
             warp_schedulers: 2,
             warp_scheduler: WarpSchedulerName::Gto,
+            issue_order: IssueOrder::Rotate,
             alu_latency: 8,
             simd_width: 32,
             mem_pipeline_width: 2,

@@ -288,6 +288,22 @@ policy_names! {
 }
 
 policy_names! {
+    /// Which of an SM's warp schedulers offers an instruction first each cycle; it matters at
+    /// the LD/ST queue they share, which takes one instruction when one slot is free.
+    IssueOrder {
+        /// The first scheduler rotates every cycle (cycle mod schedulers), as GPGPU-Sim's
+        /// `shader_core_ctx::issue` rotates `Issue_Prio`. Where the LD/ST queue frees a slot on
+        /// a period that is a multiple of the number of schedulers (a core clocked at twice
+        /// the interconnect's, whose L1 miss queue drains every other core cycle), the same
+        /// scheduler is first whenever a slot is free.
+        Rotate => "rotate",
+        /// The schedulers take turns at the LD/ST queue: the one after the scheduler that last
+        /// put an instruction into it offers first, whatever the cycle.
+        LdstRoundRobin => "ldst-round-robin",
+    }
+}
+
+policy_names! {
     /// When a missing line gets its place in the cache.
     AllocPolicy {
         /// Reserve the victim at miss time (GPGPU-Sim default; seed 002 "line alloc" stalls).

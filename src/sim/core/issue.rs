@@ -19,7 +19,7 @@ use super::execute::ExecUnit;
 use super::ldst::Ldst;
 use super::sched::{Learner, MemoryFeedback, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
 use super::stall::{StallClass, StallReason};
-use crate::config::Config;
+use crate::config::{Config, IssueOrder};
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
 use crate::sim::stats::CoreStats;
@@ -77,6 +77,10 @@ pub struct IssueStage {
     /// Per scheduler: first cycle its ALU accepts another instruction.
     pub alu_free: Vec<u64>,
     alu_interval: u64,
+    issue_order: IssueOrder,
+    /// Under `ldst-round-robin`: the scheduler that offers first, the one after the scheduler
+    /// that last put an instruction into the LD/ST queue.
+    ldst_turn: usize,
     /// GTO priority per warp slot: its rank by age among its scheduler's warps (0 = oldest).
     /// Valid for resident warps; refreshed when the resident warps change.
     pub priority: Vec<u8>,
@@ -114,6 +118,8 @@ impl IssueStage {
             schedulers: (0..k).map(|_| WarpSchedulerKind::new(c)).collect(),
             alu_free: vec![0; k],
             alu_interval: (32 / c.core.simd_width).into(),
+            issue_order: c.core.issue_order,
+            ldst_turn: 0,
             priority: vec![0; n],
             global_priority: vec![0; n],
             priority_generation: u64::MAX,
@@ -132,18 +138,32 @@ impl IssueStage {
         w % self.schedulers.len()
     }
 
-    /// The order the schedulers offer warps in at `now`. The first rotates every cycle, as
-    /// GPGPU-Sim's `shader_core_ctx::issue` rotates `Issue_Prio`: a unit the schedulers share
-    /// (the LD/ST queue, which takes one instruction at a time when it is nearly full) is not
-    /// always offered to scheduler 0 first. A fixed order let scheduler 0's memory
-    /// instructions take every freed LD/ST slot while its warps had any, starving scheduler
-    /// 1's (kmeans-like on fermi-30sm under GTO: by cycle 50,000 scheduler 0 had issued
-    /// 193,305 instructions, scheduler 1 550).
+    /// The order the schedulers offer warps in at `now`, from a first that changes so that a
+    /// unit they share — the LD/ST queue, which takes one instruction at a time when it is
+    /// nearly full — is not always offered to the same scheduler first. A fixed order let
+    /// scheduler 0's memory instructions take every freed LD/ST slot while its warps had any,
+    /// starving scheduler 1's (kmeans-like on fermi-30sm under GTO: by cycle 50,000 scheduler 0
+    /// had issued 193,305 instructions, scheduler 1 550). `rotate` moves the first every cycle,
+    /// as GPGPU-Sim's `shader_core_ctx::issue` rotates `Issue_Prio`; `ldst-round-robin` moves
+    /// it past each scheduler that takes an LD/ST slot ([`IssueStage::took_ldst`]), so a queue
+    /// that frees on an even period cannot favour one scheduler. Both are exact under idle
+    /// skipping: the first is a function of the cycle, or changes only when an instruction
+    /// issues.
     #[inline]
     pub fn order(&self, now: u64) -> impl Iterator<Item = usize> + use<> {
         let k = self.schedulers.len();
-        let first = (now % k as u64) as usize;
+        let first = match self.issue_order {
+            IssueOrder::Rotate => (now % k as u64) as usize,
+            IssueOrder::LdstRoundRobin => self.ldst_turn,
+        };
         (0..k).map(move |i| (first + i) % k)
+    }
+
+    /// Scheduler `s` put an instruction into the LD/ST queue: under `ldst-round-robin` the
+    /// next scheduler offers first from the next cycle on.
+    #[inline]
+    pub fn took_ldst(&mut self, s: usize) {
+        self.ldst_turn = (s + 1) % self.schedulers.len();
     }
 
     /// A new warp took slot `w`.

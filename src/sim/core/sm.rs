@@ -481,7 +481,7 @@ impl Sm {
         Some(self.l1.insertion_position(set, &ctx))
     }
 
-    /// Each scheduler offers a warp, in an order that rotates every cycle; the SM executes it
+    /// Each scheduler offers a warp, in the order of `core.issue_order`; the SM executes it
     /// before the next scheduler offers, and hands what it produced to the LD/ST unit and the
     /// learning policy. Returns whether any scheduler had a warp to offer.
     #[inline]
@@ -495,22 +495,26 @@ impl Sm {
             };
             offered = true;
             let io = IssueInputs::of(self.id, now, &self.exec, &self.ldst, &self.l1, &self.learner);
-            if let Some(w) = self.issue.offer(slot, &io, &mut self.stats, env.sink) {
-                self.execute(w, now, env);
+            if let Some(w) = self.issue.offer(slot, &io, &mut self.stats, env.sink)
+                && self.execute(w, now, env)
+            {
+                self.issue.took_ldst(s);
             }
         }
         offered
     }
 
     /// Warp `w` issued: the execute stage runs its instruction; a memory instruction goes to
-    /// the LD/ST unit; the next instruction is decoded.
-    fn execute(&mut self, w: usize, now: u64, env: &mut SmEnv<'_>) {
+    /// the LD/ST unit; the next instruction is decoded. Returns whether the LD/ST queue took an
+    /// instruction.
+    fn execute(&mut self, w: usize, now: u64, env: &mut SmEnv<'_>) -> bool {
         let global_load = self.exec.load_next & (1 << w) != 0;
         let miss_pred = if global_load { self.learner.load_issued(w) } else { 0 };
         let done = self.exec.execute(w, now, miss_pred, &mut self.stats, env.sink);
         if done.dropped {
             self.learner.load_dropped(miss_pred);
         }
+        let to_ldst = done.mem.is_some();
         if let Some(mi) = done.mem {
             if mi.load && mi.space != Space::Shared && env.sink.records() {
                 let who =
@@ -524,6 +528,7 @@ impl Sm {
         if !done.exited {
             self.decode(w, env.kernel);
         }
+        to_ldst
     }
 
     /// Decodes warp `w`'s next instruction and tells the learning policy (OAWS predicts the
@@ -636,6 +641,9 @@ mod tests {
         sink: EventSink,
         memory: crate::sim::ideal::IdealPipe,
         now: u64,
+        /// The memory takes L1 misses every this many cycles (2: an interconnect at half the
+        /// core's clock).
+        serve_every: u64,
         ledger: Ledger,
         events: Vec<(u64, Event)>,
     }
@@ -658,6 +666,7 @@ mod tests {
                 workload,
                 sink,
                 now: 0,
+                serve_every: 1,
                 ledger: Ledger::default(),
                 events: Vec::new(),
             }
@@ -665,12 +674,14 @@ mod tests {
 
         fn step(&mut self) {
             self.sink.set_now(self.now);
-            self.memory.serve_l1_misses(
-                self.now,
-                std::slice::from_mut(&mut self.sm),
-                &mut [],
-                &mut self.ledger,
-            );
+            if self.now.is_multiple_of(self.serve_every) {
+                self.memory.serve_l1_misses(
+                    self.now,
+                    std::slice::from_mut(&mut self.sm),
+                    &mut [],
+                    &mut self.ledger,
+                );
+            }
             let mut env = SmEnv {
                 kernel: &self.workload.kernels[0],
                 kernel_active: true,
@@ -830,6 +841,56 @@ mod tests {
             let turns: Vec<u16> = (0..8).map(|i| (first + i) % 2).collect();
             assert_eq!(warps, turns, "the schedulers alternate, starting from cycle {start}'s");
         }
+    }
+
+    /// The same two warps, but the L1's one-entry miss queue drains every other cycle (an
+    /// interconnect at half the core clock), so the LD/ST queue frees a slot every other cycle,
+    /// in step with a rotation over two schedulers: under `rotate` the scheduler first at the
+    /// freeing parity takes every slot while its warp has loads, under `ldst-round-robin` the
+    /// schedulers still take turns.
+    #[test]
+    fn ldst_round_robin_takes_turns_where_rotation_aliases_with_the_queue() {
+        let workload = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
+            arrays: [(name: "a", elems: 4096), (name: "b", elems: 4096), (name: "c", elems: 4096),
+                (name: "d", elems: 4096)],
+            program: [
+                Load(array: "a", pattern: Coalesced, dst: 1),
+                Load(array: "b", pattern: Coalesced, dst: 2),
+                Load(array: "c", pattern: Coalesced, dst: 3),
+                Load(array: "d", pattern: Coalesced, dst: 4),
+            ])])"#;
+        let order = |issue_order: &str| {
+            let order = format!("core.issue_order={issue_order}");
+            let sets = [
+                "core.warp_schedulers=2",
+                "core.mem_pipeline_width=1",
+                "l1.miss_queue=1",
+                "ideal.memory=fixed-latency",
+                &order,
+            ];
+            let mut rig = Rig::new(&sets, workload);
+            rig.serve_every = 2;
+            rig.finish();
+            let mut issued: Vec<(u64, u16)> = rig
+                .events
+                .iter()
+                .filter_map(|(_, e)| match e {
+                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
+                    _ => None,
+                })
+                .collect();
+            issued.sort();
+            let gaps: Vec<u64> = issued.windows(2).map(|p| p[1].0 - p[0].0).collect();
+            (issued.iter().map(|l| l.1).collect::<Vec<u16>>(), gaps)
+        };
+        // The first two loads find the queues empty (cycles 0 and 1); from then on a slot
+        // frees every other cycle, on the even cycles.
+        let (rotate, gaps) = order("rotate");
+        assert_eq!(gaps, [1, 1, 2, 2, 2, 2, 2]);
+        assert_eq!(rotate, [0, 1, 0, 0, 0, 1, 1, 1], "scheduler 0, first on even cycles, takes every slot");
+        let (turns, gaps) = order("ldst-round-robin");
+        assert_eq!(gaps, [1, 1, 2, 2, 2, 2, 2]);
+        assert_eq!(turns, [0, 1, 0, 1, 0, 1, 0, 1], "the schedulers alternate");
     }
 
     #[test]
