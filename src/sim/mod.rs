@@ -168,8 +168,24 @@ impl Gpu {
         self.status == Status::Running
     }
 
-    /// Advances one core cycle.
+    /// Advances one core cycle, its statistics settled.
     pub fn step(&mut self) {
+        self.advance();
+        self.settle();
+    }
+
+    /// Counts the quiet SMs' cycles up to now into their statistics (a quiet stretch is
+    /// counted in one go: `core::quiet`). [`Gpu::run`], [`Gpu::step`] and [`Gpu::leap`] end
+    /// with it, so the statistics are complete whenever the machine is between them.
+    fn settle(&mut self) {
+        let kernel_active = self.launcher.kernel < self.workload.kernels.len();
+        for sm in &mut self.sms {
+            sm.settle(self.cycle, kernel_active);
+        }
+    }
+
+    /// Advances one core cycle, leaving quiet SMs' cycles to be counted later.
+    fn advance(&mut self) {
         let stamp = self.cycle;
         // Events carry the cycle count after the step they happen in: the machine state a
         // debugger stops at (and `goto` returns to) when it breaks on them.
@@ -244,10 +260,11 @@ impl Gpu {
     pub fn run(&mut self, max_cycles: u64) {
         let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
         while self.is_running() && self.cycle < limit {
-            if self.leap(limit) == 0 {
-                self.step();
+            if self.leap_over(limit) == 0 {
+                self.advance();
             }
         }
+        self.settle();
     }
 
     fn dram_tick(&mut self, stamp: u64) {
@@ -428,9 +445,15 @@ impl Gpu {
     }
 
     fn finish_ctas(&mut self, finished: u32) {
-        let l = &mut self.launcher;
-        l.done_ctas += finished;
+        self.launcher.done_ctas += finished;
+        let l = &self.launcher;
         if l.kernel < self.workload.kernels.len() && l.done_ctas == self.workload.kernels[l.kernel].ctas() {
+            // Whether a kernel is active decides how a quiet cycle counts: the quiet SMs'
+            // cycles so far, this one included, count with the kernel that ends.
+            for sm in &mut self.sms {
+                sm.settle(self.cycle + 1, true);
+            }
+            let l = &mut self.launcher;
             if self.events.wants(EventKind::KernelEnd) {
                 self.events.emit(Event::KernelEnd { kernel: l.kernel as u16 });
             }

@@ -164,19 +164,31 @@ impl Sm {
         self.exec.assigned_warps()
     }
 
-    /// One core cycle: a quiet one only counts (see `quiet`). Returns whether the cycle
-    /// was worked: a quiet one finishes no CTA and frees no slot.
+    /// One core cycle: a quiet one does nothing, and is counted with the rest of its stretch
+    /// when the stretch ends or the GPU settles (see `quiet`). Returns whether the cycle was
+    /// worked: a quiet one finishes no CTA and frees no slot.
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
-        if let Some(q) = self.quiet {
+        if let Some(q) = &self.quiet {
             if now < q.until && !quiet::heard(env.sink) {
-                q.count(1, env.kernel_active, &mut self.stats, &mut self.l1.stats);
                 return false;
             }
+            self.settle(now, env.kernel_active);
             self.quiet = None;
         }
         self.work(now, env);
         true
+    }
+
+    /// Counts the quiet cycles before `now` not counted yet into the statistics, as stepping
+    /// through them would have one by one. `kernel_active` is the same for all of them: the
+    /// GPU settles every SM before it changes (`Gpu::finish_ctas`).
+    #[inline]
+    pub fn settle(&mut self, now: u64, kernel_active: bool) {
+        if let Some(q) = &mut self.quiet {
+            q.count(now - q.since, kernel_active, &mut self.stats, &mut self.l1.stats);
+            q.since = now;
+        }
     }
 
     /// A cycle that is not quiet.
@@ -196,6 +208,7 @@ impl Sm {
                 }
                 if self.skip {
                     let nothing = Quiet {
+                        since: now + 1,
                         until: u64::MAX,
                         resident: false,
                         idle_slots: k as u8,
@@ -276,6 +289,7 @@ impl Sm {
         }
         let schedulers = self.issue.sched_masks.iter();
         Quiet {
+            since: now + 1,
             until,
             resident: self.exec.valid != 0,
             idle_slots: schedulers.filter(|&&m| m & self.exec.valid == 0).count() as u8,
@@ -286,10 +300,13 @@ impl Sm {
     }
 
     /// Something outside the SM changed what it waits on (a reply arrived, its miss queue
-    /// drained, a CTA came): its next cycle is not quiet.
+    /// drained, a CTA came): its next cycle is not quiet. The stretch stays recorded until
+    /// that cycle's step counts it.
     #[inline]
     pub fn poke(&mut self) {
-        self.quiet = None;
+        if let Some(q) = &mut self.quiet {
+            q.until = q.since;
+        }
     }
 
     /// Replies fill the L1; hits and shared loads come back. Returns whether anything did.
