@@ -213,6 +213,7 @@ impl Gpu {
             kernel: &self.workload.kernels[kernel_idx],
             kernel_active: self.launcher.kernel < self.workload.kernels.len(),
             map: &self.map,
+            quiet_heard: core::quiet::heard(&self.events),
             sink: &mut self.events,
             ledger: &mut self.ledger,
         };
@@ -286,8 +287,12 @@ impl Gpu {
                 let room = self.l2[ch * spc..(ch + 1) * spc].iter().map(|s| s.prefetch_fills.free()).min();
                 mc.set_prefetch_room(room.unwrap_or(0));
             }
+            // The channel's slices from the one after the last served, round-robin (`rr + k`
+            // wraps by one subtraction: rr < spc and k < spc).
+            let rr = self.dram_feed_rr[ch];
             for k in 0..spc {
-                let s = ch * spc + (self.dram_feed_rr[ch] + k) % spc;
+                let j = if rr + k >= spc { rr + k - spc } else { rr + k };
+                let s = ch * spc + j;
                 let Some(head) = self.l2[s].miss_queue.front() else {
                     continue;
                 };
@@ -297,7 +302,7 @@ impl Gpu {
                         self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));
                     }
                     mc.accept(req, stamp);
-                    self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
+                    self.dram_feed_rr[ch] = if j + 1 == spc { 0 } else { j + 1 };
                     break;
                 }
             }

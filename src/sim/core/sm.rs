@@ -17,7 +17,7 @@ use super::group_tags::GroupTagger;
 use super::issue::{IssueInputs, IssueStage};
 use super::ldst::{Ldst, LdstIo, NO_LOAD};
 use super::loads::{LoadTracker, record_finished};
-use super::quiet::{self, Quiet};
+use super::quiet::Quiet;
 use super::sched::{Learner, MemoryFeedback};
 use super::stall::{StallClass, StallReason};
 use super::warp::ReqRecord;
@@ -46,6 +46,9 @@ pub struct SmEnv<'a> {
     pub sink: &'a mut EventSink,
     /// Request ids and conservation counts.
     pub ledger: &'a mut Ledger,
+    /// Someone listens to the events of quiet cycles (`quiet::heard` of the sink, which no
+    /// step changes: asked once per cycle, not once per SM).
+    pub quiet_heard: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,7 +173,7 @@ impl Sm {
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         if let Some(q) = &self.quiet {
-            if now < q.until && !quiet::heard(env.sink) {
+            if now < q.until && !env.quiet_heard {
                 return false;
             }
             self.settle(now, env.kernel_active);
@@ -254,7 +257,7 @@ impl Sm {
         if self.skip
             && !(advanced || returned || sent || offered || flushing)
             && self.issue.settled()
-            && !quiet::heard(env.sink)
+            && !env.quiet_heard
         {
             self.quiet = Some(self.quiet_from(now, class, memory_block));
         }
@@ -692,6 +695,7 @@ mod tests {
                 kernel: &self.workload.kernels[0],
                 kernel_active: true,
                 map: &self.map,
+                quiet_heard: super::super::quiet::heard(&self.sink),
                 sink: &mut self.sink,
                 ledger: &mut self.ledger,
             };
