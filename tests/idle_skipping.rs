@@ -86,9 +86,23 @@ fn run(config: &Config, workload: &Arc<Workload>, cycles: u64) -> Outcome {
         leapt += m;
         events.extend(g.events.drain().map(|(at, e)| format!("{at} {e:?}")));
     }
-    let mut report = serde_json::to_value(Report::new(&g, 0.0)).unwrap();
+    Outcome { report: report_of(&g), events, quiet, leapt }
+}
+
+/// The report without its wall-clock part.
+fn report_of(g: &Gpu) -> String {
+    let mut report = serde_json::to_value(Report::new(g, 0.0)).unwrap();
     report.as_object_mut().unwrap().remove("sim");
-    Outcome { report: report.to_string(), events, quiet, leapt }
+    report.to_string()
+}
+
+/// The report of a run of `cycles` cycles through [`Gpu::run`], which counts the SMs' quiet
+/// stretches only when they end and once at its end, where `step` and `leap` settle them
+/// after every call.
+fn run_report(config: &Config, workload: &Arc<Workload>, cycles: u64) -> String {
+    let mut g = Gpu::new(Arc::new(config.clone()), Arc::clone(workload)).expect("machine builds");
+    g.run(cycles);
+    report_of(&g)
 }
 
 #[test]
@@ -132,9 +146,9 @@ fn every_policy_on_every_sample_workload_gives_the_same_results_with_and_without
     );
 }
 
-/// Runs `workload` for `cycles` cycles on the `skipping` and `stepping` machines, fails on
-/// any difference, and returns the skipping run's quiet SM cycles, cycles leapt over, and
-/// report.
+/// Runs `workload` for `cycles` cycles on the `skipping` (also through `Gpu::run`) and
+/// `stepping` machines, fails on any difference, and returns the skipping run's quiet SM
+/// cycles, cycles leapt over, and report.
 fn compare(
     what: &str,
     skipping: &Config,
@@ -142,8 +156,10 @@ fn compare(
     workload: &Arc<Workload>,
     cycles: u64,
 ) -> (u64, u64, serde_json::Value) {
+    let ran = run_report(skipping, workload, cycles);
     let (skipping, stepping) = (run(skipping, workload, cycles), run(stepping, workload, cycles));
     assert_eq!(skipping.report, stepping.report, "{what}: report");
+    assert_eq!(ran, stepping.report, "{what}: report of Gpu::run");
     let (a, b) = (&skipping.events, &stepping.events);
     assert_eq!(a.len(), b.len(), "{what}: number of events");
     if let Some(k) = (0..a.len()).find(|&k| a[k] != b[k]) {

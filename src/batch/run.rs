@@ -37,6 +37,9 @@ pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> 
     Ok((gpu, report))
 }
 
+/// Core cycles [`run_with_trace`] runs between writes of the commands.
+const TRACE_SLICE: u64 = 256;
+
 /// Runs while writing `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>` lines.
 fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
     gpu.events.set(EventKind::DramCommand, true);
@@ -52,12 +55,10 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
     };
     let limit = if max == 0 { u64::MAX } else { max };
     while gpu.is_running() && gpu.cycle < limit {
-        if gpu.leap(limit) == 0 {
-            gpu.step();
-        }
-        if gpu.events.events().len() >= 1024 {
-            flush(gpu, &mut out)?;
-        }
+        // Runs as `simulate` does, a slice at a time: each DRAM cycle issues at most a command
+        // per channel, so a slice's commands stay few.
+        gpu.run(limit.min(gpu.cycle + TRACE_SLICE));
+        flush(gpu, &mut out)?;
     }
     flush(gpu, &mut out)?;
     out.finish()

@@ -6,8 +6,8 @@
 //! room for it (from an L2 slice, or out of its `dram.frontend_latency` wait), and no CTA can
 //! be launched (a kernel's launch latency ends at a known cycle), then the cycles until the first of those things
 //! can happen change nothing but counters and clocks. [`Gpu::leap`] passes them in one go:
-//! each SM counts its quiet cycles, each controller its idle DRAM cycles, each crossbar
-//! network turns its round-robin pointer, and the clock domains advance by their edges. The
+//! each SM's quiet stretch goes on (it is counted when it ends), each controller counts its
+//! idle DRAM cycles, each crossbar network turns its round-robin pointer, and the clock domains advance by their edges. The
 //! result is the same, counter for counter, as stepping through them (`sim.no_skip` steps;
 //! `tests/idle_skipping.rs` compares).
 //!
@@ -117,6 +117,16 @@ impl Gpu {
     /// Leaps over the cycles, up to cycle `limit`, in which no unit can act; returns how many.
     /// Nothing happens in them but counting, so the machine lands where stepping would.
     pub fn leap(&mut self, limit: u64) -> u64 {
+        let m = self.leap_over(limit);
+        if m > 0 {
+            self.settle();
+        }
+        m
+    }
+
+    /// [`Gpu::leap`], leaving the SMs' quiet cycles to be counted later: every SM is quiet
+    /// through the leap, so each one's stretch just goes on.
+    pub(super) fn leap_over(&mut self, limit: u64) -> u64 {
         if self.cycle < self.leap_backoff.next_try {
             return 0;
         }
@@ -124,11 +134,6 @@ impl Gpu {
         self.leap_backoff.tried(self.cycle, m > 0);
         if m == 0 {
             return 0;
-        }
-        let kernel_active = self.launcher.kernel < self.workload.kernels.len();
-        for sm in &mut self.sms {
-            let q = sm.quiet.expect("every SM is quiet");
-            q.count(m, kernel_active, &mut sm.stats, &mut sm.l1.stats);
         }
         let icnt = self.icnt_clock.advance_by(m);
         self.icnt.request.pass_quiet(icnt);

@@ -168,8 +168,24 @@ impl Gpu {
         self.status == Status::Running
     }
 
-    /// Advances one core cycle.
+    /// Advances one core cycle, its statistics settled.
     pub fn step(&mut self) {
+        self.advance();
+        self.settle();
+    }
+
+    /// Counts the quiet SMs' cycles up to now into their statistics (a quiet stretch is
+    /// counted in one go: `core::quiet`). [`Gpu::run`], [`Gpu::step`] and [`Gpu::leap`] end
+    /// with it, so the statistics are complete whenever the machine is between them.
+    fn settle(&mut self) {
+        let kernel_active = self.launcher.kernel < self.workload.kernels.len();
+        for sm in &mut self.sms {
+            sm.settle(self.cycle, kernel_active);
+        }
+    }
+
+    /// Advances one core cycle, leaving quiet SMs' cycles to be counted later.
+    fn advance(&mut self) {
         let stamp = self.cycle;
         // Events carry the cycle count after the step they happen in: the machine state a
         // debugger stops at (and `goto` returns to) when it breaks on them.
@@ -197,6 +213,7 @@ impl Gpu {
             kernel: &self.workload.kernels[kernel_idx],
             kernel_active: self.launcher.kernel < self.workload.kernels.len(),
             map: &self.map,
+            quiet_heard: core::quiet::heard(&self.events),
             sink: &mut self.events,
             ledger: &mut self.ledger,
         };
@@ -244,10 +261,11 @@ impl Gpu {
     pub fn run(&mut self, max_cycles: u64) {
         let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
         while self.is_running() && self.cycle < limit {
-            if self.leap(limit) == 0 {
-                self.step();
+            if self.leap_over(limit) == 0 {
+                self.advance();
             }
         }
+        self.settle();
     }
 
     fn dram_tick(&mut self, stamp: u64) {
@@ -269,8 +287,12 @@ impl Gpu {
                 let room = self.l2[ch * spc..(ch + 1) * spc].iter().map(|s| s.prefetch_fills.free()).min();
                 mc.set_prefetch_room(room.unwrap_or(0));
             }
+            // The channel's slices from the one after the last served, round-robin (`rr + k`
+            // wraps by one subtraction: rr < spc and k < spc).
+            let rr = self.dram_feed_rr[ch];
             for k in 0..spc {
-                let s = ch * spc + (self.dram_feed_rr[ch] + k) % spc;
+                let j = if rr + k >= spc { rr + k - spc } else { rr + k };
+                let s = ch * spc + j;
                 let Some(head) = self.l2[s].miss_queue.front() else {
                     continue;
                 };
@@ -280,7 +302,7 @@ impl Gpu {
                         self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));
                     }
                     mc.accept(req, stamp);
-                    self.dram_feed_rr[ch] = (self.dram_feed_rr[ch] + k + 1) % spc;
+                    self.dram_feed_rr[ch] = if j + 1 == spc { 0 } else { j + 1 };
                     break;
                 }
             }
@@ -428,9 +450,15 @@ impl Gpu {
     }
 
     fn finish_ctas(&mut self, finished: u32) {
-        let l = &mut self.launcher;
-        l.done_ctas += finished;
+        self.launcher.done_ctas += finished;
+        let l = &self.launcher;
         if l.kernel < self.workload.kernels.len() && l.done_ctas == self.workload.kernels[l.kernel].ctas() {
+            // Whether a kernel is active decides how a quiet cycle counts: the quiet SMs'
+            // cycles so far, this one included, count with the kernel that ends.
+            for sm in &mut self.sms {
+                sm.settle(self.cycle + 1, true);
+            }
+            let l = &mut self.launcher;
             if self.events.wants(EventKind::KernelEnd) {
                 self.events.emit(Event::KernelEnd { kernel: l.kernel as u16 });
             }

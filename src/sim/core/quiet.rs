@@ -10,8 +10,10 @@
 //! releases a load, a warp's ALU operands become ready).
 //!
 //! After a step that did nothing, the SM records a [`Quiet`]: what such a cycle counts and
-//! until when it repeats. Until then its step only counts (the GPU can count many such cycles
-//! at once); anything from outside ends it. Why this is exact: a cycle in which no reply,
+//! until when it repeats. Until then its step does nothing, and the stretch is counted in one
+//! go when it ends or the GPU settles its statistics (`Gpu::settle`: `run`, `step` and `leap`
+//! end with it, so whoever reads the statistics between them sees every cycle counted);
+//! anything from outside ends it. Why this is exact: a cycle in which no reply,
 //! hit or shared load returns, the LD/ST unit only replays a refusal that cannot have changed
 //! (`Ldst::replay_refusal`), and no scheduler has a warp to offer, writes nothing but the
 //! counters below — the warp schedulers are not even asked, so their time-based state (GTO
@@ -27,6 +29,11 @@ use crate::sim::stats::{CacheStats, CoreStats, StallCause};
 /// What one quiet cycle of an SM counts, and the first cycle that may not be quiet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quiet {
+    /// The first quiet cycle not yet counted into the SM's statistics. A quiet cycle does
+    /// not count itself (counting each one was 5 % of the instructions of a `bfs` run); the stretch is counted
+    /// at once when it ends, or when the GPU settles (`Sm::settle`): the counts depend only
+    /// on this record and the number of cycles, so the sum is what counting one by one gave.
+    pub since: u64,
     /// The first core cycle at which something the SM waits on by time may happen.
     pub until: u64,
     /// Warps are resident (an active cycle), or none are (a no-warp cycle while a kernel runs).

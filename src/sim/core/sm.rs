@@ -17,7 +17,7 @@ use super::group_tags::GroupTagger;
 use super::issue::{IssueInputs, IssueStage};
 use super::ldst::{Ldst, LdstIo, NO_LOAD};
 use super::loads::{LoadTracker, record_finished};
-use super::quiet::{self, Quiet};
+use super::quiet::Quiet;
 use super::sched::{Learner, MemoryFeedback};
 use super::stall::{StallClass, StallReason};
 use super::warp::ReqRecord;
@@ -46,6 +46,9 @@ pub struct SmEnv<'a> {
     pub sink: &'a mut EventSink,
     /// Request ids and conservation counts.
     pub ledger: &'a mut Ledger,
+    /// Someone listens to the events of quiet cycles (`quiet::heard` of the sink, which no
+    /// step changes: asked once per cycle, not once per SM).
+    pub quiet_heard: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,19 +167,31 @@ impl Sm {
         self.exec.assigned_warps()
     }
 
-    /// One core cycle: a quiet one only counts (see `quiet`). Returns whether the cycle
-    /// was worked: a quiet one finishes no CTA and frees no slot.
+    /// One core cycle: a quiet one does nothing, and is counted with the rest of its stretch
+    /// when the stretch ends or the GPU settles (see `quiet`). Returns whether the cycle was
+    /// worked: a quiet one finishes no CTA and frees no slot.
     #[inline]
     pub fn step(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
-        if let Some(q) = self.quiet {
-            if now < q.until && !quiet::heard(env.sink) {
-                q.count(1, env.kernel_active, &mut self.stats, &mut self.l1.stats);
+        if let Some(q) = &self.quiet {
+            if now < q.until && !env.quiet_heard {
                 return false;
             }
+            self.settle(now, env.kernel_active);
             self.quiet = None;
         }
         self.work(now, env);
         true
+    }
+
+    /// Counts the quiet cycles before `now` not counted yet into the statistics, as stepping
+    /// through them would have one by one. `kernel_active` is the same for all of them: the
+    /// GPU settles every SM before it changes (`Gpu::finish_ctas`).
+    #[inline]
+    pub fn settle(&mut self, now: u64, kernel_active: bool) {
+        if let Some(q) = &mut self.quiet {
+            q.count(now - q.since, kernel_active, &mut self.stats, &mut self.l1.stats);
+            q.since = now;
+        }
     }
 
     /// A cycle that is not quiet.
@@ -196,6 +211,7 @@ impl Sm {
                 }
                 if self.skip {
                     let nothing = Quiet {
+                        since: now + 1,
                         until: u64::MAX,
                         resident: false,
                         idle_slots: k as u8,
@@ -241,7 +257,7 @@ impl Sm {
         if self.skip
             && !(advanced || returned || sent || offered || flushing)
             && self.issue.settled()
-            && !quiet::heard(env.sink)
+            && !env.quiet_heard
         {
             self.quiet = Some(self.quiet_from(now, class, memory_block));
         }
@@ -276,6 +292,7 @@ impl Sm {
         }
         let schedulers = self.issue.sched_masks.iter();
         Quiet {
+            since: now + 1,
             until,
             resident: self.exec.valid != 0,
             idle_slots: schedulers.filter(|&&m| m & self.exec.valid == 0).count() as u8,
@@ -286,10 +303,13 @@ impl Sm {
     }
 
     /// Something outside the SM changed what it waits on (a reply arrived, its miss queue
-    /// drained, a CTA came): its next cycle is not quiet.
+    /// drained, a CTA came): its next cycle is not quiet. The stretch stays recorded until
+    /// that cycle's step counts it.
     #[inline]
     pub fn poke(&mut self) {
-        self.quiet = None;
+        if let Some(q) = &mut self.quiet {
+            q.until = q.since;
+        }
     }
 
     /// Replies fill the L1; hits and shared loads come back. Returns whether anything did.
@@ -686,6 +706,7 @@ mod tests {
                 kernel: &self.workload.kernels[0],
                 kernel_active: true,
                 map: &self.map,
+                quiet_heard: super::super::quiet::heard(&self.sink),
                 sink: &mut self.sink,
                 ledger: &mut self.ledger,
             };
