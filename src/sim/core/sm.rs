@@ -715,6 +715,20 @@ mod tests {
             self.now += 1;
         }
 
+        /// The cycle each completed load issued at and its warp, in issue order.
+        fn loads_issued(&self) -> Vec<(u64, u16)> {
+            let mut issued: Vec<(u64, u16)> = self
+                .events
+                .iter()
+                .filter_map(|(_, e)| match e {
+                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
+                    _ => None,
+                })
+                .collect();
+            issued.sort();
+            issued
+        }
+
         /// Steps until every warp retired; returns that cycle.
         fn finish(&mut self) -> u64 {
             while self.sm.exec.valid != 0 {
@@ -773,29 +787,17 @@ mod tests {
                 })
                 .collect()
         };
-        let load_issue = |r: &Rig| -> Vec<(u64, u16)> {
-            let mut v: Vec<(u64, u16)> = r
-                .events
-                .iter()
-                .filter_map(|(_, e)| match e {
-                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
-                    _ => None,
-                })
-                .collect();
-            v.sort();
-            v
-        };
         // GTO: B needs 6 MSHRs with 2 free — occlusion (and C, behind it, finds 1 free);
         // the loads issue A, B, C.
         assert_eq!(occlusions(&gto), vec![(1, 6, 2), (2, 2, 1)]);
-        assert_eq!(load_issue(&gto).iter().map(|l| l.1).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(gto.loads_issued().iter().map(|l| l.1).collect::<Vec<_>>(), vec![0, 1, 2]);
         // OAWS: B is disqualified the cycle after A issued (6 predicted > 7 free − 6 in flight),
         // C goes as soon as A's load leaves the LD/ST unit (cycle 6: 2 ≤ 2 free), B only once
         // A's data has freed its MSHRs; no occlusion.
         assert_eq!(occlusions(&oaws), vec![]);
         assert!(oaws.events.iter().any(|&(c, ref e)| c == 1
             && matches!(e, Event::OawsDisqualified { warp: 1, predicted: 6, available: 1, .. })));
-        let issued = load_issue(&oaws);
+        let issued = oaws.loads_issued();
         assert_eq!(issued.iter().map(|l| l.1).collect::<Vec<_>>(), vec![0, 2, 1]);
         assert_eq!(issued[1].0, 6);
         assert!(issued[2].0 > 100, "B waits for A's data");
@@ -846,15 +848,7 @@ mod tests {
             rig.now = start;
             assert_eq!((rig.sm.scheduler_of(0), rig.sm.scheduler_of(1)), (0, 1));
             rig.finish();
-            let mut issued: Vec<(u64, u16)> = rig
-                .events
-                .iter()
-                .filter_map(|(_, e)| match e {
-                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
-                    _ => None,
-                })
-                .collect();
-            issued.sort();
+            let issued = rig.loads_issued();
             let cycles: Vec<u64> = issued.iter().map(|l| l.0).collect();
             assert_eq!(cycles, (start..start + 8).collect::<Vec<_>>(), "one load a cycle");
             let warps: Vec<u16> = issued.iter().map(|l| l.1).collect();
@@ -892,15 +886,7 @@ mod tests {
             let mut rig = Rig::new(&sets, workload);
             rig.serve_every = 2;
             rig.finish();
-            let mut issued: Vec<(u64, u16)> = rig
-                .events
-                .iter()
-                .filter_map(|(_, e)| match e {
-                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
-                    _ => None,
-                })
-                .collect();
-            issued.sort();
+            let issued = rig.loads_issued();
             let gaps: Vec<u64> = issued.windows(2).map(|p| p[1].0 - p[0].0).collect();
             (issued.iter().map(|l| l.1).collect::<Vec<u16>>(), gaps)
         };
