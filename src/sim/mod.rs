@@ -178,9 +178,14 @@ impl Gpu {
     /// counted in one go: `core::quiet`). [`Gpu::run`], [`Gpu::step`] and [`Gpu::leap`] end
     /// with it, so the statistics are complete whenever the machine is between them.
     fn settle(&mut self) {
+        self.settle_through(self.cycle);
+    }
+
+    /// Counts the quiet SMs' cycles before `now`, with the kernel state as it is.
+    fn settle_through(&mut self, now: u64) {
         let kernel_active = self.launcher.kernel < self.workload.kernels.len();
         for sm in &mut self.sms {
-            sm.settle(self.cycle, kernel_active);
+            sm.settle(now, kernel_active);
         }
     }
 
@@ -454,10 +459,9 @@ impl Gpu {
         let l = &self.launcher;
         if l.kernel < self.workload.kernels.len() && l.done_ctas == self.workload.kernels[l.kernel].ctas() {
             // Whether a kernel is active decides how a quiet cycle counts: the quiet SMs'
-            // cycles so far, this one included, count with the kernel that ends.
-            for sm in &mut self.sms {
-                sm.settle(self.cycle + 1, true);
-            }
+            // cycles so far, this one included, count with the kernel that ends (still the
+            // launcher's current one).
+            self.settle_through(self.cycle + 1);
             let l = &mut self.launcher;
             if self.events.wants(EventKind::KernelEnd) {
                 self.events.emit(Event::KernelEnd { kernel: l.kernel as u16 });
