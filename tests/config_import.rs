@@ -95,6 +95,7 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert_eq!(qv.config.dram.timing.t_burst, Time::Ck(1), "HBM BL2 at a ratio of 2");
     assert_eq!((qv.config.dram.rows, qv.config.dram.row_bytes), (8192, 2048));
     assert_eq!(qv.config.l2.latency, 160);
+    assert!(qv.config.l2.latency_queue, "every request waits the ROP latency before the L2");
     let noted = |imp: &warpscope::config::gpgpusim::Imported, name: &str, words: &str| {
         imp.notes.iter().any(|n| n.option.starts_with(&format!("-{name} ")) && n.reason.contains(words))
     };

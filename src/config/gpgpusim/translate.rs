@@ -457,6 +457,9 @@ fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
             cycles,
             format!("{} core cycles in the ROP queue before the L2, in L2 cycles", src(o)),
         );
+        // Every request from the interconnect waits out the ROP queue before the L2 sees it,
+        // misses and stores included (GPGPU-Sim's `memory_partition_unit`).
+        c.set("l2.latency_queue", v > 0, format!("{} (misses wait it out too)", src(o)));
     }
     Ok(())
 }
