@@ -10,8 +10,10 @@ use crate::workload::synth::lanes;
 pub const SECTOR_BYTES: u64 = 32;
 
 /// The coalesced requests of one instruction (at most one per lane, two if an access
-/// straddles a line boundary).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// straddles a line boundary). Only the first `n` entries are requests: one built again in
+/// place (the LD/ST queue's slots, `queue::SlotQueue`) keeps stale entries after them, so
+/// comparisons and the debug view look at the first `n` only.
+#[derive(Clone)]
 pub struct Coalesced {
     pub lines: [u64; 64],
     pub lanes: [u32; 64],
@@ -24,6 +26,29 @@ pub struct Coalesced {
 impl Default for Coalesced {
     fn default() -> Self {
         Coalesced { lines: [0; 64], lanes: [0; 64], sectors: [0; 64], n: 0 }
+    }
+}
+
+impl PartialEq for Coalesced {
+    fn eq(&self, other: &Self) -> bool {
+        let n = self.n;
+        n == other.n
+            && self.lines[..n] == other.lines[..n]
+            && self.lanes[..n] == other.lanes[..n]
+            && self.sectors[..n] == other.sectors[..n]
+    }
+}
+
+impl Eq for Coalesced {}
+
+impl std::fmt::Debug for Coalesced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.n;
+        f.debug_struct("Coalesced")
+            .field("lines", &&self.lines[..n])
+            .field("lanes", &&self.lanes[..n])
+            .field("sectors", &&self.sectors[..n])
+            .finish()
     }
 }
 
@@ -108,5 +133,22 @@ mod tests {
         let c = coalesce(|l| 0x1010 + 16 * l, 0b1100, 16);
         assert_eq!(c.sectors[0], 0b0110);
         assert_eq!(coalesce(|l| l, 0, 4).n, 0);
+    }
+
+    #[test]
+    fn building_again_in_place_equals_building_fresh() {
+        let mut a = [0u64; 32];
+        for (l, x) in a.iter_mut().enumerate() {
+            *x = 0x1000 + 4096 * l as u64;
+        }
+        let mut reused = Coalesced::default();
+        reused.build(&a, u32::MAX, 4, 128);
+        reused.build(&a, 0b11, 4, 128);
+        let mut fresh = Coalesced::default();
+        fresh.build(&a, 0b11, 4, 128);
+        assert_eq!(reused.n, 2);
+        assert_ne!(reused.lines[5], fresh.lines[5], "stale entries stay");
+        assert_eq!(reused, fresh);
+        assert_eq!(format!("{reused:?}"), format!("{fresh:?}"));
     }
 }

@@ -11,7 +11,6 @@
 //! unit in an [`Executed`], and [`ExecUnit::launch`] the warp slots it filled, and the SM hands
 //! them on.
 
-use super::coalescer::Coalesced;
 use super::ldst::{MemInstr, NO_LOAD};
 use super::sched::bits;
 use super::sched::owl::CtaGrouping;
@@ -59,8 +58,8 @@ struct Params {
 /// What executing one instruction produced for the rest of the SM.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Executed {
-    /// A memory instruction for the LD/ST unit.
-    pub mem: Option<MemInstr>,
+    /// A memory instruction for the LD/ST unit, written into the slot `execute` was given.
+    pub mem: bool,
     /// A memory instruction with no access (no active lane, or no line after coalescing).
     pub dropped: bool,
     /// The warp executed EXIT (it has no next instruction to decode).
@@ -246,13 +245,14 @@ impl ExecUnit {
 
     /// Executes warp `w`'s decoded instruction at `now`: an ALU result goes to the scoreboard,
     /// a load or store is coalesced (a load takes an outstanding-load slot and marks its
-    /// registers pending) and returned for the LD/ST unit with OAWS's `miss_pred`, a barrier
-    /// or EXIT updates the CTA. The next instruction is not decoded yet.
+    /// registers pending) and written into `slot`, the LD/ST queue's next, with OAWS's
+    /// `miss_pred`; a barrier or EXIT updates the CTA. The next instruction is not decoded yet.
     pub fn execute(
         &mut self,
         w: usize,
         now: u64,
         miss_pred: u16,
+        slot: &mut MemInstr,
         stats: &mut CoreStats,
         sink: &mut EventSink,
     ) -> Executed {
@@ -269,14 +269,16 @@ impl ExecUnit {
             Op::Load { space, width } | Op::Store { space, width } => {
                 let load = matches!(instr.op, Op::Load { .. });
                 stats.mem_instructions += 1;
-                let mut coalesced = Coalesced::default();
+                // Coalesced where the LD/ST queue keeps it (`queue::SlotQueue`).
+                let coalesced = &mut slot.coalesced;
+                coalesced.n = 0;
                 if space != Space::Shared {
                     coalesced.build(&warp.addrs, instr.mask, width.into(), self.params.line_bytes);
                     if load && self.params.perfect_coalescing && coalesced.n > 1 {
                         // Oracle: the first line serves every lane (and the sectors of all).
+                        coalesced.sectors[0] = coalesced.sectors[..coalesced.n].iter().fold(0, |a, s| a | s);
                         coalesced.n = 1;
                         coalesced.lanes[0] = instr.mask;
-                        coalesced.sectors[0] = coalesced.sectors[..].iter().fold(0, |a, s| a | s);
                     }
                 }
                 let empty = space != Space::Shared && coalesced.n == 0 || instr.mask == 0;
@@ -307,18 +309,16 @@ impl ExecUnit {
                         instr.dsts().for_each(|r| warp.pending.insert(r));
                         warp.loads_out += 1;
                     }
-                    out.mem = Some(MemInstr {
-                        warp: w as u16,
-                        pc: instr.pc,
-                        load,
-                        space,
-                        width,
-                        load_slot,
-                        seq: warp.load_seq,
-                        issued: now,
-                        miss_pred,
-                        coalesced,
-                    });
+                    out.mem = true;
+                    slot.warp = w as u16;
+                    slot.pc = instr.pc;
+                    slot.load = load;
+                    slot.space = space;
+                    slot.width = width;
+                    slot.load_slot = load_slot;
+                    slot.seq = warp.load_seq;
+                    slot.issued = now;
+                    slot.miss_pred = miss_pred;
                     if load {
                         warp.load_seq += 1;
                     }

@@ -20,7 +20,7 @@ use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::l1::L1;
 use crate::sim::ledger::Ledger;
-use crate::sim::queue::BoundedQueue;
+use crate::sim::queue::{BoundedQueue, SlotQueue};
 use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace};
 use crate::sim::stats::{CoreStats, StallCause};
@@ -30,8 +30,8 @@ use std::collections::VecDeque;
 /// "Not a load" in a request's load slot.
 pub const NO_LOAD: u8 = u8::MAX;
 
-/// A memory instruction handed to the LD/ST unit by the issue stage.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A memory instruction handed to the LD/ST unit by the issue stage (built in its queue slot).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct MemInstr {
     pub warp: u16,
     pub pc: u32,
@@ -49,7 +49,7 @@ pub struct MemInstr {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ldst {
-    pub queue: BoundedQueue<MemInstr>,
+    pub queue: SlotQueue<MemInstr>,
     /// Index of the head instruction's next access.
     pub next: usize,
     /// Cycle the head instruction started, if it has.
@@ -80,7 +80,7 @@ impl Ldst {
 
     pub fn new(width: usize, shared_latency: usize, reexec: usize) -> Ldst {
         Ldst {
-            queue: BoundedQueue::new(width),
+            queue: SlotQueue::new(width),
             next: 0,
             started: None,
             stalled: None,

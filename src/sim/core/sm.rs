@@ -530,25 +530,26 @@ impl Sm {
     fn execute(&mut self, w: usize, now: u64, env: &mut SmEnv<'_>) -> bool {
         let global_load = self.exec.load_next & (1 << w) != 0;
         let miss_pred = if global_load { self.learner.load_issued(w) } else { 0 };
-        let done = self.exec.execute(w, now, miss_pred, &mut self.stats, env.sink);
+        let slot = self.ldst.queue.next_slot();
+        let done = self.exec.execute(w, now, miss_pred, slot, &mut self.stats, env.sink);
         if done.dropped {
             self.learner.load_dropped(miss_pred);
         }
-        let to_ldst = done.mem.is_some();
-        if let Some(mi) = done.mem {
+        if done.mem {
+            let mi = self.ldst.queue.next_slot();
             if mi.load && mi.space != Space::Shared && env.sink.records() {
                 let who =
                     Who { id: u64::MAX, core: self.id, warp: mi.warp, seq: mi.seq, index: 0, kind: None };
                 env.sink.pass(Point::Issue, self.id, mi.coalesced.n as u16, who);
             }
-            if self.ldst.queue.push(mi).is_err() {
+            if !self.ldst.queue.commit() {
                 unreachable!("LD/ST queue space checked at issue");
             }
         }
         if !done.exited {
             self.decode(w, env.kernel);
         }
-        to_ldst
+        done.mem
     }
 
     /// Decodes warp `w`'s next instruction and tells the learning policy (OAWS predicts the
