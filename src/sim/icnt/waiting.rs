@@ -53,11 +53,19 @@ impl Waiting {
     }
 
     /// Files input `i` under the output of its head packet now (`None`: it has none).
+    /// Mostly it already is (an input offers its head every cycle it works): that check is
+    /// inlined into the caller, the refiling is not (callgrind, built-in `bfs`: 3.9M calls
+    /// of 40 instructions each).
+    #[inline]
     pub fn set(&mut self, i: usize, output: Option<usize>) {
-        let (word, bit) = (i / 64, 1u64 << (i % 64));
-        if self.output_of(i) == output {
-            return;
+        if self.output_of(i) != output {
+            self.refile(i, output);
         }
+    }
+
+    #[inline(never)]
+    fn refile(&mut self, i: usize, output: Option<usize>) {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
         if let Some(old) = self.output_of(i) {
             self.by_output[old * self.words + word] &= !bit;
             self.count -= 1;
