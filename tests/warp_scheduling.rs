@@ -251,3 +251,23 @@ fn ctas_spread_one_per_sm() {
     let ctas: Vec<u64> = g.sms.iter().map(|s| s.stats.ctas).collect();
     assert_eq!(ctas, [1; 8]);
 }
+
+/// SWL and FCW-Only let only their first N warps issue (seed 004 §5.5.1: SWL "limits the number
+/// of warps that can be actively scheduled"). A warp waiting at a barrier or exited is not
+/// actively scheduled, so it gives its place to the next: counting it, the older warps of an
+/// eight-warp CTA waited at the barrier for younger ones that could never issue, and the run
+/// stuck (as Rodinia HotSpot and Backprop did under both).
+#[test]
+fn throttling_schedulers_let_a_cta_reach_its_barrier() {
+    let program = r#"(name: "sync", kernels: [(name: "k", ctas: 2, threads_per_cta: 256,
+        arrays: [(name: "a", elems: 65536)],
+        program: [Load(array: "a", pattern: Coalesced, dst: 1), Alu(srcs: [1]), Barrier,
+                  Load(array: "a", pattern: Strided(stride_bytes: 4096), dst: 2), Alu(srcs: [2])])])"#;
+    for sets in [&["core.warp_scheduler=swl", "core.swl.warp_limit=1"][..], &["core.warp_scheduler=fcw-only"]]
+    {
+        let mut g = gpu(small_config(&one_sm(sets)), workload(program, 1));
+        g.run(200_000);
+        assert_eq!(g.status, Status::Done, "{sets:?}");
+        assert_eq!(g.sms[0].stats.ctas, 2, "{sets:?}");
+    }
+}

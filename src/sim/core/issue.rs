@@ -466,6 +466,7 @@ fn sched_view<'a>(
         cta_group: &exec.cta_group,
         groups_per_core: exec.grouping.groups_per_core(),
         blocked: exec.blocked(),
+        waiting: exec.at_barrier | exec.exited,
         mem_next: exec.mem_next,
         load_next: exec.load_next,
         global_next: exec.global_next,

@@ -1,7 +1,8 @@
 //! FCW-Only (seed 004 §5.4.2, "FCW Throttling"): GTO over the locality warps only — the
 //! warps whose SM-wide GTO priority is below FCW, the number of fully cached warps learned
-//! from divergent loads by the L1 (§4.2.4, [`crate::sim::core::fcw`]). Thrashing warps wait until FCW
-//! grows or older warps retire. No miss prediction.
+//! from divergent loads by the L1 (§4.2.4, [`crate::sim::core::fcw`]), counted over the warps
+//! actively scheduled ([`super::oaws::locality_warps`]). Thrashing warps wait until FCW grows or
+//! older warps retire, wait at a barrier or exit. No miss prediction.
 
 use super::oaws::locality_warps;
 use super::{Gto, SchedView, WarpScheduler};
@@ -43,5 +44,8 @@ mod tests {
         // FCW grows to 5: warp 4 joins.
         data.fcw = 5;
         assert_eq!(s.qualify(0xf6, &data.view()), 0x16);
+        // Warp 0 waits at a barrier: it holds no place, so warp 5 is a locality warp too.
+        data.waiting = 0x01;
+        assert_eq!(s.qualify(0xf6, &data.view()), 0x36);
     }
 }

@@ -84,6 +84,10 @@ pub struct SchedView<'a> {
     /// Warps that cannot issue until something else happens: waiting on a load's data, at a
     /// barrier, or exited (the candidates exclude them).
     pub blocked: u64,
+    /// Warps of the SM at a barrier or exited (a subset of `blocked`): not actively
+    /// scheduled. GPGPU-Sim's scheduler order puts such warps after every other one, so a
+    /// policy that lets only its first N warps issue (SWL, FCW-Only) does not count them.
+    pub waiting: u64,
     /// Warps whose next instruction is a load or store.
     pub mem_next: u64,
     /// Warps whose next instruction is a global/local load (the ones that take MSHRs).
@@ -201,6 +205,22 @@ pub(crate) fn rotate(mask: u64, after: usize) -> impl Iterator<Item = usize> {
     bits(high).chain(bits(low))
 }
 
+/// Warps of `members` whose rank (`rank`: 0 = first) among the warps not `waiting` is below
+/// `limit`: the first `limit` of them once the waiting warps are set aside (a waiting warp
+/// older than a member moves it up one place). Without waiting warps, those ranked below
+/// `limit`.
+pub fn first_active(members: u64, rank: &[u8], waiting: u64, limit: u32) -> u64 {
+    let mut pool = 0;
+    for w in bits(members & !waiting) {
+        let r = u32::from(rank[w]);
+        let ahead = bits(waiting).filter(|&v| rank[v] < rank[w]).count() as u32;
+        if r - ahead < limit {
+            pool |= 1 << w;
+        }
+    }
+    pool
+}
+
 /// Set bits, lowest first.
 pub(crate) fn bits(mut m: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -226,6 +246,7 @@ pub(crate) mod testing {
         pub cta_group: Vec<u32>,
         pub members: u64,
         pub blocked: u64,
+        pub waiting: u64,
         pub mem_next: u64,
         pub load_next: u64,
         pub global_next: u64,
@@ -253,6 +274,7 @@ pub(crate) mod testing {
                 cta_group: vec![0; 64],
                 members,
                 blocked: 0,
+                waiting: 0,
                 mem_next: 0,
                 load_next: 0,
                 global_next: 0,
@@ -278,6 +300,7 @@ pub(crate) mod testing {
                 cta_group: &self.cta_group,
                 groups_per_core: self.groups_per_core,
                 blocked: self.blocked,
+                waiting: self.waiting,
                 mem_next: self.mem_next,
                 load_next: self.load_next,
                 global_next: self.global_next,

@@ -242,11 +242,11 @@ impl MemoryFeedback for OawsState {
     }
 }
 
-/// Warps (of the scheduler's members) that are locality warps: SM-wide GTO priority < FCW.
+/// Warps (of the scheduler's members) that are locality warps: SM-wide GTO priority < FCW,
+/// the priority counted over the warps actively scheduled (a warp at a barrier or exited
+/// ranks after them in GPGPU-Sim's GTO order, so it holds no place among the FCW).
 pub fn locality_warps(view: &SchedView<'_>) -> u64 {
-    super::bits(view.members)
-        .filter(|&w| u32::from(view.global_priority[w]) < view.fcw)
-        .fold(0, |m, w| m | 1 << w)
+    super::first_active(view.members, view.global_priority, view.waiting, view.fcw)
 }
 
 /// Declares an occlusion-aware scheduler: GTO over the warps that pass Eq. 5.1.
