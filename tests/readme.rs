@@ -158,8 +158,9 @@ fn table_after(text: &str, header: &str) -> Option<String> {
 }
 
 /// Every reproduction report's claim table (and a figure's table, where the README shows one) is
-/// in the README exactly as `warpscope repro` wrote it: the README's numbers are the tool's, so a
-/// report regenerated without the README being brought along fails here.
+/// in the README exactly as `warpscope repro` wrote it, and so are the validation reports' tables:
+/// the README's numbers are the tool's, so a report regenerated without the README being brought
+/// along fails here.
 #[test]
 fn readme_claim_tables_are_the_reports_verbatim() {
     let text = readme();
@@ -179,4 +180,14 @@ fn readme_claim_tables_are_the_reports_verbatim() {
     let seed_002 = std::fs::read_to_string(format!("{ROOT}/docs/repro/seed-002/report.md")).unwrap();
     let fig3 = table_after(&seed_002, "| benchmark | 0 | 120 |").expect("seed 002's report draws Fig. 3");
     assert!(text.contains(&fig3), "README lacks seed 002's Fig. 3 table as generated:\n{fig3}");
+    // The validation against Accel-Sim: `warpscope validate`'s table, and warpscope's cycles now
+    // beside it (`OURS_ONLY=1 scripts/validate-accelsim.sh`).
+    for (file, header) in [
+        ("accelsim-qv100.md", "| kernel | cycles peer | cycles ours | err |"),
+        ("accelsim-qv100-now.md", "| kernel | cycles peer | cycles ours (table) |"),
+    ] {
+        let body = std::fs::read_to_string(format!("{ROOT}/docs/validation/{file}")).unwrap();
+        let table = table_after(&body, header).expect("the validation report has its table");
+        assert!(text.contains(&table), "README lacks docs/validation/{file}'s table as generated:\n{table}");
+    }
 }
