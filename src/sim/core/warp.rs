@@ -159,8 +159,8 @@ impl Warp {
     pub fn alu_operands_ready(&self, instr: &Instr) -> u64 {
         let mut t = 0;
         for &(r, at) in &self.alu_regs {
-            if r != NO_REG && instr.regs().any(|x| x == r) {
-                t = t.max(at);
+            if at > t && instr.uses(r) {
+                t = at;
             }
         }
         t
