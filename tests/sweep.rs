@@ -86,6 +86,39 @@ fn a_sweep_appends_every_point_and_a_rerun_skips_them() {
     assert_eq!(read(&json).lines().count(), 4);
 }
 
+/// Results are appended as runs finish, in an order that depends on the threads; a finished
+/// sweep leaves its files in point order, the same bytes whatever `--jobs`. Here the stored
+/// results of an earlier run are out of order (points 3 and 1, as two threads may finish them),
+/// and the resumed sweep's files end in point order.
+#[test]
+fn a_finished_sweep_leaves_its_files_in_point_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let (csv, json) = (dir.path().join("r.csv"), dir.path().join("r.jsonl"));
+    let jobs = Path::new("--jobs");
+    let (code, err) =
+        sweep(&[&g, jobs, Path::new("2"), Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    let (whole_csv, whole_json) = (read(&csv), read(&json));
+    let points: Vec<&str> = whole_csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(points, ["0", "1", "2", "3"], "point order after a run with two threads");
+    let csv_lines: Vec<&str> = whole_csv.lines().collect();
+    std::fs::write(&csv, format!("{}\n{}\n{}\n", csv_lines[0], csv_lines[4], csv_lines[2])).unwrap();
+    let json_lines: Vec<&str> = whole_json.lines().collect();
+    std::fs::write(&json, format!("{}\n{}\n", json_lines[3], json_lines[1])).unwrap();
+    let (code, err) =
+        sweep(&[&g, jobs, Path::new("2"), Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 already done, 2 run"), "{err}");
+    assert_eq!(read(&csv), whole_csv);
+    // JSON lines carry each run's wall time, so only their order compares.
+    let json_points: Vec<u64> = read(&json)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["point"].as_u64().unwrap())
+        .collect();
+    assert_eq!(json_points, [0, 1, 2, 3]);
+}
+
 #[test]
 fn shards_merge_into_the_rows_of_one_whole_run_and_chart_as_svg() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,7 @@
 //! `warpscope sweep GRID.ron`: a design-space study — every workload × every point of a grid
 //! (or list) of `--set` assignments — run in parallel on all cores, each result appended to
-//! CSV and/or JSON-lines files the moment its run finishes.
+//! CSV and/or JSON-lines files the moment its run finishes, and the files put in point order
+//! when every run has.
 //!
 //! ```ron
 //! (
@@ -661,6 +662,14 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
         progress.inc(1);
         Ok(())
     })?;
+    // Appended in the order the runs finished, which depends on the threads' timing: once every
+    // point has run, each file is rewritten in point order (atomically, as `--merge` writes),
+    // so a sweep's output is the same bytes whatever `--jobs`.
+    for s in sinks.into_inner().expect("a writer panicked") {
+        let Sink { path, file, .. } = s;
+        drop(file);
+        merge(&path, std::slice::from_ref(&path))?;
+    }
     Ok(SweepSummary {
         shard_points: mine.len(),
         skipped: mine.len() - todo.len(),
