@@ -168,6 +168,13 @@ impl Gpu {
         self.status == Status::Running
     }
 
+    /// A kernel is running or still to launch (the launcher has not passed the last one). An
+    /// SM's cycle counts differently when none is (`Sm::step`), so every place that tells an
+    /// SM asks this.
+    fn kernel_active(&self) -> bool {
+        self.launcher.kernel < self.workload.kernels.len()
+    }
+
     /// Advances one core cycle, its statistics settled.
     pub fn step(&mut self) {
         self.advance();
@@ -183,7 +190,7 @@ impl Gpu {
 
     /// Counts the quiet SMs' cycles before `now`, with the kernel state as it is.
     fn settle_through(&mut self, now: u64) {
-        let kernel_active = self.launcher.kernel < self.workload.kernels.len();
+        let kernel_active = self.kernel_active();
         for sm in &mut self.sms {
             sm.settle(now, kernel_active);
         }
@@ -214,9 +221,10 @@ impl Gpu {
         }
         let launched = self.launch_ctas();
         let kernel_idx = self.launcher.kernel.min(self.workload.kernels.len() - 1);
+        let kernel_active = self.kernel_active();
         let mut env = SmEnv {
             kernel: &self.workload.kernels[kernel_idx],
-            kernel_active: self.launcher.kernel < self.workload.kernels.len(),
+            kernel_active,
             map: &self.map,
             quiet_heard: core::quiet::heard(&self.events),
             sink: &mut self.events,
@@ -250,7 +258,7 @@ impl Gpu {
     /// After a cycle: the run is done when every kernel finished and the machine drained;
     /// the watchdog looks every `CHECK_EVERY` cycles.
     fn end_cycle(&mut self) {
-        if self.launcher.kernel >= self.workload.kernels.len() && self.drained() {
+        if !self.kernel_active() && self.drained() {
             debug_assert_eq!(self.ledger.in_flight(), 0, "request conservation");
             self.status = Status::Done;
         }
@@ -456,8 +464,7 @@ impl Gpu {
 
     fn finish_ctas(&mut self, finished: u32) {
         self.launcher.done_ctas += finished;
-        let l = &self.launcher;
-        if l.kernel < self.workload.kernels.len() && l.done_ctas == self.workload.kernels[l.kernel].ctas() {
+        if self.kernel_active() && self.launcher.done_ctas == self.kernel().ctas() {
             // Whether a kernel is active decides how a quiet cycle counts: the quiet SMs'
             // cycles so far, this one included, count with the kernel that ends (still the
             // launcher's current one).
