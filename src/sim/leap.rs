@@ -7,9 +7,9 @@
 //! be launched (a kernel's launch latency ends at a known cycle), then the cycles until the first of those things
 //! can happen change nothing but counters and clocks. [`Gpu::leap`] passes them in one go:
 //! each SM's quiet stretch goes on (it is counted when it ends), each controller counts its
-//! idle DRAM cycles, each crossbar network turns its round-robin pointer, and the clock domains advance by their edges. The
-//! result is the same, counter for counter, as stepping through them (`sim.no_skip` steps;
-//! `tests/idle_skipping.rs` compares).
+//! idle DRAM cycles, each crossbar network turns its round-robin pointer, and the clock
+//! domains advance by their edges. The result is the same, counter for counter, as stepping
+//! through them (`sim.no_skip` steps; `tests/idle_skipping.rs` compares).
 //!
 //! Conservative on purpose: idealized memories, WG-M's coordination network with messages on
 //! the way, warp-group tags on their way to a controller, and listened-to events of quiet

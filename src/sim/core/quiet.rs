@@ -30,9 +30,10 @@ use crate::sim::stats::{CacheStats, CoreStats, StallCause};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Quiet {
     /// The first quiet cycle not yet counted into the SM's statistics. A quiet cycle does
-    /// not count itself (counting each one was 5 % of the instructions of a `bfs` run); the stretch is counted
-    /// at once when it ends, or when the GPU settles (`Sm::settle`): the counts depend only
-    /// on this record and the number of cycles, so the sum is what counting one by one gave.
+    /// not count itself (counting each one was 5 % of the instructions of a `bfs` run); the
+    /// stretch is counted at once when it ends, or when the GPU settles (`Sm::settle`): the
+    /// counts depend only on this record and the number of cycles, so the sum is what
+    /// counting one by one gave.
     pub since: u64,
     /// The first core cycle at which something the SM waits on by time may happen.
     pub until: u64,
