@@ -460,7 +460,8 @@ fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
 fn run_cmd(a: RunArgs) -> Result<i32> {
     check_outputs(&[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())])?;
     let (config, workload) = load(&a.machine)?;
-    let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone() };
+    let opts =
+        run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone(), ..Default::default() };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
     if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
         out(&run::summary(&report))?;
@@ -488,7 +489,7 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
     }
-    let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
+    let opts = run::RunOptions { max_cycles: a.max_cycles, ..Default::default() };
     let result = compare::compare(&config, &configs, workload, variants, &opts)?;
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
     if !to_stdout {
@@ -516,7 +517,7 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
         return Ok(0);
     }
     let (config, workload) = load(&a.machine)?;
-    let opts = run::RunOptions { max_cycles: a.max_cycles, dram_trace: None };
+    let opts = run::RunOptions { max_cycles: a.max_cycles, ..Default::default() };
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
     let peak = match warpscope::batch::peak_memory::peak_rss_mb() {
         Some(mb) => format!("{mb:.1} MB"),

@@ -204,3 +204,41 @@ fn the_watchdog_stops_a_machine_that_cannot_move() {
     assert!(why.contains("MSHR"), "{why}");
     assert!(g.cycle < 20_000, "stopped soon after the limit, at {}", g.cycle);
 }
+
+/// `sim.max_instructions` (GPGPU-Sim's `-gpgpu_max_insn`, the seeds' "1 billion instructions
+/// or to completion") stops a run at the end of the first cycle by which that many thread
+/// instructions have issued: the machine stepped one cycle less has issued fewer, and idle
+/// skipping does not change where it stops. A cap the run never reaches leaves it whole. The
+/// report says which limit stopped it.
+#[test]
+fn the_instruction_cap_stops_at_the_first_cycle_that_reaches_it() {
+    let run = |sets: &[String], cycles: u64| {
+        let mut g =
+            gpu(small_config(&sets.iter().map(String::as_str).collect::<Vec<_>>()), workload(TINY, 1));
+        g.run(cycles);
+        Report::new(&g, 0.0)
+    };
+    let whole = run(&[], 0);
+    assert_eq!(whole.status, "done");
+    let all = whole.thread_instructions;
+    for cap in [1, 777, all / 3, all] {
+        let capped = |no_skip: bool| {
+            run(&[format!("sim.max_instructions={cap}"), format!("sim.no_skip={no_skip}")], 0)
+        };
+        let report = capped(false);
+        assert_eq!(report.status, "max-instructions", "cap {cap}");
+        assert!(report.thread_instructions >= cap, "cap {cap}: stopped at {}", report.thread_instructions);
+        assert!(report.cycles < whole.cycles, "cap {cap}: stopped before the end");
+        assert_eq!(report.sim.max_instructions, cap);
+        assert_eq!(
+            capped(true).cycles,
+            report.cycles,
+            "cap {cap}: stepping every cycle stops at the same cycle"
+        );
+        // (`run(.., 0)` has no limit; no instruction issues before cycle 1.)
+        let before = if report.cycles > 1 { run(&[], report.cycles - 1).thread_instructions } else { 0 };
+        assert!(before < cap, "cap {cap}: reached a cycle earlier, {before} by cycle {}", report.cycles - 1);
+    }
+    let unreached = run(&[format!("sim.max_instructions={}", all + 1)], 0);
+    assert_eq!((unreached.status.as_str(), unreached.cycles), ("done", whole.cycles));
+}

@@ -204,7 +204,7 @@ fn shipped_specs() -> Vec<std::path::PathBuf> {
 
 /// CI's smoke run of every shipped study (issue 13): each spec's whole sweep, every run capped at
 /// 2,000 core cycles (`--max-cycles`), finishes cleanly and gives a report with a row for every
-/// claim, stating the cap. The full runs are documented in the README with their wall time.
+/// claim, stating the caps. The full runs are documented in the README with their wall time.
 #[test]
 fn every_shipped_study_runs_shortened() {
     for spec in shipped_specs() {
@@ -224,6 +224,11 @@ fn every_shipped_study_runs_shortened() {
         // Every claim has its row; in 2,000 cycles a ratio can lack a divisor (no L2 access
         // yet), and the row says so rather than showing a number.
         let r = warpscope::batch::repro::Repro::load(&spec).unwrap();
+        let insns = r.spec.sweep.max_instructions;
+        assert!(
+            insns == 0 || report.contains(&format!("and at {insns} thread instructions")),
+            "{name}: the report states the instruction cap"
+        );
         for c in &r.spec.claims {
             let row = format!("| {} | {} | ", c.source, c.what);
             assert!(report.contains(&row), "{name}: no row for {row}");

@@ -395,3 +395,50 @@ fn resuming_after_the_machine_file_was_edited_is_refused() {
     let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
     assert_eq!((code, read(&json)), (0, legacy), "{err}");
 }
+
+/// The instruction cap (`max_instructions`, the seeds' "1 billion instructions or to
+/// completion") is a limit like the cycle cap: its runs are marked `max-instructions`, and a
+/// results file resumed under another cap, or a stored run that issued past the new cap
+/// without stopping, is refused before anything runs.
+#[test]
+fn resuming_after_the_instruction_cap_changed_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let plain = read(&g);
+    let capped = plain.replace("metrics:", "max_instructions: 2000,\n    metrics:");
+    std::fs::write(&g, &capped).unwrap();
+    let (csv, json) = (dir.path().join("r.csv"), dir.path().join("r.jsonl"));
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(read(&csv).matches(",max-instructions,").count(), 4);
+    let stored = read(&json);
+    for (cap, why) in [
+        (
+            "max_instructions: 3000,",
+            "was stopped at its cap of 2000 thread instructions, and this sweep's is 3000",
+        ),
+        (
+            "",
+            "was stopped at its cap of 2000 thread instructions, and this sweep's is none (max_instructions 0)",
+        ),
+    ] {
+        std::fs::write(&g, capped.replace("max_instructions: 2000,", cap)).unwrap();
+        let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("tiny.ron | dram.scheduler=fcfs l1.ways=2") && err.contains(why), "{err}");
+    }
+    assert_eq!(read(&json), stored, "nothing ran, nothing was written");
+    // Runs stopped at 400 cycles issued more than 2000 thread instructions: under the cap they
+    // would have stopped earlier.
+    std::fs::write(&g, plain.replace("metrics:", "max_cycles: 400,\n    metrics:")).unwrap();
+    let short = dir.path().join("short.jsonl");
+    assert_eq!(sweep(&[&g, Path::new("--json"), &short]).0, 0);
+    std::fs::write(
+        &g,
+        plain.replace("metrics:", "max_cycles: 400,\n    max_instructions: 2000,\n    metrics:"),
+    )
+    .unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &short]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("thread instructions without stopping, past this sweep's cap of 2000"), "{err}");
+}

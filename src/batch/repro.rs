@@ -561,9 +561,15 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
         s.machine,
         s.workloads.iter().map(|(l, _)| format!("`{l}`")).collect::<Vec<_>>().join(", ")
     );
-    md.push_str(&match s.max_cycles {
-        0 => "Runs are not capped.\n".to_string(),
-        n => format!("Each run is capped at {n} core cycles; a claim marked *capped* rests on a run that hit the cap.\n"),
+    md.push_str(&match (s.max_cycles, s.max_instructions) {
+        (0, 0) => "Runs are not capped.\n".to_string(),
+        (n, 0) => format!("Each run is capped at {n} core cycles; a claim marked *capped* rests on a run that hit the cap.\n"),
+        (0, i) => format!(
+            "Each run is capped at {i} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`); a claim marked *capped* rests on a run that hit the cap.\n"
+        ),
+        (n, i) => format!(
+            "Each run is capped at {n} core cycles and at {i} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`), whichever comes first; a claim marked *capped* rests on a run that hit a cap.\n"
+        ),
     });
     md.push_str(
         "\n| source | claim | paper | warpscope | same direction | within 2× |\n|---|---|---|---|---|---|\n",

@@ -19,14 +19,21 @@ use std::time::Instant;
 pub struct RunOptions {
     /// Stop after this many core cycles (0 = the config's `sim.max_cycles`, 0 there = no limit).
     pub max_cycles: u64,
+    /// Stop once this many thread instructions have issued (0 = the config's
+    /// `sim.max_instructions`, 0 there = no limit).
+    pub max_instructions: u64,
     /// Write every DRAM command here.
     pub dram_trace: Option<String>,
 }
 
 /// Builds the machine and runs it; returns the final machine and its report.
 pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> Result<(Gpu, Report)> {
-    let mut gpu = Gpu::new(Arc::new(config.clone()), workload).map_err(|e| anyhow!(e))?;
+    let mut config = config.clone();
+    if opts.max_instructions > 0 {
+        config.sim.max_instructions = opts.max_instructions;
+    }
     let max = if opts.max_cycles > 0 { opts.max_cycles } else { config.sim.max_cycles };
+    let mut gpu = Gpu::new(Arc::new(config), workload).map_err(|e| anyhow!(e))?;
     let start = Instant::now();
     match &opts.dram_trace {
         None => gpu.run(max),

@@ -20,10 +20,10 @@
 //! by the point number stored with them, so a grid that gains or reorders points or workloads
 //! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
 //! grid stays in the file, is counted, and is not used. The key does not cover the grid's
-//! machine or `max_cycles`, so a stored run of a point made on another machine (JSON lines name
-//! it and carry a digest of its config, so an edited machine file counts as another machine) or
-//! under another cycle limit is refused with an error (`Stored::check`): after changing either,
-//! write to a new file. `--shard I/N` runs the
+//! machine, `max_cycles` or `max_instructions`, so a stored run of a point made on another
+//! machine (JSON lines name it and carry a digest of its config, so an edited machine file
+//! counts as another machine) or under another cycle or instruction limit is refused with an
+//! error (`Stored::check`): after changing one, write to a new file. `--shard I/N` runs the
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
 
@@ -69,6 +69,10 @@ pub struct GridSpec {
     /// Stop each run after this many core cycles (0 = the config's limit).
     #[serde(default)]
     pub max_cycles: u64,
+    /// Stop each run once this many thread instructions have issued (0 = the config's
+    /// `sim.max_instructions`): the seeds' "1 billion instructions or to completion".
+    #[serde(default)]
+    pub max_instructions: u64,
 }
 
 /// One run of the sweep.
@@ -95,6 +99,7 @@ pub struct Sweep {
     pub axes: Vec<String>,
     pub metrics: Vec<String>,
     pub max_cycles: u64,
+    pub max_instructions: u64,
     /// The machine's name (the grid's config, before the points' assignments).
     pub machine: String,
 }
@@ -201,7 +206,16 @@ impl Sweep {
             super::metrics::check(&spec.metrics, machines).map_err(|m| at_key("metrics", &m))?;
             spec.metrics
         };
-        Ok(Sweep { name, workloads, points, axes, metrics, max_cycles: spec.max_cycles, machine: base.name })
+        Ok(Sweep {
+            name,
+            workloads,
+            points,
+            axes,
+            metrics,
+            max_cycles: spec.max_cycles,
+            max_instructions: spec.max_instructions,
+            machine: base.name,
+        })
     }
 
     /// The CSV header.
@@ -259,8 +273,8 @@ impl Sweep {
 
 /// A digest of everything in a point's machine config that can change a run's results: the
 /// machine file's values after the point's assignments, without its name, its debugger settings
-/// and the two run controls a stored run is checked against otherwise (`sim.max_cycles`) or
-/// that change no result (`sim.no_skip`). A JSON line stores it, so a machine file edited under
+/// and the run controls a stored run is checked against otherwise (`sim.max_cycles`,
+/// `sim.max_instructions`) or that change no result (`sim.no_skip`). A JSON line stores it, so a machine file edited under
 /// the same name is told apart from the one its stored runs were made on.
 ///
 /// Only the values that differ from the built-in defaults ([`Config::default`]) enter it, so a
@@ -272,7 +286,7 @@ pub fn machine_digest(c: &Config) -> String {
     let mut c = c.clone();
     c.name.clear();
     c.debug = Default::default();
-    (c.sim.max_cycles, c.sim.no_skip) = (0, false);
+    (c.sim.max_cycles, c.sim.max_instructions, c.sim.no_skip) = (0, 0, false);
     let json = |c: &Config| serde_json::to_value(c).expect("configs serialize");
     settings_digest(json(&c), &json(&Config::default()))
 }
@@ -473,11 +487,51 @@ impl<'h> Stored<'h> {
         }
     }
 
+    /// Why the run, `cycles` long, was not made under the sweep's cycle and instruction
+    /// limits, if it was not: one stopped at another limit, or one that ran past one of them.
+    /// A run stopped at an instruction cap names it (`sim.max_instructions` of its report); a
+    /// CSV row that has no `thread_instructions` column is checked on its cycles only.
+    fn unfit_limits(&self, sweep: &Sweep, cycles: Option<u64>) -> Option<String> {
+        let status = self.status();
+        let or_none = |n: u64, key: &str| if n == 0 { format!("none ({key} 0)") } else { n.to_string() };
+        let insns = self.number("thread_instructions").and_then(|c| c.as_u64());
+        let cap = sweep.max_instructions;
+        match (status.as_str(), cycles) {
+            ("max-cycles", Some(c)) if c != sweep.max_cycles => {
+                return Some(format!(
+                    "was stopped at {c} cycles, and this sweep stops at {}",
+                    or_none(sweep.max_cycles, "max_cycles")
+                ));
+            }
+            ("done" | "max-instructions", Some(c)) if sweep.max_cycles != 0 && c > sweep.max_cycles => {
+                return Some(format!("ran {c} cycles, past this sweep's limit of {}", sweep.max_cycles));
+            }
+            _ => {}
+        }
+        if status == "max-instructions" {
+            let stopped_at = self.number("sim.max_instructions").and_then(|c| c.as_u64());
+            if stopped_at != Some(cap) {
+                let at = stopped_at.map_or("an instruction cap".to_string(), |n| {
+                    format!("its cap of {n} thread instructions")
+                });
+                return Some(format!(
+                    "was stopped at {at}, and this sweep's is {}",
+                    or_none(cap, "max_instructions")
+                ));
+            }
+        } else if let Some(n) = insns.filter(|&n| cap != 0 && n >= cap) {
+            return Some(format!(
+                "issued {n} thread instructions without stopping, past this sweep's cap of {cap}"
+            ));
+        }
+        None
+    }
+
     /// Checks that the run of point `p` was made as the sweep would make it now: on its
-    /// machine, as the machine file reads now, and under its cycle limit — a run stopped at
-    /// another limit, or one that ran past this limit to completion, would be counted as this
+    /// machine, as the machine file reads now, and under its cycle and instruction limits — a
+    /// run stopped at another limit, or one that ran past this one, would be counted as this
     /// sweep's. The key of a point covers none of these, so a sweep whose machine (or machine
-    /// file) or `max_cycles` changed would otherwise reuse old results without a word. `path`
+    /// file) or limits changed would otherwise reuse old results without a word. `path`
     /// is the results file, for the error.
     fn check(&self, sweep: &Sweep, p: &Point, path: &Path) -> Result<()> {
         let cycles = self.number("cycles").and_then(|c| c.as_u64());
@@ -489,21 +543,7 @@ impl<'h> Stored<'h> {
                 sweep.machine
             ))
         } else {
-            match (self.status().as_str(), cycles) {
-                ("max-cycles", Some(c)) if c != sweep.max_cycles => Some(format!(
-                    "was stopped at {c} cycles, and this sweep stops at {}",
-                    if sweep.max_cycles == 0 {
-                        "none (max_cycles 0)".to_string()
-                    } else {
-                        sweep.max_cycles.to_string()
-                    }
-                )),
-                ("done", Some(c)) if sweep.max_cycles != 0 && c > sweep.max_cycles => Some(format!(
-                    "ran to completion in {c} cycles, past this sweep's limit of {}",
-                    sweep.max_cycles
-                )),
-                _ => None,
-            }
+            self.unfit_limits(sweep, cycles)
         };
         match unfit {
             Some(why) => {
@@ -626,14 +666,18 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
     progress.set_length(todo.len() as u64);
     let sinks = Mutex::new(sinks);
     let failed = std::sync::atomic::AtomicUsize::new(0);
-    let run_opts = RunOptions { max_cycles: sweep.max_cycles, dram_trace: None };
+    let run_opts = RunOptions {
+        max_cycles: sweep.max_cycles,
+        max_instructions: sweep.max_instructions,
+        dram_trace: None,
+    };
     todo.par_iter().try_for_each(|p| -> Result<()> {
         let workload = Arc::clone(&sweep.workloads[p.workload].1);
         let (status, report, error) = match simulate(&p.config, workload, &run_opts) {
             Ok((_, r)) => (r.status.clone(), Some(r), None),
             Err(e) => ("error".to_string(), None, Some(format!("{e:#}"))),
         };
-        if status != "done" && status != "max-cycles" {
+        if !matches!(status.as_str(), "done" | "max-cycles" | "max-instructions") {
             failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         let csv = sweep
@@ -741,7 +785,8 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
 }
 
 /// A finished point's metrics as its results file holds them (numbers keep their integer or
-/// float type), and whether its run stopped at the cycle limit (status `max-cycles`).
+/// float type), and whether its run stopped at a limit (status `max-cycles` or
+/// `max-instructions`) rather than at its end.
 pub struct Cells {
     pub values: Vec<Option<serde_json::Value>>,
     pub capped: bool,
@@ -759,7 +804,7 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
         stored.check(sweep, &sweep.points[i], results)?;
         let values = sweep.metrics.iter().map(|m| stored.number(m)).collect();
         let status = stored.status();
-        out[i] = Some(Cells { values, capped: status == "max-cycles" });
+        out[i] = Some(Cells { values, capped: matches!(status.as_str(), "max-cycles" | "max-instructions") });
     }
     Ok(out)
 }

@@ -606,6 +606,12 @@ pub struct SimConfig {
     pub watchdog_cycles: u64,
     /// Stop after this many core cycles (0 = run to completion).
     pub max_cycles: u64,
+    /// Stop at the end of the first core cycle by which this many thread instructions have
+    /// issued (0 = no limit): GPGPU-Sim's `-gpgpu_max_insn`, which counts each warp
+    /// instruction by its active threads, and the cap of seeds 000 (§V: "1 billion
+    /// instructions or to completion, whichever is earlier") and 003 (§4). We count at issue
+    /// where GPGPU-Sim counts at completion; the two differ by the instructions in flight.
+    pub max_instructions: u64,
     /// Step every unit in every cycle: no idle skipping (issue 16). Results are the same
     /// either way (tests check it); only speed differs. For those checks and for doubt.
     pub no_skip: bool,
@@ -870,7 +876,7 @@ impl Default for MappingConfig {
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { seed: 1, watchdog_cycles: 200_000, max_cycles: 0, no_skip: false }
+        SimConfig { seed: 1, watchdog_cycles: 200_000, max_cycles: 0, max_instructions: 0, no_skip: false }
     }
 }
 

@@ -269,16 +269,24 @@ impl Gpu {
         }
     }
 
-    /// Runs until done, stuck, or `max_cycles` core cycles (0 = no limit), leaping over the
-    /// cycles in which nothing can happen (`leap`).
+    /// Runs until done, stuck, `max_cycles` core cycles (0 = no limit) or the instruction cap
+    /// (`sim.max_instructions`), leaping over the cycles in which nothing can happen (`leap`;
+    /// no instruction issues in them, so a leap never passes the cap).
     pub fn run(&mut self, max_cycles: u64) {
         let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
-        while self.is_running() && self.cycle < limit {
+        while self.is_running() && self.cycle < limit && !self.instruction_cap_reached() {
             if self.leap_over(limit) == 0 {
                 self.advance();
             }
         }
         self.settle();
+    }
+
+    /// The thread instructions issued so far have reached `sim.max_instructions` (never when it
+    /// is 0). A run stops at the end of the first cycle in which this holds.
+    pub fn instruction_cap_reached(&self) -> bool {
+        let cap = self.config.sim.max_instructions;
+        cap != 0 && self.sms.iter().map(|s| s.stats.thread_instructions).sum::<u64>() >= cap
     }
 
     fn dram_tick(&mut self, stamp: u64) {

@@ -15,7 +15,7 @@ use serde::Serialize;
 pub struct Report {
     pub config: String,
     pub workload: String,
-    /// "done", "stuck" or "max-cycles".
+    /// "done", "stuck", "max-cycles" or "max-instructions" (stopped by `sim.max_instructions`).
     pub status: String,
     /// Core cycles.
     pub cycles: u64,
@@ -690,6 +690,9 @@ pub struct SimReport {
     pub cycles_per_second: f64,
     /// Memory requests created.
     pub requests: u64,
+    /// The run's instruction cap (`sim.max_instructions`; 0 = none), which a stored run is
+    /// checked against when a sweep resumes.
+    pub max_instructions: u64,
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -734,6 +737,7 @@ impl Report {
             status: match &g.status {
                 Status::Done => "done".into(),
                 Status::Stuck(_) => "stuck".into(),
+                Status::Running if g.instruction_cap_reached() => "max-instructions".into(),
                 Status::Running => "max-cycles".into(),
             },
             cycles,
@@ -812,6 +816,7 @@ impl Report {
                 wall_seconds,
                 cycles_per_second: if wall_seconds > 0.0 { cycles as f64 / wall_seconds } else { 0.0 },
                 requests: g.ledger.created(),
+                max_instructions: g.config.sim.max_instructions,
             },
         }
     }
