@@ -50,6 +50,7 @@ fn variants() -> Vec<Vec<String>> {
         v.push(vec![s.to_string()]);
     }
     v.push(vec!["l1.sectored=true".into(), "l2.sectored=true".into()]);
+    v.push(vec!["core.warp_scheduler=ccws".into(), "core.ccws.priority=lost-locality".into()]);
     v
 }
 

@@ -19,8 +19,9 @@ mod validate;
 pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path, read_file};
 pub use names::{
-    AllocPolicy, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES, IdealMemory, IncompleteGroups,
-    IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing, ReplacementName, WarpSchedulerName,
+    AllocPolicy, CcwsPriority, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES, IdealMemory,
+    IncompleteGroups, IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing, ReplacementName,
+    WarpSchedulerName,
 };
 pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
@@ -159,6 +160,8 @@ pub struct CcwsConfig {
     pub base_score: u32,
     /// Gain of the score increase on a victim-tag hit.
     pub k_throttle: u32,
+    /// Which allowed warp issues first.
+    pub priority: CcwsPriority,
 }
 
 /// MASCAR (Sethia et al., HPCA'15; seed 004 §5.5.1).
@@ -691,7 +694,13 @@ impl Default for SwlConfig {
 impl Default for CcwsConfig {
     /// Table 5.3: 16-entry 8-way VTA per warp, base score 100, K_THROTTLE 8.
     fn default() -> Self {
-        CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 }
+        CcwsConfig {
+            vta_entries: 16,
+            vta_ways: 8,
+            base_score: 100,
+            k_throttle: 8,
+            priority: CcwsPriority::Gto,
+        }
     }
 }
 

@@ -288,6 +288,21 @@ policy_names! {
 }
 
 policy_names! {
+    /// Which warp CCWS lets issue first among those its lost-locality stack allows.
+    CcwsPriority {
+        /// Greedy-then-oldest, as Rogers et al. build CCWS on GTO.
+        Gto => "gto",
+        /// The warp with the highest lost-locality score above the base first (the oldest of
+        /// equals), then GTO: seed 004 §5.5.1 ("The warp that has the largest locality loss is
+        /// exclusively prioritized") as §5.5.3 describes its effect, "CCWS prioritizes warps
+        /// with the highest locality lost, which means that the prioritized warp often has
+        /// little data reserved in L1D to start with and needs to immediately fetch data from
+        /// L2. Switching prioritized warps incurs frequent MSHR consumptions".
+        LostLocality => "lost-locality",
+    }
+}
+
+policy_names! {
     /// Which of an SM's warp schedulers offers an instruction first each cycle; it matters at
     /// the LD/ST queue they share, which takes one instruction when one slot is free.
     IssueOrder {

@@ -14,10 +14,11 @@
 //! cutoff may issue loads, and so does the first of the stack when its score alone is above
 //! the cutoff ("the warp that has the largest locality loss is exclusively prioritized",
 //! §5.5.1); the others are throttled — they can still issue ALU instructions and stores. With every score at the base, everyone fits; a warp that keeps losing locality
-//! pushes the lowest-scored warps out. Prioritization among issuable warps is GTO.
+//! pushes the lowest-scored warps out. Prioritization among issuable warps is GTO, or with
+//! `core.ccws.priority = "lost-locality"` the highest-scored warp first (§5.5.3's reading).
 
 use super::{Gto, MemoryFeedback, SchedView, WarpScheduler, bits};
-use crate::config::CcwsConfig;
+use crate::config::{CcwsConfig, CcwsPriority};
 use crate::sim::request::CacheOutcome;
 
 /// Per-warp victim tag arrays: `sets` × `ways` tags per warp slot, most recent first in each
@@ -165,9 +166,10 @@ impl MemoryFeedback for LostLocality {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ccws {
     gto: Gto,
+    priority: CcwsPriority,
     /// Scratch for stacking warps by score (reused; no per-cycle allocation).
     stack: Vec<(u32, u64, usize)>,
     /// Warps allowed to issue loads this cycle.
@@ -175,6 +177,24 @@ pub struct Ccws {
 }
 
 impl Ccws {
+    pub fn new(priority: CcwsPriority) -> Ccws {
+        Ccws { gto: Gto::default(), priority, stack: Vec::new(), allowed: 0 }
+    }
+
+    /// Under [`CcwsPriority::LostLocality`], the candidate with the highest score above the
+    /// base (the oldest of equals), if any.
+    fn most_lost(&self, candidates: u64, view: &SchedView<'_>) -> Option<usize> {
+        let ll = view.learner.lost_locality()?;
+        if self.priority != CcwsPriority::LostLocality || view.now >= ll.calm_from {
+            return None;
+        }
+        bits(candidates)
+            .map(|w| (ll.score(w, view.now), w))
+            .filter(|&(s, _)| s > ll.base_score)
+            .max_by(|a, b| a.0.cmp(&b.0).then(view.ages[b.1].cmp(&view.ages[a.1])))
+            .map(|(_, w)| w)
+    }
+
     /// Warps of this scheduler whose stacked scores fit under the cutoff.
     pub fn allowed(&mut self, view: &SchedView<'_>) -> u64 {
         let Some(ll) = view.learner.lost_locality() else { return view.members };
@@ -216,6 +236,13 @@ impl WarpScheduler for Ccws {
         view: &SchedView<'_>,
         try_issue: &mut dyn FnMut(usize) -> bool,
     ) -> Option<usize> {
+        if let Some(w) = self.most_lost(candidates, view)
+            && try_issue(w)
+        {
+            // GTO goes on greedily with it once its score is back at the base.
+            self.gto.greedy = Some(w);
+            return Some(w);
+        }
         self.gto.pick(candidates, view, try_issue)
     }
 }
@@ -242,7 +269,7 @@ mod tests {
 
     #[test]
     fn a_vta_hit_raises_the_score_which_decays_to_the_base() {
-        let cfg = CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 };
+        let cfg = CcwsConfig::default();
         let mut ll = LostLocality::new(&cfg, 4);
         ll.evicted(2, 0x40);
         assert_eq!(ll.missed(1, 0x40, 10, 100, 4), None, "another warp's victim");
@@ -259,13 +286,13 @@ mod tests {
     fn throttles_the_loads_of_warps_pushed_past_the_cutoff() {
         // 4 warps (slots 0..3), base 100 → cutoff 400. Warp 3 lost locality.
         let mut data = ViewData::new(0b1111);
-        let cfg = CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 };
+        let cfg = CcwsConfig::default();
         let mut ll = LostLocality::new(&cfg, 4);
         ll.evicted(3, 7);
         ll.missed(3, 7, 0, 16, 4); // gain 8 × 400 × 1/16 = 200 → 300
         data.learner = ll.into();
         data.load_next = 0b1111;
-        let mut s = Ccws::default();
+        let mut s = Ccws::new(CcwsPriority::Gto);
         let view = data.view();
         // Stack: w3 (300), then w0, w1 (100 each, oldest first) = 500 > 400 at w1.
         assert_eq!(s.allowed(&view), 0b1001);
@@ -280,18 +307,53 @@ mod tests {
     }
 
     #[test]
+    fn lost_locality_priority_issues_the_highest_scored_warp_first() {
+        // §5.5.3: "CCWS prioritizes warps with the highest locality lost". 4 warps, cutoff
+        // 400. Warp 3's VTA hit after 64 instructions: 8 × 400 × 1/64 = 50 → 150; warp 2's,
+        // the SM's second, after 256: 8 × 400 × 2/256 = 25 → 125. Stack: w3 150, w2 125, w0
+        // 100 (375), w1 100 (475 > 400): warps 3, 2 and 0 may issue loads.
+        let mut data = ViewData::new(0b1111);
+        let mut ll = LostLocality::new(&CcwsConfig::default(), 4);
+        ll.evicted(3, 7);
+        assert_eq!(ll.missed(3, 7, 0, 64, 4), Some(150));
+        ll.evicted(2, 8);
+        assert_eq!(ll.missed(2, 8, 0, 256, 4), Some(125));
+        data.learner = ll.into();
+        data.load_next = 0b1111;
+        let (mut gto, mut lost) = (Ccws::new(CcwsPriority::Gto), Ccws::new(CcwsPriority::LostLocality));
+        let view = data.view();
+        assert_eq!(gto.qualify(0b1111, &view), 0b1101);
+        assert_eq!(lost.qualify(0b1111, &view), 0b1101);
+        assert_eq!(gto.pick(0b1101, &view, &mut |_| true), Some(0), "GTO: the oldest");
+        assert_eq!(lost.pick(0b1101, &view, &mut |_| true), Some(3), "the most locality lost");
+        // Warp 3 cannot issue (a hazard): GTO's choice, the oldest.
+        assert_eq!(lost.pick(0b1101, &view, &mut |w| w != 3), Some(0));
+        assert_eq!(lost.pick(0b0101, &view, &mut |_| true), Some(2), "without warp 3, the next most");
+        // Scores decay a point a cycle: at cycle 20 warp 3 (130) leads warp 2 (105).
+        let mut view = data.view();
+        view.now = 20;
+        assert_eq!(lost.pick(0b1111, &view, &mut |_| true), Some(3));
+        // At cycle 50 both are back at the base: GTO, greedy on the warp that issued last
+        // (3), then the oldest.
+        view.now = 50;
+        assert_eq!(lost.qualify(0b1111, &view), 0b1111);
+        assert_eq!(lost.pick(0b1111, &view, &mut |_| true), Some(3));
+        assert_eq!(lost.pick(0b0111, &view, &mut |_| true), Some(0));
+    }
+
+    #[test]
     fn the_warp_that_lost_the_most_locality_alone_may_issue_loads_above_the_cutoff() {
         // §5.5.1: "The warp that has the largest locality loss is exclusively prioritized".
         // 4 warps, cutoff 400; warp 2's first VTA hit after 8 instructions: 8 × 400 × 1/8 =
         // 400 → 500, above the whole cutoff by itself.
         let mut data = ViewData::new(0b1111);
-        let cfg = CcwsConfig { vta_entries: 16, vta_ways: 8, base_score: 100, k_throttle: 8 };
+        let cfg = CcwsConfig::default();
         let mut ll = LostLocality::new(&cfg, 4);
         ll.evicted(2, 9);
         assert_eq!(ll.missed(2, 9, 0, 8, 4), Some(500));
         data.learner = ll.into();
         data.load_next = 0b1111;
-        let mut s = Ccws::default();
+        let mut s = Ccws::new(CcwsPriority::Gto);
         let view = data.view();
         assert_eq!(s.allowed(&view), 0b0100, "warp 2 alone, not nobody");
         assert_eq!(s.qualify(0b1111, &view), 0b0100);
