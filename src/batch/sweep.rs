@@ -274,8 +274,9 @@ impl Sweep {
 /// A digest of everything in a point's machine config that can change a run's results: the
 /// machine file's values after the point's assignments, without its name, its debugger settings
 /// and the run controls a stored run is checked against otherwise (`sim.max_cycles`,
-/// `sim.max_instructions`) or that change no result (`sim.no_skip`). A JSON line stores it, so a machine file edited under
-/// the same name is told apart from the one its stored runs were made on.
+/// `sim.max_instructions`) or that change no result (`sim.no_skip`). A JSON line stores it, so
+/// a machine file edited under the same name is told apart from the one its stored runs were
+/// made on.
 ///
 /// Only the values that differ from the built-in defaults ([`Config::default`]) enter it, so a
 /// config key added to the simulator later, whose default keeps the old behaviour, leaves the
