@@ -288,45 +288,48 @@ fn output_paths_are_checked_before_the_run_and_argument_errors_exit_2() {
 }
 
 /// `compare --svg` of a cross product: one bar slot per variant, the long names numbered with
-/// a key below the panels, capped runs hollow and labelled, the title naming the machine and keys.
+/// a key below the panels, capped runs hollow and labelled (stopped by the cycle limit or by the
+/// instruction cap), the title naming the machine and keys.
 #[test]
 fn compare_svg_of_a_cross_product_is_readable_and_marks_capped_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("c.svg");
-    let (code, _, stderr) = run(&[
-        "compare",
-        "-c",
-        SMALL,
-        "-w",
-        TINY,
-        "--vary",
-        "dram.scheduler=fcfs,frfcfs",
-        "--vary",
-        "l1.replacement=lru,rrip",
-        "--metrics",
-        "cycles,ipc",
-        "--max-cycles",
-        "40",
-        "--svg",
-        svg.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{stderr}");
-    let chart = std::fs::read_to_string(&svg).unwrap();
-    let text = |t: &str| chart.contains(&format!(">\n{t}\n</text>"));
-    assert!(text("tiny on small, varying dram.scheduler, l1.replacement"), "title");
-    for (i, name) in [
-        "dram.scheduler=fcfs l1.replacement=lru",
-        "dram.scheduler=fcfs l1.replacement=rrip",
-        "dram.scheduler=frfcfs l1.replacement=lru",
-        "dram.scheduler=frfcfs l1.replacement=rrip",
-    ]
-    .iter()
-    .enumerate()
-    {
-        assert!(text(&format!("{}: {name}", i + 1)), "key line for {name}");
+    for limit in [["--max-cycles", "40"], ["--set", "sim.max_instructions=2000"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let svg = dir.path().join("c.svg");
+        let (code, _, stderr) = run(&[
+            "compare",
+            "-c",
+            SMALL,
+            "-w",
+            TINY,
+            "--vary",
+            "dram.scheduler=fcfs,frfcfs",
+            "--vary",
+            "l1.replacement=lru,rrip",
+            "--metrics",
+            "cycles,ipc",
+            limit[0],
+            limit[1],
+            "--svg",
+            svg.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let chart = std::fs::read_to_string(&svg).unwrap();
+        let text = |t: &str| chart.contains(&format!(">\n{t}\n</text>"));
+        assert!(text("tiny on small, varying dram.scheduler, l1.replacement"), "title");
+        for (i, name) in [
+            "dram.scheduler=fcfs l1.replacement=lru",
+            "dram.scheduler=fcfs l1.replacement=rrip",
+            "dram.scheduler=frfcfs l1.replacement=lru",
+            "dram.scheduler=frfcfs l1.replacement=rrip",
+        ]
+        .iter()
+        .enumerate()
+        {
+            assert!(text(&format!("{}: {name}", i + 1)), "key line for {name}");
+        }
+        assert_eq!(chart.matches(">\ncapped\n</text>").count(), 8, "{limit:?}: 2 panels × 4 capped bars");
+        assert!(text("core cycles") && text("instructions / core cycle"), "units");
     }
-    assert_eq!(chart.matches(">\ncapped\n</text>").count(), 8, "2 panels × 4 capped bars");
-    assert!(text("core cycles") && text("instructions / core cycle"), "units");
 }
 
 /// `bench --debugger` measures the debugger with breakpoints that never match; they must be

@@ -6,7 +6,7 @@ use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
 use crate::sim::stats::metrics::{SUMMARY, format, plotted, unit, value};
-use crate::sim::stats::report::Report;
+use crate::sim::stats::report::{Report, stopped_at_limit};
 use crate::workload::Workload;
 use anyhow::Result;
 use rayon::prelude::*;
@@ -236,7 +236,7 @@ impl Comparison {
                     .iter()
                     .map(|r| {
                         let y = value(r, m).and_then(|v| v.as_f64())?;
-                        Some(Sample { y: plotted(m, y), capped: r.status == "max-cycles" })
+                        Some(Sample { y: plotted(m, y), capped: stopped_at_limit(&r.status) })
                     })
                     .collect();
                 values.map(|values| BarPanel { title: m.clone(), y_label: unit(m).to_string(), values })

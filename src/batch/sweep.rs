@@ -32,7 +32,7 @@ use super::compare::variants;
 use super::run::{RunOptions, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
 use crate::sim::stats::metrics::{SUMMARY, format as format_value, plotted, unit};
-use crate::sim::stats::report::Report;
+use crate::sim::stats::report::{Report, stopped_at_limit};
 use crate::workload::Workload;
 use crate::workload::accelsim::body::Fnv;
 use anyhow::{Context, Result, bail};
@@ -678,7 +678,7 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
             Ok((_, r)) => (r.status.clone(), Some(r), None),
             Err(e) => ("error".to_string(), None, Some(format!("{e:#}"))),
         };
-        if !matches!(status.as_str(), "done" | "max-cycles" | "max-instructions") {
+        if status != "done" && !stopped_at_limit(&status) {
             failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         let csv = sweep
@@ -805,7 +805,7 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
         stored.check(sweep, &sweep.points[i], results)?;
         let values = sweep.metrics.iter().map(|m| stored.number(m)).collect();
         let status = stored.status();
-        out[i] = Some(Cells { values, capped: matches!(status.as_str(), "max-cycles" | "max-instructions") });
+        out[i] = Some(Cells { values, capped: stopped_at_limit(&status) });
     }
     Ok(out)
 }

@@ -695,6 +695,12 @@ pub struct SimReport {
     pub max_instructions: u64,
 }
 
+/// Whether a report's `status` says its run stopped at a limit (`max-cycles`,
+/// `max-instructions`) rather than at its end: its numbers cover part of the run.
+pub fn stopped_at_limit(status: &str) -> bool {
+    matches!(status, "max-cycles" | "max-instructions")
+}
+
 fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }

@@ -184,8 +184,11 @@ impl Ccws {
     /// Under [`CcwsPriority::LostLocality`], the candidate with the highest score above the
     /// base (the oldest of equals), if any.
     fn most_lost(&self, candidates: u64, view: &SchedView<'_>) -> Option<usize> {
+        if self.priority != CcwsPriority::LostLocality {
+            return None;
+        }
         let ll = view.learner.lost_locality()?;
-        if self.priority != CcwsPriority::LostLocality || view.now >= ll.calm_from {
+        if view.now >= ll.calm_from {
             return None;
         }
         bits(candidates)
