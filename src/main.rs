@@ -722,7 +722,7 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     }
     let mut r = repro::Repro::load(&a.spec)?;
     if let Some(n) = a.max_cycles {
-        r.sweep.max_cycles = n;
+        r.sweep.set_max_cycles(n);
     }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;

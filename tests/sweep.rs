@@ -250,6 +250,72 @@ fn a_chart_marks_runs_that_hit_the_cycle_limit() {
     assert!(chart.contains(">\ncore cycles\n</text>") && chart.contains(">\n%\n</text>"), "units");
 }
 
+/// A cycle limit that comes from the grid's points (`sets: ["sim.max_cycles=40"]`, the form
+/// the module's example shows) or from the machine file is the limit their runs are checked
+/// against when a sweep resumes: the capped runs are this sweep's until that limit changes;
+/// the grid's own `max_cycles` replaces it.
+#[test]
+fn a_cycle_limit_from_the_points_or_the_machine_is_the_one_a_resume_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let plain = read(&g);
+    let json = dir.path().join("r.jsonl");
+    let capped_runs = || read(&json).lines().filter(|l| l.contains("\"status\":\"max-cycles\"")).count();
+    std::fs::write(&g, plain.replace("grid:", "sets: [\"sim.max_cycles=40\"],\n    grid:")).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(capped_runs(), 4, "every run stopped at 40");
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!((code, err.contains("4 already done")), (0, true), "{err}");
+    // The machine file's own limit.
+    let small = std::env::current_dir().unwrap().join("tests/fixtures/small.ron");
+    let machine = dir.path().join("small.ron");
+    let with_limit = |n: u32| read(&small).replace("sim: (", &format!("sim: (max_cycles: {n}, "));
+    std::fs::write(&machine, with_limit(40)).unwrap();
+    std::fs::write(&g, plain.replace(&small.display().to_string(), &machine.display().to_string())).unwrap();
+    std::fs::remove_file(&json).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(capped_runs(), 4, "every run stopped at the machine's 40");
+    let stored = read(&json);
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!((code, err.contains("4 already done")), (0, true), "{err}");
+    std::fs::write(&machine, with_limit(60)).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("was stopped at 40 cycles, and this sweep stops at 60"), "{err}");
+    assert_eq!(read(&json), stored, "nothing ran, nothing was written");
+    let grid_limit = read(&g).replace("metrics:", "max_cycles: 40,\n    metrics:");
+    std::fs::write(&g, grid_limit).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    assert_eq!(
+        (code, err.contains("4 already done")),
+        (0, true),
+        "the grid's limit replaces the machine's: {err}"
+    );
+}
+
+/// The limits a sweep states (a repro report's header) are its points' when they agree: the
+/// grid's where it sets them, else each point's own, and `--max-cycles` replaces them all.
+#[test]
+fn a_sweep_states_its_limits_only_when_every_point_shares_them() {
+    use warpscope::batch::sweep::{Limits, Sweep};
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let plain = read(&g);
+    let two =
+        plain.replace("grid:", "points: [[\"sim.max_cycles=40\"], [\"sim.max_cycles=60\"]],\n    grid:");
+    std::fs::write(&g, &two).unwrap();
+    let mut s = Sweep::load(&g).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.limits(), None, "40 and 60");
+    s.set_max_cycles(70);
+    assert_eq!(s.limits(), Some(Limits { cycles: 70, instructions: 0 }));
+    std::fs::write(&g, two.replace("metrics:", "max_cycles: 50,\n    max_instructions: 9,\n    metrics:"))
+        .unwrap();
+    let s = Sweep::load(&g).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.limits(), Some(Limits { cycles: 50, instructions: 9 }));
+}
+
 /// A results file holds runs of one machine and one cycle limit: resuming into it after the
 /// grid's limit or machine changed is refused (the point keys cover neither), before anything
 /// runs, naming the file, the point and what differs; the report of the file is refused too.

@@ -561,13 +561,14 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
         s.machine,
         s.workloads.iter().map(|(l, _)| format!("`{l}`")).collect::<Vec<_>>().join(", ")
     );
-    md.push_str(&match (s.max_cycles, s.max_instructions) {
-        (0, 0) => "Runs are not capped.\n".to_string(),
-        (n, 0) => format!("Each run is capped at {n} core cycles; a claim marked *capped* rests on a run that hit the cap.\n"),
-        (0, i) => format!(
+    md.push_str(&match s.limits().map(|l| (l.cycles, l.instructions)) {
+        None => "Runs are capped as each point's `sim.max_cycles` and `sim.max_instructions` say, which differ between points; a claim marked *capped* rests on a run that hit a cap.\n".to_string(),
+        Some((0, 0)) => "Runs are not capped.\n".to_string(),
+        Some((n, 0)) => format!("Each run is capped at {n} core cycles; a claim marked *capped* rests on a run that hit the cap.\n"),
+        Some((0, i)) => format!(
             "Each run is capped at {i} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`); a claim marked *capped* rests on a run that hit the cap.\n"
         ),
-        (n, i) => format!(
+        Some((n, i)) => format!(
             "Each run is capped at {n} core cycles and at {i} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`), whichever comes first; a claim marked *capped* rests on a run that hit a cap.\n"
         ),
     });

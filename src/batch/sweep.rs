@@ -20,7 +20,8 @@
 //! by the point number stored with them, so a grid that gains or reorders points or workloads
 //! runs only the new ones and uses the stored rest; a stored result whose key is no point of the
 //! grid stays in the file, is counted, and is not used. The key does not cover the grid's
-//! machine, `max_cycles` or `max_instructions`, so a stored run of a point made on another
+//! machine, `max_cycles` or `max_instructions` (or, where the grid sets none, the machine
+//! file's own `sim.max_cycles` and `sim.max_instructions`), so a stored run of a point made on another
 //! machine (JSON lines name it and carry a digest of its config, so an edited machine file
 //! counts as another machine) or under another cycle or instruction limit is refused with an
 //! error (`Stored::check`): after changing one, write to a new file. `--shard I/N` runs the
@@ -86,7 +87,16 @@ pub struct Point {
     /// The point's own assignments (without the common ones), as written: its variant.
     pub variant: String,
     pub key: String,
+    /// The machine after the point's assignments, with the limits it runs under: the grid's
+    /// `max_cycles` and `max_instructions` where they are set, else the machine's own.
     config: Config,
+}
+
+impl Point {
+    /// The limits this point's run stops at.
+    pub fn limits(&self) -> Limits {
+        Limits { cycles: self.config.sim.max_cycles, instructions: self.config.sim.max_instructions }
+    }
 }
 
 /// A loaded, checked sweep.
@@ -98,10 +108,16 @@ pub struct Sweep {
     /// Keys the points assign, in order of first appearance (CSV columns).
     pub axes: Vec<String>,
     pub metrics: Vec<String>,
-    pub max_cycles: u64,
-    pub max_instructions: u64,
     /// The machine's name (the grid's config, before the points' assignments).
     pub machine: String,
+}
+
+/// The limits a run stops at (0 = none): core cycles (`sim.max_cycles`) and thread
+/// instructions (`sim.max_instructions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub cycles: u64,
+    pub instructions: u64,
 }
 
 fn grid_error(origin: &str, message: String) -> ConfigError {
@@ -179,6 +195,12 @@ impl Sweep {
             for a in &assignments {
                 let sets: Vec<String> = spec.sets.iter().chain(a).cloned().collect();
                 let mut config = base.with_sets(&sets)?;
+                if spec.max_cycles > 0 {
+                    config.sim.max_cycles = spec.max_cycles;
+                }
+                if spec.max_instructions > 0 {
+                    config.sim.max_instructions = spec.max_instructions;
+                }
                 config.name =
                     if a.is_empty() { base.name.clone() } else { format!("{} [{}]", base.name, a.join(" ")) };
                 let key = format!("{label} | {}", sets.join(" "));
@@ -206,16 +228,21 @@ impl Sweep {
             super::metrics::check(&spec.metrics, machines).map_err(|m| at_key("metrics", &m))?;
             spec.metrics
         };
-        Ok(Sweep {
-            name,
-            workloads,
-            points,
-            axes,
-            metrics,
-            max_cycles: spec.max_cycles,
-            max_instructions: spec.max_instructions,
-            machine: base.name,
-        })
+        Ok(Sweep { name, workloads, points, axes, metrics, machine: base.name })
+    }
+
+    /// Stops every point's run after `n` core cycles (0 = no limit), whatever the grid or the
+    /// machine said.
+    pub fn set_max_cycles(&mut self, n: u64) {
+        for p in &mut self.points {
+            p.config.sim.max_cycles = n;
+        }
+    }
+
+    /// The limits every point runs under, when they are the same for all.
+    pub fn limits(&self) -> Option<Limits> {
+        let first = self.points.first()?.limits();
+        self.points.iter().all(|p| p.limits() == first).then_some(first)
     }
 
     /// The CSV header.
@@ -492,20 +519,20 @@ impl<'h> Stored<'h> {
     /// limits, if it was not: one stopped at another limit, or one that ran past one of them.
     /// A run stopped at an instruction cap names it (`sim.max_instructions` of its report); a
     /// CSV row that has no `thread_instructions` column is checked on its cycles only.
-    fn unfit_limits(&self, sweep: &Sweep, cycles: Option<u64>) -> Option<String> {
+    fn unfit_limits(&self, limits: Limits, cycles: Option<u64>) -> Option<String> {
         let status = self.status();
         let or_none = |n: u64, key: &str| if n == 0 { format!("none ({key} 0)") } else { n.to_string() };
         let insns = self.number("thread_instructions").and_then(|c| c.as_u64());
-        let cap = sweep.max_instructions;
+        let (max_cycles, cap) = (limits.cycles, limits.instructions);
         match (status.as_str(), cycles) {
-            ("max-cycles", Some(c)) if c != sweep.max_cycles => {
+            ("max-cycles", Some(c)) if c != max_cycles => {
                 return Some(format!(
                     "was stopped at {c} cycles, and this sweep stops at {}",
-                    or_none(sweep.max_cycles, "max_cycles")
+                    or_none(max_cycles, "max_cycles")
                 ));
             }
-            ("done" | "max-instructions", Some(c)) if sweep.max_cycles != 0 && c > sweep.max_cycles => {
-                return Some(format!("ran {c} cycles, past this sweep's limit of {}", sweep.max_cycles));
+            ("done" | "max-instructions", Some(c)) if max_cycles != 0 && c > max_cycles => {
+                return Some(format!("ran {c} cycles, past this sweep's limit of {max_cycles}"));
             }
             _ => {}
         }
@@ -544,7 +571,7 @@ impl<'h> Stored<'h> {
                 sweep.machine
             ))
         } else {
-            self.unfit_limits(sweep, cycles)
+            self.unfit_limits(p.limits(), cycles)
         };
         match unfit {
             Some(why) => {
@@ -667,11 +694,8 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
     progress.set_length(todo.len() as u64);
     let sinks = Mutex::new(sinks);
     let failed = std::sync::atomic::AtomicUsize::new(0);
-    let run_opts = RunOptions {
-        max_cycles: sweep.max_cycles,
-        max_instructions: sweep.max_instructions,
-        dram_trace: None,
-    };
+    // Each point's config carries its limits.
+    let run_opts = RunOptions::default();
     todo.par_iter().try_for_each(|p| -> Result<()> {
         let workload = Arc::clone(&sweep.workloads[p.workload].1);
         let (status, report, error) = match simulate(&p.config, workload, &run_opts) {
