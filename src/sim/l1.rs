@@ -1111,4 +1111,50 @@ mod tests {
             assert_eq!(r.access(0x2000, &one(2), 0), expect, "{mode}");
         }
     }
+
+    /// Twelve warps (rank = slot) each load the same 32 lines over and over, `per_set` of
+    /// them in each of 32 / `per_set` sets (CONV indexing), every warp in the same sets, four
+    /// loads in flight at a time, for 20 rounds; FCW held at 4. Each rank's fully cached loads
+    /// after the first two rounds (18 at most).
+    fn fully_cached_by_rank(policy: &str, per_set: u64) -> Vec<u32> {
+        let policy = format!("l1.replacement={policy}");
+        let mut r = rig(&[&policy, "l1.mshr_entries=128", "l1.miss_queue=128"]);
+        r.l1.fcw = FcwTrainer { cnt: 128, fcw: 4, c_max: 256, w_min: 4, w_max: 4 };
+        let sets = 32 / per_set;
+        let mut full = vec![0; 12];
+        for round in 0..20 {
+            for w in 0..12u16 {
+                let base = (u64::from(w) + 1) << 20;
+                let lines: Vec<u64> = (0..32).map(|k| base + (k % sets) * 128 + (k / sets) * 4096).collect();
+                let cached = r.load(w, w, &lines).iter().all(|o| *o == CacheOutcome::Hit);
+                if round >= 2 && cached {
+                    full[usize::from(w)] += 1;
+                }
+                if w % 4 == 3 {
+                    r.fill_all();
+                }
+            }
+        }
+        full
+    }
+
+    #[test]
+    fn dacache_caches_the_fcw_oldest_warps_whole_when_a_load_puts_one_line_per_set() {
+        // Seed 004 §4.2.2 spaces the gauged insertions assuming a load's accesses "are equally
+        // distributed into N_set sets" (Width / N_set = 1 line per set here), and §4.2.3 sizes
+        // the locality region the same way (FCW 4: positions 0–3). Twelve warps cycling over
+        // 12 · 32 lines thrash LRU completely; DaCache keeps the four locality warps whole and
+        // sends the thrashing warps' lines to LRU.
+        assert_eq!(fully_cached_by_rank("lru", 1), vec![0; 12]);
+        assert_eq!(fully_cached_by_rank("dacache", 1), [vec![18; 4], vec![0; 8]].concat());
+        // Two lines per set (the Fermi hash gives SYRK's row walks 2 and ATAX's 4): the four
+        // locality warps bring 8 lines per set into a 4-way region. Ranks 1–3 insert at
+        // positions 0 and 2 after the oldest warp, pushing its lines into the thrashing
+        // region, where the thrashing warps' misses evict them: the oldest warp, which DaCache
+        // protects first, is never cached whole, and of the others only rank 3, the last to
+        // insert, mostly is. With four lines per set nothing is.
+        let two = fully_cached_by_rank("dacache", 2);
+        assert_eq!(two, [vec![0, 1, 0, 17], vec![0; 8]].concat());
+        assert_eq!(fully_cached_by_rank("dacache", 4), vec![0; 12]);
+    }
 }
