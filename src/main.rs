@@ -95,6 +95,11 @@ struct ReproArgs {
     /// another cap are refused.
     #[arg(long, value_name = "N")]
     max_cycles: Option<u64>,
+    /// Run N of the stored runs in --out again (spread over the study) and compare each
+    /// report with the stored one, every key but the host's timing; runs nothing else and
+    /// writes nothing. Exits 1 if any differs: the simulator changed since they were made.
+    #[arg(long, value_name = "N")]
+    verify: Option<usize>,
 }
 
 #[derive(Args)]
@@ -724,12 +729,18 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     if let Some(n) = a.max_cycles {
         r.sweep.set_max_cycles(n);
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
     if let Some(j) = a.jobs {
         rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
     }
     let results = a.out.join("results.jsonl");
+    if let Some(n) = a.verify {
+        if !results.is_file() {
+            return Err(usage(&format!("--out {dir}"), "holds no results.jsonl to verify"));
+        }
+        return verify_stored(&r.sweep, &results, n);
+    }
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
     let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
     let bar = progress_bar()?;
     let summary = sweep::run(&r.sweep, &opts, &bar)?;
@@ -755,6 +766,43 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     eprintln!("wrote {report} and report.svg");
     out(&md)?;
     Ok(if summary.failed > 0 { 1 } else { 0 })
+}
+
+/// `repro --verify N`: prints one line per run run again and a summary; 1 if any differs.
+fn verify_stored(study: &sweep::Sweep, results: &std::path::Path, n: usize) -> Result<i32> {
+    let bar = progress_bar()?;
+    let verdicts = warpscope::batch::verify::verify(study, results, n, &bar)?;
+    bar.finish_and_clear();
+    let mut text = String::new();
+    for v in &verdicts {
+        if v.differences.is_empty() {
+            text.push_str(&format!("same       {}\n", v.key));
+        } else {
+            text.push_str(&format!("DIFFERENT  {}\n", v.key));
+            for d in &v.differences {
+                text.push_str(&format!("           {d}\n"));
+            }
+        }
+    }
+    let one_sided: std::collections::BTreeSet<&String> = verdicts.iter().flat_map(|v| &v.one_sided).collect();
+    if !one_sided.is_empty() {
+        let keys = one_sided.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ");
+        text.push_str(&format!("report keys on one side only (+ today's, - stored), not compared: {keys}\n"));
+    }
+    let differ = verdicts.iter().filter(|v| !v.differences.is_empty()).count();
+    text.push_str(&format!(
+        "{}: {} of {} stored runs run again give the same report{}\n",
+        results.display(),
+        verdicts.len() - differ,
+        verdicts.len(),
+        if differ > 0 {
+            "; the others were made by another simulator: run the study again into a new --out"
+        } else {
+            ""
+        }
+    ));
+    out(&text)?;
+    Ok(if differ > 0 { 1 } else { 0 })
 }
 
 fn validate_cmd(a: ValidateArgs) -> Result<i32> {

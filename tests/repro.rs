@@ -237,3 +237,40 @@ fn every_shipped_study_runs_shortened() {
         let _ = std::fs::remove_dir_all(&out);
     }
 }
+
+/// `--verify N` runs stored runs again and compares the reports (issue 13: the stored runs
+/// carry a digest of the machine, not of the simulator). Untouched runs reproduce; a report
+/// edited by hand — as a run of another simulator would read — is named with the key that
+/// differs, and the command fails; nothing is written; a directory without results is refused.
+#[test]
+fn verify_runs_stored_runs_again_and_names_what_differs() {
+    let out = tmp("verify");
+    let repro = |extra: &[&str]| {
+        Command::new(BIN).args(["repro", MINI, "--out"]).arg(&out).args(extra).output().unwrap()
+    };
+    let missing = repro(&["--verify", "2"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", String::from_utf8_lossy(&missing.stderr));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("holds no results.jsonl to verify"));
+    assert!(!out.exists(), "--verify creates nothing");
+    assert!(repro(&[]).status.success());
+    let check = repro(&["--verify", "2"]);
+    let text = String::from_utf8_lossy(&check.stdout).to_string();
+    assert!(check.status.success(), "{text}{}", String::from_utf8_lossy(&check.stderr));
+    assert_eq!(text.matches("\nsame ").count() + usize::from(text.starts_with("same ")), 2, "{text}");
+    assert!(text.contains("2 of 2 stored runs run again give the same report"), "{text}");
+    let results = out.join("results.jsonl");
+    let stored = std::fs::read_to_string(&results).unwrap();
+    let line = stored.lines().find(|l| l.contains("dram.scheduler=fcfs\"")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+    let reads = v["report"]["dram"]["reads"].as_u64().unwrap();
+    v["report"]["dram"]["reads"] = (reads + 1).into();
+    let edited = stored.replace(line, &serde_json::to_string(&v).unwrap());
+    std::fs::write(&results, &edited).unwrap();
+    let check = repro(&["--verify", "2"]);
+    let text = String::from_utf8_lossy(&check.stdout).to_string();
+    assert_eq!(check.status.code(), Some(1), "{text}");
+    assert!(text.contains(&format!("dram.reads: stored {} → now {reads}", reads + 1)), "{text}");
+    assert!(text.contains("1 of 2 stored runs run again give the same report; the others"), "{text}");
+    assert_eq!(std::fs::read_to_string(&results).unwrap(), edited, "verify writes nothing");
+    let _ = std::fs::remove_dir_all(&out);
+}

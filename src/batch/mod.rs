@@ -1,5 +1,5 @@
-//! Headless front ends: `run`, `compare`, `sweep`, `dram`, `bench`, `trace export`, and their
-//! table/file and SVG chart output.
+//! Headless front ends: `run`, `compare`, `sweep`, `repro` (and its `--verify`), `dram`, `bench`,
+//! `trace export`, and their table/file and SVG chart output.
 
 pub mod chart;
 pub mod compare;
@@ -14,3 +14,4 @@ pub mod run;
 pub mod sweep;
 pub mod table;
 pub mod validate;
+pub mod verify;

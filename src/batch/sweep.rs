@@ -32,6 +32,7 @@ use super::chart::{BarPanel, LinePanel, Sample, Series};
 use super::compare::variants;
 use super::run::{RunOptions, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
+use crate::sim::Gpu;
 use crate::sim::stats::metrics::{SUMMARY, format as format_value, plotted, unit};
 use crate::sim::stats::report::{Report, stopped_at_limit};
 use crate::workload::Workload;
@@ -229,6 +230,12 @@ impl Sweep {
             spec.metrics
         };
         Ok(Sweep { name, workloads, points, axes, metrics, machine: base.name })
+    }
+
+    /// Runs point `p` as the sweep does: its machine, under its limits.
+    pub fn simulate(&self, p: &Point) -> Result<(Gpu, Report)> {
+        let workload = Arc::clone(&self.workloads[p.workload].1);
+        simulate(&p.config, workload, &RunOptions::default())
     }
 
     /// Stops every point's run after `n` core cycles (0 = no limit), whatever the grid or the
@@ -694,11 +701,8 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
     progress.set_length(todo.len() as u64);
     let sinks = Mutex::new(sinks);
     let failed = std::sync::atomic::AtomicUsize::new(0);
-    // Each point's config carries its limits.
-    let run_opts = RunOptions::default();
     todo.par_iter().try_for_each(|p| -> Result<()> {
-        let workload = Arc::clone(&sweep.workloads[p.workload].1);
-        let (status, report, error) = match simulate(&p.config, workload, &run_opts) {
+        let (status, report, error) = match sweep.simulate(p) {
             Ok((_, r)) => (r.status.clone(), Some(r), None),
             Err(e) => ("error".to_string(), None, Some(format!("{e:#}"))),
         };
