@@ -734,6 +734,9 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     }
     let results = a.out.join("results.jsonl");
     if let Some(n) = a.verify {
+        if n == 0 {
+            return Err(usage("--verify 0", "give the number of stored runs to run again, 1 or more"));
+        }
         if !results.is_file() {
             return Err(usage(&format!("--out {dir}"), "holds no results.jsonl to verify"));
         }

@@ -251,6 +251,13 @@ fn verify_runs_stored_runs_again_and_names_what_differs() {
     let missing = repro(&["--verify", "2"]);
     assert_eq!(missing.status.code(), Some(2), "{}", String::from_utf8_lossy(&missing.stderr));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("holds no results.jsonl to verify"));
+    let zero = repro(&["--verify", "0"]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&zero.stderr).contains("--verify 0"),
+        "{}",
+        String::from_utf8_lossy(&zero.stderr)
+    );
     assert!(!out.exists(), "--verify creates nothing");
     assert!(repro(&[]).status.success());
     let check = repro(&["--verify", "2"]);

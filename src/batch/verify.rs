@@ -5,7 +5,7 @@
 //! still today's. The runs are deterministic, so "the same" means every report key equal but
 //! the host's timing (`sim.wall_seconds`, `sim.cycles_per_second`).
 
-use super::sweep::{Record, Sweep, match_records, metric_cells, read_results};
+use super::sweep::{Sweep, match_records, metric_cells, read_results};
 use anyhow::{Result, bail};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -30,7 +30,7 @@ pub struct Verdict {
     pub one_sided: Vec<String>,
 }
 
-/// Runs `n` of the stored runs of `results` again — spread evenly over the stored points in
+/// Runs `n` (at least 1) of the stored runs of `results` again — spread evenly over the stored points in
 /// point order, so the same file and `n` pick the same runs — and compares their reports.
 /// Every stored run is first checked to be this sweep's (its machine and limits), as the
 /// report reads them.
@@ -40,29 +40,30 @@ pub fn verify(sweep: &Sweep, results: &Path, n: usize, progress: &ProgressBar) -
     if header.is_some() {
         bail!("{}: a CSV file keeps only the sweep's metrics; verify a JSON-lines file", results.display());
     }
-    let stored: Vec<(usize, Record)> = match_records(sweep, records)
-        .records
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, r)| r.map(|r| (i, r)))
-        .filter(|(_, r)| !r.line.contains("\"report\":null"))
-        .collect();
+    // The stored reports by point (a run that failed has none).
+    let mut stored: Vec<(usize, Value)> = Vec::new();
+    for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
+        let Some(r) = r else { continue };
+        let mut line: Value = serde_json::from_str(&r.line)?;
+        if !line["report"].is_null() {
+            stored.push((i, line["report"].take()));
+        }
+    }
     if stored.is_empty() {
         bail!("{}: holds no finished run of this study to verify", results.display());
     }
-    let n = n.clamp(1, stored.len());
-    let picked: Vec<&(usize, Record)> = (0..n).map(|k| &stored[k * stored.len() / n]).collect();
+    let n = n.min(stored.len());
+    let picked: Vec<&(usize, Value)> = (0..n).map(|k| &stored[k * stored.len() / n]).collect();
     progress.set_length(picked.len() as u64);
     picked
         .par_iter()
-        .map(|(i, record)| {
+        .map(|(i, then)| {
             let p = &sweep.points[*i];
             let (_, report) = sweep.simulate(p)?;
             // Both sides go through the same text and parser, so equal numbers read equal.
             let now: Value = serde_json::from_str(&serde_json::to_string(&report)?)?;
-            let line: Value = serde_json::from_str(&record.line)?;
             let mut v = Verdict { key: p.key.clone(), differences: Vec::new(), one_sided: Vec::new() };
-            diff(&line["report"], &now, &mut String::new(), &mut v);
+            diff(then, &now, &mut String::new(), &mut v);
             progress.inc(1);
             Ok(v)
         })
