@@ -51,6 +51,7 @@ fn variants() -> Vec<Vec<String>> {
     }
     v.push(vec!["l1.sectored=true".into(), "l2.sectored=true".into()]);
     v.push(vec!["core.warp_scheduler=ccws".into(), "core.ccws.priority=lost-locality".into()]);
+    v.push(vec!["core.warp_scheduler=ccws".into(), "core.ccws.access=exclusive".into()]);
     v
 }
 

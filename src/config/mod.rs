@@ -19,9 +19,9 @@ mod validate;
 pub use custom_mapping::CustomFields;
 pub use error::{ConfigError, Origin, error_at_path, read_file};
 pub use names::{
-    AllocPolicy, CcwsPriority, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES, IdealMemory,
-    IncompleteGroups, IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing, ReplacementName,
-    WarpSchedulerName,
+    AllocPolicy, CcwsAccess, CcwsPriority, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES,
+    IdealMemory, IncompleteGroups, IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing,
+    ReplacementName, WarpSchedulerName,
 };
 pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
 
@@ -162,6 +162,8 @@ pub struct CcwsConfig {
     pub k_throttle: u32,
     /// Which allowed warp issues first.
     pub priority: CcwsPriority,
+    /// Which warps may issue loads while scores stack above the cutoff.
+    pub access: CcwsAccess,
 }
 
 /// MASCAR (Sethia et al., HPCA'15; seed 004 §5.5.1).
@@ -700,6 +702,7 @@ impl Default for CcwsConfig {
             base_score: 100,
             k_throttle: 8,
             priority: CcwsPriority::Gto,
+            access: CcwsAccess::Cutoff,
         }
     }
 }

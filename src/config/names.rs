@@ -288,6 +288,20 @@ policy_names! {
 }
 
 policy_names! {
+    /// Which warps CCWS lets issue loads once its lost-locality scores stack above the cutoff.
+    CcwsAccess {
+        /// Those whose running sum, highest score first, stays within the cutoff (and the
+        /// highest alone when it exceeds it), as Rogers et al. build CCWS.
+        Cutoff => "cutoff",
+        /// The warp with the highest score alone: seed 004 §5.5.2's account of the CCWS it
+        /// compares with, which "provide[s] exclusive accesses to one warp when ... L1D
+        /// locality loss is high", and §5.5.1's "The warp that has the largest locality loss is
+        /// exclusively prioritized".
+        Exclusive => "exclusive",
+    }
+}
+
+policy_names! {
     /// Which warp CCWS lets issue first among those its lost-locality stack allows.
     CcwsPriority {
         /// Greedy-then-oldest, as Rogers et al. build CCWS on GTO.

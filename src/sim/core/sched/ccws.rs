@@ -18,7 +18,7 @@
 //! `core.ccws.priority = "lost-locality"` the highest-scored warp first (§5.5.3's reading).
 
 use super::{Gto, MemoryFeedback, SchedView, WarpScheduler, bits};
-use crate::config::{CcwsConfig, CcwsPriority};
+use crate::config::{CcwsAccess, CcwsConfig, CcwsPriority};
 use crate::sim::request::CacheOutcome;
 
 /// Per-warp victim tag arrays: `sets` × `ways` tags per warp slot, most recent first in each
@@ -170,6 +170,7 @@ impl MemoryFeedback for LostLocality {
 pub struct Ccws {
     gto: Gto,
     priority: CcwsPriority,
+    access: CcwsAccess,
     /// Scratch for stacking warps by score (reused; no per-cycle allocation).
     stack: Vec<(u32, u64, usize)>,
     /// Warps allowed to issue loads this cycle.
@@ -177,8 +178,8 @@ pub struct Ccws {
 }
 
 impl Ccws {
-    pub fn new(priority: CcwsPriority) -> Ccws {
-        Ccws { gto: Gto::default(), priority, stack: Vec::new(), allowed: 0 }
+    pub fn new(priority: CcwsPriority, access: CcwsAccess) -> Ccws {
+        Ccws { gto: Gto::default(), priority, access, stack: Vec::new(), allowed: 0 }
     }
 
     /// Under [`CcwsPriority::LostLocality`], the candidate with the highest score above the
@@ -219,7 +220,8 @@ impl Ccws {
         for &(s, _, w) in &self.stack {
             sum += u64::from(s);
             if sum > cutoff && allowed != 0 {
-                break;
+                // Under `exclusive` the warp at the bottom of the stack is then the only one.
+                return if self.access == CcwsAccess::Exclusive { 1 << self.stack[0].2 } else { allowed };
             }
             allowed |= 1 << w;
         }
@@ -295,7 +297,7 @@ mod tests {
         ll.missed(3, 7, 0, 16, 4); // gain 8 × 400 × 1/16 = 200 → 300
         data.learner = ll.into();
         data.load_next = 0b1111;
-        let mut s = Ccws::new(CcwsPriority::Gto);
+        let mut s = Ccws::new(CcwsPriority::Gto, CcwsAccess::Cutoff);
         let view = data.view();
         // Stack: w3 (300), then w0, w1 (100 each, oldest first) = 500 > 400 at w1.
         assert_eq!(s.allowed(&view), 0b1001);
@@ -323,7 +325,10 @@ mod tests {
         assert_eq!(ll.missed(2, 8, 0, 256, 4), Some(125));
         data.learner = ll.into();
         data.load_next = 0b1111;
-        let (mut gto, mut lost) = (Ccws::new(CcwsPriority::Gto), Ccws::new(CcwsPriority::LostLocality));
+        let (mut gto, mut lost) = (
+            Ccws::new(CcwsPriority::Gto, CcwsAccess::Cutoff),
+            Ccws::new(CcwsPriority::LostLocality, CcwsAccess::Cutoff),
+        );
         let view = data.view();
         assert_eq!(gto.qualify(0b1111, &view), 0b1101);
         assert_eq!(lost.qualify(0b1111, &view), 0b1101);
@@ -356,7 +361,7 @@ mod tests {
         assert_eq!(ll.missed(2, 9, 0, 8, 4), Some(500));
         data.learner = ll.into();
         data.load_next = 0b1111;
-        let mut s = Ccws::new(CcwsPriority::Gto);
+        let mut s = Ccws::new(CcwsPriority::Gto, CcwsAccess::Cutoff);
         let view = data.view();
         assert_eq!(s.allowed(&view), 0b0100, "warp 2 alone, not nobody");
         assert_eq!(s.qualify(0b1111, &view), 0b0100);
@@ -367,5 +372,34 @@ mod tests {
         assert_eq!(s.allowed(&view), 0b0100);
         view.now = 400;
         assert_eq!(s.allowed(&view), 0b1111);
+    }
+
+    #[test]
+    fn exclusive_access_leaves_only_the_warp_that_lost_the_most_once_scores_pass_the_cutoff() {
+        // Seed 004 §5.5.2: CCWS provides "exclusive accesses to one warp when ... L1D locality
+        // loss is high". Warp 3 at 150 and warp 2 at 125 as in the priority test: the stack
+        // w3, w2, w0 (375) fits the cutoff of 400 and w1 (475) does not, so by the cutoff
+        // warps 3, 2 and 0 may issue loads, and exclusively warp 3 alone.
+        let mut data = ViewData::new(0b1111);
+        let mut ll = LostLocality::new(&CcwsConfig::default(), 4);
+        ll.evicted(3, 7);
+        ll.missed(3, 7, 0, 64, 4);
+        ll.evicted(2, 8);
+        ll.missed(2, 8, 0, 256, 4);
+        data.learner = ll.into();
+        data.load_next = 0b1111;
+        let mut cutoff = Ccws::new(CcwsPriority::Gto, CcwsAccess::Cutoff);
+        let mut exclusive = Ccws::new(CcwsPriority::Gto, CcwsAccess::Exclusive);
+        let mut view = data.view();
+        assert_eq!(cutoff.allowed(&view), 0b1101);
+        assert_eq!(exclusive.allowed(&view), 0b1000);
+        assert_eq!(exclusive.qualify(0b1111, &view), 0b1000);
+        // At cycle 30 warp 3 is at 120 and warp 2 at 100: 420 stacked, still above the cutoff,
+        // and warp 3 still the one. At cycle 50 every score is back at the base and everyone
+        // fits: no warp is held.
+        view.now = 30;
+        assert_eq!(exclusive.allowed(&view), 0b1000);
+        view.now = 50;
+        assert_eq!(exclusive.allowed(&view), 0b1111);
     }
 }

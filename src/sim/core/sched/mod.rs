@@ -188,7 +188,7 @@ impl WarpSchedulerKind {
             WarpSchedulerName::CtaLocality => CtaLocality::default().into(),
             WarpSchedulerName::CtaLocalityBlp => CtaLocalityBlp::default().into(),
             WarpSchedulerName::Swl => Swl::new(core.swl.warp_limit).into(),
-            WarpSchedulerName::Ccws => Ccws::new(core.ccws.priority).into(),
+            WarpSchedulerName::Ccws => Ccws::new(core.ccws.priority, core.ccws.access).into(),
             WarpSchedulerName::Mascar => Mascar::new(core.mascar.saturation_free).into(),
             WarpSchedulerName::OawsStatic => OawsStatic::default().into(),
             WarpSchedulerName::FcwOnly => FcwOnly::default().into(),
