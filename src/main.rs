@@ -773,39 +773,13 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
 
 /// `repro --verify N`: prints one line per run run again and a summary; 1 if any differs.
 fn verify_stored(study: &sweep::Sweep, results: &std::path::Path, n: usize) -> Result<i32> {
+    use warpscope::batch::verify;
     let bar = progress_bar()?;
-    let verdicts = warpscope::batch::verify::verify(study, results, n, &bar)?;
+    let verdicts = verify::verify(study, results, n, &bar)?;
     bar.finish_and_clear();
-    let mut text = String::new();
-    for v in &verdicts {
-        if v.differences.is_empty() {
-            text.push_str(&format!("same       {}\n", v.key));
-        } else {
-            text.push_str(&format!("DIFFERENT  {}\n", v.key));
-            for d in &v.differences {
-                text.push_str(&format!("           {d}\n"));
-            }
-        }
-    }
-    let one_sided: std::collections::BTreeSet<&String> = verdicts.iter().flat_map(|v| &v.one_sided).collect();
-    if !one_sided.is_empty() {
-        let keys = one_sided.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ");
-        text.push_str(&format!("report keys on one side only (+ today's, - stored), not compared: {keys}\n"));
-    }
-    let differ = verdicts.iter().filter(|v| !v.differences.is_empty()).count();
-    text.push_str(&format!(
-        "{}: {} of {} stored runs run again give the same report{}\n",
-        results.display(),
-        verdicts.len() - differ,
-        verdicts.len(),
-        if differ > 0 {
-            "; the others were made by another simulator: run the study again into a new --out"
-        } else {
-            ""
-        }
-    ));
+    let (text, differ) = verify::summary(results, &verdicts);
     out(&text)?;
-    Ok(if differ > 0 { 1 } else { 0 })
+    Ok(if differ { 1 } else { 0 })
 }
 
 fn validate_cmd(a: ValidateArgs) -> Result<i32> {

@@ -838,6 +838,28 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
     Ok(out)
 }
 
+/// Each finished point's stored report (a JSON-lines file's; `None` where the point has no
+/// run or its run failed), by point index, every stored run checked to be this sweep's as
+/// [`metric_cells`] checks it. A CSV file keeps only the metrics and is refused.
+pub fn stored_reports(sweep: &Sweep, results: &Path) -> Result<Vec<Option<serde_json::Value>>> {
+    let (header, records, _) = read_results(results)?;
+    if header.is_some() {
+        bail!("{}: a CSV file keeps only the sweep's metrics; give a JSON-lines file", results.display());
+    }
+    let mut out = vec![None; sweep.points.len()];
+    for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
+        let Some(r) = r else { continue };
+        let stored = Stored::parse(None, &r)?;
+        stored.check(sweep, &sweep.points[i], results)?;
+        if let Stored::Line(mut v) = stored
+            && !v["report"].is_null()
+        {
+            out[i] = Some(v["report"].take());
+        }
+    }
+    Ok(out)
+}
+
 /// The numeric value of each metric for each finished point, marked capped when its run
 /// stopped at the cycle limit.
 pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<Sample>>>>> {

@@ -5,11 +5,12 @@
 //! still today's. The runs are deterministic, so "the same" means every report key equal but
 //! the host's timing (`sim.wall_seconds`, `sim.cycles_per_second`).
 
-use super::sweep::{Sweep, match_records, metric_cells, read_results};
+use super::sweep::{Sweep, stored_reports};
 use anyhow::{Result, bail};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Report keys that measure the host, not the simulated machine.
@@ -30,25 +31,12 @@ pub struct Verdict {
     pub one_sided: Vec<String>,
 }
 
-/// Runs `n` (at least 1) of the stored runs of `results` again — spread evenly over the stored points in
-/// point order, so the same file and `n` pick the same runs — and compares their reports.
-/// Every stored run is first checked to be this sweep's (its machine and limits), as the
-/// report reads them.
+/// Runs `n` (at least 1) of the stored runs of `results` again — spread evenly over the stored
+/// points in point order, so the same file and `n` pick the same runs — and compares their
+/// reports. Every stored run is first checked to be this sweep's (its machine and limits).
 pub fn verify(sweep: &Sweep, results: &Path, n: usize, progress: &ProgressBar) -> Result<Vec<Verdict>> {
-    metric_cells(sweep, results)?;
-    let (header, records, _) = read_results(results)?;
-    if header.is_some() {
-        bail!("{}: a CSV file keeps only the sweep's metrics; verify a JSON-lines file", results.display());
-    }
-    // The stored reports by point (a run that failed has none).
-    let mut stored: Vec<(usize, Value)> = Vec::new();
-    for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
-        let Some(r) = r else { continue };
-        let mut line: Value = serde_json::from_str(&r.line)?;
-        if !line["report"].is_null() {
-            stored.push((i, line["report"].take()));
-        }
-    }
+    let stored: Vec<(usize, Value)> =
+        stored_reports(sweep, results)?.into_iter().enumerate().filter_map(|(i, r)| Some((i, r?))).collect();
     if stored.is_empty() {
         bail!("{}: holds no finished run of this study to verify", results.display());
     }
@@ -70,6 +58,40 @@ pub fn verify(sweep: &Sweep, results: &Path, n: usize, progress: &ProgressBar) -
         .collect()
 }
 
+/// What `repro --verify` prints: `same` or `DIFFERENT` and the differing keys per run, the
+/// keys on one side only, and a summary line; with whether any run differs.
+pub fn summary(results: &Path, verdicts: &[Verdict]) -> (String, bool) {
+    let mut text = String::new();
+    for v in verdicts {
+        if v.differences.is_empty() {
+            text.push_str(&format!("same       {}\n", v.key));
+        } else {
+            text.push_str(&format!("DIFFERENT  {}\n", v.key));
+            for d in &v.differences {
+                text.push_str(&format!("           {d}\n"));
+            }
+        }
+    }
+    let one_sided: BTreeSet<&String> = verdicts.iter().flat_map(|v| &v.one_sided).collect();
+    if !one_sided.is_empty() {
+        let keys = one_sided.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ");
+        text.push_str(&format!("report keys on one side only (+ today's, - stored), not compared: {keys}\n"));
+    }
+    let differ = verdicts.iter().filter(|v| !v.differences.is_empty()).count();
+    text.push_str(&format!(
+        "{}: {} of {} stored runs run again give the same report{}\n",
+        results.display(),
+        verdicts.len() - differ,
+        verdicts.len(),
+        if differ > 0 {
+            "; the others were made by another simulator: run the study again into a new --out"
+        } else {
+            ""
+        }
+    ));
+    (text, differ > 0)
+}
+
 /// Collects into `v` the paths under which `stored` and `now` differ, but for the host's
 /// timing, and the keys only one of them has.
 fn diff(stored: &Value, now: &Value, path: &mut String, v: &mut Verdict) {
@@ -78,7 +100,7 @@ fn diff(stored: &Value, now: &Value, path: &mut String, v: &mut Verdict) {
     }
     match (stored, now) {
         (Value::Object(a), Value::Object(b)) => {
-            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
             for k in keys {
                 if path == "sim" && HOST_TIMING.contains(&k.as_str()) {
                     continue;
