@@ -14,8 +14,10 @@
 //! cutoff may issue loads, and so does the first of the stack when its score alone is above
 //! the cutoff ("the warp that has the largest locality loss is exclusively prioritized",
 //! §5.5.1); the others are throttled — they can still issue ALU instructions and stores. With every score at the base, everyone fits; a warp that keeps losing locality
-//! pushes the lowest-scored warps out. Prioritization among issuable warps is GTO, or with
-//! `core.ccws.priority = "lost-locality"` the highest-scored warp first (§5.5.3's reading).
+//! pushes the lowest-scored warps out. With `core.ccws.access = "exclusive"` (§5.5.2's account)
+//! only the first of the stack may issue loads while the scores stack above the cutoff.
+//! Prioritization among issuable warps is GTO, or with `core.ccws.priority = "lost-locality"`
+//! the highest-scored warp first (§5.5.3's reading).
 
 use super::{Gto, MemoryFeedback, SchedView, WarpScheduler, bits};
 use crate::config::{CcwsAccess, CcwsConfig, CcwsPriority};
@@ -311,12 +313,10 @@ mod tests {
         assert_eq!(s.pick(0b1011, &view, &mut |_| true), Some(0));
     }
 
-    #[test]
-    fn lost_locality_priority_issues_the_highest_scored_warp_first() {
-        // §5.5.3: "CCWS prioritizes warps with the highest locality lost". 4 warps, cutoff
-        // 400. Warp 3's VTA hit after 64 instructions: 8 × 400 × 1/64 = 50 → 150; warp 2's,
-        // the SM's second, after 256: 8 × 400 × 2/256 = 25 → 125. Stack: w3 150, w2 125, w0
-        // 100 (375), w1 100 (475 > 400): warps 3, 2 and 0 may issue loads.
+    /// 4 warps, cutoff 400, every warp's next instruction a load. Warp 3's VTA hit after 64
+    /// instructions: 8 × 400 × 1/64 = 50 → 150; warp 2's, the SM's second, after 256:
+    /// 8 × 400 × 2/256 = 25 → 125. Stack: w3 150, w2 125, w0 100 (375), w1 100 (475 > 400).
+    fn warps_3_and_2_lost_locality() -> ViewData {
         let mut data = ViewData::new(0b1111);
         let mut ll = LostLocality::new(&CcwsConfig::default(), 4);
         ll.evicted(3, 7);
@@ -325,6 +325,14 @@ mod tests {
         assert_eq!(ll.missed(2, 8, 0, 256, 4), Some(125));
         data.learner = ll.into();
         data.load_next = 0b1111;
+        data
+    }
+
+    #[test]
+    fn lost_locality_priority_issues_the_highest_scored_warp_first() {
+        // §5.5.3: "CCWS prioritizes warps with the highest locality lost". Warps 3, 2 and 0
+        // fit the cutoff and may issue loads.
+        let data = warps_3_and_2_lost_locality();
         let (mut gto, mut lost) = (
             Ccws::new(CcwsPriority::Gto, CcwsAccess::Cutoff),
             Ccws::new(CcwsPriority::LostLocality, CcwsAccess::Cutoff),
@@ -377,17 +385,9 @@ mod tests {
     #[test]
     fn exclusive_access_leaves_only_the_warp_that_lost_the_most_once_scores_pass_the_cutoff() {
         // Seed 004 §5.5.2: CCWS provides "exclusive accesses to one warp when ... L1D locality
-        // loss is high". Warp 3 at 150 and warp 2 at 125 as in the priority test: the stack
-        // w3, w2, w0 (375) fits the cutoff of 400 and w1 (475) does not, so by the cutoff
-        // warps 3, 2 and 0 may issue loads, and exclusively warp 3 alone.
-        let mut data = ViewData::new(0b1111);
-        let mut ll = LostLocality::new(&CcwsConfig::default(), 4);
-        ll.evicted(3, 7);
-        ll.missed(3, 7, 0, 64, 4);
-        ll.evicted(2, 8);
-        ll.missed(2, 8, 0, 256, 4);
-        data.learner = ll.into();
-        data.load_next = 0b1111;
+        // loss is high". By the cutoff warps 3, 2 and 0 may issue loads, exclusively warp 3
+        // alone.
+        let data = warps_3_and_2_lost_locality();
         let mut cutoff = Ccws::new(CcwsPriority::Gto, CcwsAccess::Cutoff);
         let mut exclusive = Ccws::new(CcwsPriority::Gto, CcwsAccess::Exclusive);
         let mut view = data.view();
