@@ -55,7 +55,7 @@
 //! size to compare. Per-benchmark numbers are combined by geometric mean (ratios) or mean
 //! (values), or, with `aggregate: Min`, by taking the smallest (the slowest benchmark).
 
-use super::chart::{BarPanel, Bars, LinePanel, Sample, Series, figure};
+use super::chart::{Kind, Panel, Sample, figure};
 use super::sweep::{GridSpec, Sweep, metric_values};
 use crate::config::{ConfigError, Origin, error_at_path, parse_ron, read_file};
 use anyhow::{Result, bail};
@@ -686,50 +686,44 @@ fn figure_markdown(f: &Figure, curve: &Curve) -> String {
 /// Bars of paper and warpscope, one panel per claim (ratios as % change), then a line panel
 /// per figure.
 pub fn report_svg(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> Result<String> {
-    let panels: Vec<BarPanel> = r
-        .spec
-        .claims
-        .iter()
-        .zip(outs)
-        .filter_map(|(c, o)| {
-            let as_plotted = |v: f64| if c.measure.is_ratio() { (v - 1.0) * 100.0 } else { v };
-            Some(BarPanel {
-                title: format!("{}: {}", c.source, c.what),
-                y_label: if c.measure.is_ratio() { "% change".into() } else { c.measure.metric().into() },
-                values: vec![
-                    Sample { y: as_plotted(c.paper), capped: false },
-                    Sample { y: as_plotted(o.ours?), capped: o.capped },
-                ],
-            })
+    let sources = vec!["paper".to_string(), "warpscope".to_string()];
+    let claims = r.spec.claims.iter().zip(outs).filter_map(|(c, o)| {
+        let as_plotted = |v: f64| if c.measure.is_ratio() { (v - 1.0) * 100.0 } else { v };
+        Some(Panel {
+            title: format!("{}: {}", c.source, c.what),
+            kind: Kind::Bars,
+            x_label: String::new(),
+            y_label: if c.measure.is_ratio() { "% change".into() } else { c.measure.metric().into() },
+            x: vec![String::new()],
+            series: sources.clone(),
+            values: vec![
+                vec![Some(Sample::real(as_plotted(c.paper)))],
+                vec![Some(Sample { y: as_plotted(o.ours?), capped: o.capped })],
+            ],
+            reference: None,
         })
-        .collect();
-    let lines: Vec<LinePanel> = r
-        .spec
-        .figures
-        .iter()
-        .zip(curves)
-        .map(|(f, curve)| LinePanel {
-            title: format!("{}: {}", f.source, f.what),
-            x_label: f.axis.clone(),
-            y_label: match &f.measure {
-                Measure::Speedup => "speedup".into(),
-                Measure::Ratio(m) => format!("{m}, × baseline's"),
-                Measure::Value(m) => m.clone(),
-            },
-            x: curve.x.clone(),
-            series: curve.lines.iter().map(|(w, v)| Series { label: w.clone(), values: v.clone() }).collect(),
-            // A capped run's cycle count is the cap; every other key is measured over the
-            // cycles it ran.
-            rates: f.measure.metric() != "cycles",
-        })
-        .collect();
-    if panels.is_empty()
-        && lines.iter().all(|l| l.series.iter().all(|s| s.values.iter().all(Option::is_none)))
-    {
+    });
+    let figures = r.spec.figures.iter().zip(curves).map(|(f, curve)| Panel {
+        title: format!("{}: {}", f.source, f.what),
+        // A capped run's cycle count is the cap; every other key is measured over the cycles
+        // it ran.
+        kind: Kind::Lines { rates: f.measure.metric() != "cycles" },
+        x_label: f.axis.clone(),
+        y_label: match &f.measure {
+            Measure::Speedup => "speedup".into(),
+            Measure::Ratio(m) => format!("{m}, × baseline's"),
+            Measure::Value(m) => m.clone(),
+        },
+        x: curve.x.clone(),
+        series: curve.lines.iter().map(|(w, _)| w.clone()).collect(),
+        values: curve.lines.iter().map(|(_, v)| v.clone()).collect(),
+        reference: None,
+    });
+    let panels: Vec<Panel> = claims.chain(figures).collect();
+    if panels.iter().all(|p| p.values.iter().flatten().all(Option::is_none)) {
         bail!("no claim or figure has results yet");
     }
-    let sources = ["paper".to_string(), "warpscope".to_string()];
-    figure(&r.spec.title, &Bars { x_label: "source", variants: &sources, panels: &panels }, &lines)
+    figure(&r.spec.title, &panels)
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
 
-use super::chart::{BarPanel, LinePanel, Sample, Series};
+use super::chart::{Kind, Panel, Sample, figure};
 use super::compare::variants;
 use super::run::{RunOptions, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
@@ -915,9 +915,10 @@ pub fn markdown(sweep: &Sweep, results: &Path) -> Result<String> {
     Ok(md)
 }
 
-/// SVG line charts of a sweep's results: for each metric and each swept key, the metric over
-/// the key's values, one line per workload and setting of the other keys. A sweep without
-/// keys gets bars per workload. Points that hit the cycle limit are drawn as capped.
+/// SVG charts of a sweep's results: for each metric and each swept key, the metric over the
+/// key's values, a series per workload and setting of the other keys — grouped bars when the
+/// key's values are names (`fcfs`, `frfcfs`), lines when they are all numbers. A sweep without
+/// keys gets a bar per point. Points that hit a limit are drawn as capped.
 pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
     let values = metric_values(sweep, results)?;
     let numeric: Vec<usize> =
@@ -930,68 +931,78 @@ pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
     };
     let varying = if sweep.axes.is_empty() { "workloads".to_string() } else { sweep.axes.join(", ") };
     let title = format!("sweep {} on {}, varying {varying}", sweep.name, sweep.machine);
+    let panel = |m: usize, kind: Kind, x_label: &str, x: Vec<String>, series: Vec<String>, values| Panel {
+        title: sweep.metrics[m].clone(),
+        kind,
+        x_label: x_label.to_string(),
+        y_label: unit(&sweep.metrics[m]).to_string(),
+        x,
+        series,
+        values,
+        reference: None,
+    };
     if sweep.axes.is_empty() {
-        let names: Vec<String> = sweep.workloads.iter().map(|(w, _)| w.clone()).collect();
-        // A workload without a result gets no bar (its slot stays empty), not a zero.
-        let metrics = numeric
+        let names: Vec<String> = sweep
+            .points
             .iter()
-            .map(|&m| BarPanel {
-                title: sweep.metrics[m].clone(),
-                y_label: unit(&sweep.metrics[m]).to_string(),
-                values: sweep
-                    .points
-                    .iter()
-                    .map(|p| sample(p, m).unwrap_or(Sample { y: f64::NAN, capped: false }))
-                    .collect(),
+            .map(|p| {
+                let w = sweep.workloads[p.workload].0.clone();
+                if p.variant.is_empty() { w } else { format!("{w} {}", p.variant) }
             })
-            .collect::<Vec<_>>();
-        return super::chart::bars(&title, "workload", &names, &metrics);
+            .collect();
+        // A point without a result gets no bar (its slot stays empty), not a zero.
+        let panels: Vec<Panel> = numeric
+            .iter()
+            .map(|&m| {
+                let values = vec![sweep.points.iter().map(|p| sample(p, m)).collect()];
+                panel(m, Kind::Bars, "workload", names.clone(), vec![String::new()], values)
+            })
+            .collect();
+        return figure(&title, &panels);
     }
     let mut panels = Vec::new();
     for &m in &numeric {
         for axis in &sweep.axes {
-            let on_axis: Vec<&Point> =
-                sweep.points.iter().filter(|p| !Sweep::axis_value(p, axis).is_empty()).collect();
             let mut x: Vec<String> = Vec::new();
-            let mut series: Vec<Series> = Vec::new();
-            for p in &on_axis {
+            let mut series: Vec<String> = Vec::new();
+            let mut grid: Vec<Vec<Option<Sample>>> = Vec::new();
+            for p in sweep.points.iter().filter(|p| !Sweep::axis_value(p, axis).is_empty()) {
                 let xv = Sweep::axis_value(p, axis);
                 let xi = x.iter().position(|v| *v == xv).unwrap_or_else(|| {
                     x.push(xv);
                     x.len() - 1
                 });
-                let others: Vec<String> = sweep
+                let others = sweep
                     .axes
                     .iter()
                     .filter(|a| *a != axis)
-                    .map(|a| format!("{a}={}", Sweep::axis_value(p, a)))
-                    .collect();
+                    .map(|a| format!("{a}={}", Sweep::axis_value(p, a)));
                 let label = std::iter::once(sweep.workloads[p.workload].0.clone())
                     .chain(others)
                     .collect::<Vec<_>>()
                     .join(" ");
-                let si = series.iter().position(|s| s.label == label).unwrap_or_else(|| {
-                    series.push(Series { label, values: Vec::new() });
+                let si = series.iter().position(|s| *s == label).unwrap_or_else(|| {
+                    series.push(label);
+                    grid.push(Vec::new());
                     series.len() - 1
                 });
-                let v = &mut series[si].values;
+                let v = &mut grid[si];
                 v.resize(v.len().max(xi + 1), None);
                 v[xi] = sample(p, m);
             }
-            for s in &mut series {
-                s.values.resize(x.len(), None);
+            for v in &mut grid {
+                v.resize(x.len(), None);
             }
-            panels.push(LinePanel {
-                title: sweep.metrics[m].clone(),
-                x_label: axis.clone(),
-                y_label: unit(&sweep.metrics[m]).to_string(),
-                x,
-                series,
-                rates: false,
-            });
+            // Names are categories: bars side by side, never a line between them.
+            let kind = if x.iter().all(|v| v.parse::<f64>().is_ok()) {
+                Kind::Lines { rates: false }
+            } else {
+                Kind::Bars
+            };
+            panels.push(panel(m, kind, axis, x, series, grid));
         }
     }
-    super::chart::lines(&title, &panels)
+    figure(&title, &panels)
 }
 
 #[cfg(test)]
