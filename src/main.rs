@@ -285,18 +285,53 @@ struct TuiArgs {
     /// Let the mouse focus panes, select rows and scroll.
     #[arg(long)]
     mouse: bool,
+    #[command(flatten)]
+    commands: Commands,
+    /// Instead of opening the TUI, draw one frame (after the commands) to PATH as SVG.
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<String>,
+    /// The terminal size of --screenshot, COLUMNSxROWS.
+    #[arg(long, value_name = "COLUMNSxROWS", default_value = "160x48", requires = "screenshot")]
+    size: String,
 }
 
+/// Debugger commands to run first: a script file or a `;`-separated list.
 #[derive(Args)]
-struct BatchArgs {
-    #[command(flatten)]
-    machine: Machine,
+struct Commands {
     /// A file of debugger commands, one per line (`#` starts a comment).
     #[arg(long, value_name = "FILE", conflicts_with = "execute")]
     script: Option<PathBuf>,
     /// Commands separated by `;`, e.g. -x "break occlusion; continue; show warp 3.17".
     #[arg(short = 'x', long = "execute", value_name = "COMMANDS")]
     execute: Option<String>,
+}
+
+impl Commands {
+    /// The command lines, each with where it came from for messages (`FILE:LINE: `).
+    fn lines(&self) -> Result<Vec<(String, String)>> {
+        Ok(match (&self.script, &self.execute) {
+            (Some(path), _) => read_file(path)?
+                .lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    (
+                        l.split('#').next().unwrap_or("").trim().to_string(),
+                        format!("{}:{}: ", path.display(), i + 1),
+                    )
+                })
+                .collect(),
+            (None, Some(x)) => x.split(';').map(|c| (c.trim().to_string(), String::new())).collect(),
+            (None, None) => Vec::new(),
+        })
+    }
+}
+
+#[derive(Args)]
+struct BatchArgs {
+    #[command(flatten)]
+    machine: Machine,
+    #[command(flatten)]
+    commands: Commands,
 }
 
 #[derive(Args)]
@@ -385,6 +420,9 @@ fn dispatch(cli: Cli) -> Result<i32> {
             machine: Machine { config: None, workload: None, sets: Vec::new() },
             layout: None,
             mouse: false,
+            commands: Commands { script: None, execute: None },
+            screenshot: None,
+            size: String::new(),
         }),
         Some(Command::Tui(a)) => tui_cmd(a),
         Some(Command::Run(a)) => run_cmd(a),
@@ -403,10 +441,21 @@ fn dispatch(cli: Cli) -> Result<i32> {
 
 fn tui_cmd(a: TuiArgs) -> Result<i32> {
     use std::io::IsTerminal;
+    let size = match &a.screenshot {
+        Some(path) => {
+            check_outputs(&[("--screenshot", Some(path))])?;
+            Some(
+                warpscope::tui::screenshot::parse_size(&a.size)
+                    .map_err(|e| usage(&format!("--size {}", a.size), &e))?,
+            )
+        }
+        None => None,
+    };
+    let commands: Vec<String> = a.commands.lines()?.into_iter().map(|(l, _)| l).collect();
     let (config, workload) = load(&a.machine)?;
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    if size.is_none() && (!std::io::stdout().is_terminal() || !std::io::stdin().is_terminal()) {
         eprintln!(
-            "error: the terminal UI needs a terminal; for a headless run use `warpscope run` (or `warpscope batch -x ...`)"
+            "error: the terminal UI needs a terminal; for a headless run use `warpscope run` (or `warpscope batch -x ...`, or `tui --screenshot FILE.svg`)"
         );
         return Ok(EXIT_INPUT);
     }
@@ -415,22 +464,28 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
         mouse: a.mouse,
         layout: a.layout,
         layouts_dir: PathBuf::from("layouts"),
+        commands,
     };
-    warpscope::tui::run(session, opts)?;
+    let (Some(path), Some((w, h))) = (&a.screenshot, size) else {
+        warpscope::tui::run(session, opts)?;
+        return Ok(0);
+    };
+    let (mut app, ran) = warpscope::tui::prepared_app(session, &opts, warpscope::tui::Theme { color: true });
+    if let Err(e) = ran {
+        return Err(usage("-x", &e));
+    }
+    output::write_atomic(path, &warpscope::tui::screenshot::svg(&mut app, w, h))?;
     Ok(0)
 }
 
 fn batch_cmd(a: BatchArgs) -> Result<i32> {
+    if a.commands.script.is_none() && a.commands.execute.is_none() {
+        return Err(usage("batch", "needs --script FILE or -x \"COMMANDS\""));
+    }
+    let lines = a.commands.lines()?;
     let (config, workload) = load(&a.machine)?;
-    let lines: Vec<String> = match (&a.script, &a.execute) {
-        (Some(path), _) => {
-            read_file(path)?.lines().map(|l| l.split('#').next().unwrap_or("").trim().to_string()).collect()
-        }
-        (None, Some(x)) => x.split(';').map(|c| c.trim().to_string()).collect(),
-        (None, None) => return Err(usage("batch", "needs --script FILE or -x \"COMMANDS\"")),
-    };
     let mut session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
-    for (i, line) in lines.iter().enumerate() {
+    for (line, place) in &lines {
         if line.is_empty() {
             continue;
         }
@@ -441,10 +496,6 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
             Ok(Outcome::Layout(_)) => out("(layouts apply to the TUI only)\n")?,
             Ok(_) => {}
             Err(e) => {
-                let place = match &a.script {
-                    Some(p) => format!("{}:{}: ", p.display(), i + 1),
-                    None => String::new(),
-                };
                 eprintln!("error: {place}{line}: {e}");
                 return Ok(1);
             }
@@ -507,7 +558,7 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
         output::write_atomic(p, &result.json())?;
     }
     if let Some(p) = &svg {
-        output::write_atomic(p, &result.svg(&metrics)?)?;
+        output::write_atomic(p, &result.svg(&metrics, a.metrics.is_some())?)?;
     }
     let stuck = result.reports.iter().any(|r| r.status == "stuck");
     Ok(if stuck { 1 } else { 0 })

@@ -80,7 +80,7 @@ fn run_writes_json_and_a_dram_trace_that_obeys_gddr5_timing() {
         trace.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("small × tiny: done after"), "{stdout}");
+    assert!(stdout.contains("small × tiny: done in"), "{stdout}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     for k in KEYS {
         assert!(get(&report, k).is_number(), "missing report key {k}");
@@ -288,8 +288,8 @@ fn output_paths_are_checked_before_the_run_and_argument_errors_exit_2() {
 }
 
 /// `compare --svg` of a cross product: one bar slot per variant, the long names numbered with
-/// a key below the panels, capped runs hollow and labelled (stopped by the cycle limit or by the
-/// instruction cap), the title naming the machine and keys.
+/// one key below the panels, capped runs outlined, not filled (stopped by the cycle limit or by
+/// the instruction cap), the title naming the machine and keys, and no label over another.
 #[test]
 fn compare_svg_of_a_cross_product_is_readable_and_marks_capped_runs() {
     for limit in [["--max-cycles", "40"], ["--set", "sim.max_instructions=2000"]] {
@@ -314,7 +314,9 @@ fn compare_svg_of_a_cross_product_is_readable_and_marks_capped_runs() {
         ]);
         assert_eq!(code, 0, "{stderr}");
         let chart = std::fs::read_to_string(&svg).unwrap();
-        let text = |t: &str| chart.contains(&format!(">\n{t}\n</text>"));
+        let text = |t: &str| chart.contains(&format!(">{t}</text>"));
+        let faults = warpscope::batch::chart::svg::layout_faults(&chart);
+        assert!(faults.is_empty(), "{}", faults.join("\n"));
         assert!(text("tiny on small, varying dram.scheduler, l1.replacement"), "title");
         for (i, name) in [
             "dram.scheduler=fcfs l1.replacement=lru",
@@ -325,10 +327,20 @@ fn compare_svg_of_a_cross_product_is_readable_and_marks_capped_runs() {
         .iter()
         .enumerate()
         {
-            assert!(text(&format!("{}: {name}", i + 1)), "key line for {name}");
+            assert_eq!(
+                chart.matches(&format!(">{}: {name}</text>", i + 1)).count(),
+                1,
+                "one key line for {name}"
+            );
         }
-        assert_eq!(chart.matches(">\ncapped\n</text>").count(), 8, "{limit:?}: 2 panels × 4 capped bars");
-        assert!(text("core cycles") && text("instructions / core cycle"), "units");
+        let outlined =
+            chart.lines().filter(|l| l.starts_with("<rect x=") && l.contains("stroke-dasharray")).count();
+        assert_eq!(outlined, 8, "{limit:?}: 2 panels × 4 capped bars");
+        assert!(
+            chart.contains("dashed outline: the run hit a cycle or instruction limit"),
+            "{limit:?}: the note"
+        );
+        assert!(text("core cycles") && text("per core cycle"), "units");
     }
 }
 

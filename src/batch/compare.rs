@@ -1,10 +1,11 @@
 //! `warpscope compare`: one workload on several variants of a machine (`--vary key=a,b,c`,
 //! several `--vary` make their cross product), run in parallel, one column per variant.
 
-use super::chart::{BarPanel, Sample};
+use super::chart::{Kind, Panel, Sample, figure};
 use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
+use crate::sim::stats::keys;
 use crate::sim::stats::metrics::{SUMMARY, format, plotted, unit, value};
 use crate::sim::stats::report::{Report, stopped_at_limit};
 use crate::workload::Workload;
@@ -171,11 +172,15 @@ pub fn compare(
 }
 
 impl Comparison {
+    /// A row per metric: its name, (for people) its unit, then a value per variant.
     fn rows(&self, metrics: &[String], human: bool) -> Vec<Vec<String>> {
         metrics
             .iter()
             .map(|m| {
                 let mut row = vec![m.clone()];
+                if human {
+                    row.push(unit(m).to_string());
+                }
                 for r in &self.reports {
                     let v = value(r, m).unwrap_or(serde_json::Value::Null);
                     row.push(if human { format(m, &v) } else { v.to_string() });
@@ -185,13 +190,17 @@ impl Comparison {
             .collect()
     }
 
-    fn header(&self) -> Vec<String> {
-        std::iter::once("metric".to_string()).chain(self.variants.iter().map(|v| v.name.clone())).collect()
+    fn header(&self, human: bool) -> Vec<String> {
+        let unit = human.then(|| "unit".to_string());
+        std::iter::once("metric".to_string())
+            .chain(unit)
+            .chain(self.variants.iter().map(|v| v.name.clone()))
+            .collect()
     }
 
     /// The text table.
     pub fn table(&self, metrics: &[String]) -> String {
-        table::render(&self.header(), &self.rows(metrics, true))
+        table::render(&self.header(true), &self.rows(metrics, true))
     }
 
     /// CSV: a row per metric, a column per variant.
@@ -203,7 +212,7 @@ impl Comparison {
                 s.to_string()
             }
         };
-        let mut out = self.header().iter().map(|h| quote(h)).collect::<Vec<_>>().join(",");
+        let mut out = self.header(false).iter().map(|h| quote(h)).collect::<Vec<_>>().join(",");
         out.push('\n');
         for row in self.rows(metrics, false) {
             out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
@@ -224,29 +233,43 @@ impl Comparison {
         keys
     }
 
-    /// SVG: a panel per (numeric) metric, a bar per variant; runs stopped at the cycle limit
-    /// are drawn as capped. The title names the workload, the machine and the varied keys.
-    pub fn svg(&self, metrics: &[String]) -> Result<String> {
+    /// SVG: a panel per (numeric) metric, a bar per variant; runs stopped at a limit are drawn
+    /// as capped. The title names the workload, the machine and the varied keys. The host's
+    /// speed (`sim.cycles_per_second`, `sim.wall_seconds`) is no result of the machine's and is
+    /// drawn only when `host` (the user named such a key).
+    pub fn svg(&self, metrics: &[String], host: bool) -> Result<String> {
         let names: Vec<String> = self.variants.iter().map(|v| v.name.clone()).collect();
-        let panels: Vec<BarPanel> = metrics
+        let panels: Vec<Panel> = metrics
             .iter()
+            .filter(|m| host || !keys::unit(m).is_host())
             .filter_map(|m| {
-                let values: Option<Vec<Sample>> = self
+                let values: Option<Vec<Option<Sample>>> = self
                     .reports
                     .iter()
                     .map(|r| {
                         let y = value(r, m).and_then(|v| v.as_f64())?;
-                        Some(Sample { y: plotted(m, y), capped: stopped_at_limit(&r.status) })
+                        Some(Some(Sample { y: plotted(m, y), capped: stopped_at_limit(&r.status) }))
                     })
                     .collect();
-                values.map(|values| BarPanel { title: m.clone(), y_label: unit(m).to_string(), values })
+                Some(Panel {
+                    title: m.clone(),
+                    kind: Kind::Bars,
+                    x_label: String::new(),
+                    y_label: unit(m).to_string(),
+                    x: names.clone(),
+                    series: vec![String::new()],
+                    values: vec![values?],
+                    reference: None,
+                })
             })
             .collect();
         let workload = self.reports.first().map_or(String::new(), |r| r.workload.clone());
         let keys = self.varied_keys().join(", ");
         let title = format!("{workload} on {}, varying {keys}", self.machine);
         let x_label = if self.variants.iter().all(|v| v.sets.len() == 1) { keys.as_str() } else { "variant" };
-        super::chart::bars(&title, x_label, &names, &panels)
+        let panels: Vec<Panel> =
+            panels.into_iter().map(|p| Panel { x_label: x_label.to_string(), ..p }).collect();
+        figure(&title, &panels)
     }
 
     /// JSON: an array of `{variant, sets, report}`.

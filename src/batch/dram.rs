@@ -24,6 +24,7 @@ use crate::sim::dram::mapping::{AddressMap, DramLocation};
 use crate::sim::ledger::Ledger;
 use crate::sim::request::{AccessKind, MemRequest};
 use crate::sim::stats::Histogram;
+use crate::sim::stats::metrics::{decimal, group};
 use crate::sim::stats::report::{DramReport, dram_report};
 use crate::sim::{Event, EventKind, EventSink};
 use anyhow::Result;
@@ -459,47 +460,63 @@ fn report(config: &Config, trace: &str, mcs: &[Controller], cycles: u64, wall: f
 
 /// The human summary of a DRAM-only run.
 pub fn summary(r: &DramModeReport) -> String {
+    let n = |v: u64| group(v as i64);
     let rows = vec![
-        ("requests", format!("{} ({} reads, {} writes)", r.requests, r.reads, r.writes)),
-        ("DRAM cycles", r.dram_cycles.to_string()),
-        ("bandwidth", format!("{:.1} GB/s of {:.1} GB/s peak", r.bandwidth_gbps, r.peak_bandwidth_gbps)),
-        ("bus utilization", format!("{:.1}%", r.dram.metrics.bandwidth_utilization * 100.0)),
+        ("requests", "count", format!("{} ({} reads, {} writes)", n(r.requests), n(r.reads), n(r.writes))),
+        ("run time", "DRAM cycles", n(r.dram_cycles)),
+        (
+            "bandwidth",
+            "GB/s",
+            format!("{} of {} peak", decimal(r.bandwidth_gbps, 1), decimal(r.peak_bandwidth_gbps, 1)),
+        ),
+        ("bus utilization", "%", decimal(r.dram.metrics.bandwidth_utilization * 100.0, 1)),
         (
             "row hits / misses / conflicts",
+            "%",
             format!(
-                "{:.1}% / {:.1}% / {:.1}%",
-                r.dram.metrics.row_hit_rate * 100.0,
-                r.dram.row_miss_rate * 100.0,
-                r.dram.row_conflict_rate * 100.0
+                "{} / {} / {}",
+                decimal(r.dram.metrics.row_hit_rate * 100.0, 1),
+                decimal(r.dram.row_miss_rate * 100.0, 1),
+                decimal(r.dram.row_conflict_rate * 100.0, 1)
             ),
         ),
         (
             "read latency mean",
-            format!("{:.1} cycles ({:.1} ns)", r.latency.read_mean, r.latency.read_mean_ns),
+            "DRAM cycles",
+            format!("{} ({} ns)", decimal(r.latency.read_mean, 1), decimal(r.latency.read_mean_ns, 1)),
         ),
         (
             "read latency p50 / p90 / p99 / max",
+            "DRAM cycles",
             format!(
-                "{} / {} / {} / {} cycles",
-                r.latency.read_p50, r.latency.read_p90, r.latency.read_p99, r.latency.read_max
+                "{} / {} / {} / {}",
+                n(r.latency.read_p50),
+                n(r.latency.read_p90),
+                n(r.latency.read_p99),
+                n(r.latency.read_max)
             ),
         ),
-        ("write latency mean", format!("{:.1} cycles", r.latency.write_mean)),
+        ("write latency mean", "DRAM cycles", decimal(r.latency.write_mean, 1)),
         (
-            "simulation",
+            "simulation (host)",
+            "",
             format!(
-                "{:.3} s, {:.0} requests/s, {:.0} DRAM cycles/s",
-                r.sim.wall_seconds, r.sim.requests_per_second, r.sim.cycles_per_second
+                "{} s, {} requests/s, {} DRAM cycles/s",
+                decimal(r.sim.wall_seconds, 3),
+                decimal(r.sim.requests_per_second, 0),
+                decimal(r.sim.cycles_per_second, 0)
             ),
         ),
     ];
-    let rows: Vec<Vec<String>> = rows.into_iter().map(|(k, v)| vec![k.to_string(), v]).collect();
+    let rows: Vec<Vec<String>> =
+        rows.into_iter().map(|(k, u, v)| vec![k.to_string(), u.to_string(), v]).collect();
+    let requests = if r.requests == 1 { "request" } else { "requests" };
     format!(
-        "{} × {}: {} requests served\n\n{}",
+        "{} × {}: {} {requests} served\n\n{}",
         r.config,
         r.trace,
-        r.requests,
-        super::table::render(&["metric".into(), "value".into()], &rows)
+        n(r.requests),
+        super::table::render(&["metric".into(), "unit".into(), "value".into()], &rows)
     )
 }
 

@@ -5,7 +5,7 @@ use super::table;
 use crate::config::Config;
 use crate::output::Output;
 use crate::sim::dram::command::Command;
-use crate::sim::stats::metrics::{SUMMARY, format, value};
+use crate::sim::stats::metrics::{SUMMARY, format, unit, value};
 use crate::sim::stats::report::Report;
 use crate::sim::{EventKind, Gpu, Status};
 use crate::workload::Workload;
@@ -101,17 +101,26 @@ pub fn exit_code(status: &Status) -> i32 {
 
 /// The human summary: a headline and the default metrics.
 pub fn summary(report: &Report) -> String {
+    let cycles = format("cycles", &serde_json::json!(report.cycles));
+    let how = match report.status.as_str() {
+        "done" => format!("done in {cycles} core cycles"),
+        "max-cycles" => format!("stopped at the cycle limit after {cycles} core cycles (a partial run)"),
+        "max-instructions" => {
+            format!("stopped at the instruction limit after {cycles} core cycles (a partial run)")
+        }
+        other => format!("{other} after {cycles} core cycles"),
+    };
     let mut s = format!(
-        "{} × {}: {} after {} cycles ({:.2} s, {} cycles/s)\n\n",
+        "{} × {}: {how} ({:.2} s, {} cycles/s)\n\n",
         report.config,
         report.workload,
-        report.status,
-        format("cycles", &serde_json::json!(report.cycles)),
         report.sim.wall_seconds,
         format("sim.cycles_per_second", &serde_json::json!(report.sim.cycles_per_second)),
     );
-    let rows: Vec<Vec<String>> =
-        SUMMARY.iter().filter_map(|k| value(report, k).map(|v| vec![k.to_string(), format(k, &v)])).collect();
-    s.push_str(&table::render(&["metric".into(), "value".into()], &rows));
+    let rows: Vec<Vec<String>> = SUMMARY
+        .iter()
+        .filter_map(|k| value(report, k).map(|v| vec![k.to_string(), unit(k).to_string(), format(k, &v)]))
+        .collect();
+    s.push_str(&table::render(&["metric".into(), "unit".into(), "value".into()], &rows));
     s
 }

@@ -256,6 +256,27 @@ impl App {
         }
     }
 
+    /// Runs `lines` as if typed at the command line, each to its end (a `continue` to its
+    /// stop): `tui -x`, `--script` and `--screenshot` put the session at a point before the
+    /// first frame. Stops at the first line that fails, with its error on the message line.
+    pub fn run_script(&mut self, lines: &[String]) -> Result<(), String> {
+        for line in lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
+            self.run_line(line);
+            while self.session.is_running() {
+                if let Some(msg) = self.session.advance(u64::MAX) {
+                    self.stopped(msg);
+                }
+            }
+            if self.error {
+                return Err(format!("{line}: {}", self.message.trim_start_matches("error: ")));
+            }
+            if self.quit {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     fn show_text(&mut self, line: &str, t: &str) {
         let lines: Vec<String> = t.lines().map(String::from).collect();
         if lines.len() > 1 {

@@ -13,6 +13,7 @@ mod keymap;
 pub mod layout;
 pub mod pane;
 mod render;
+pub mod screenshot;
 mod theme;
 
 pub use app::App;
@@ -38,6 +39,28 @@ pub struct TuiOptions {
     /// Layout name or file.
     pub layout: Option<String>,
     pub layouts_dir: PathBuf,
+    /// Debugger commands to run before the first frame (`-x`, `--script`).
+    pub commands: Vec<String>,
+}
+
+/// The app for `session` with the layout `opts` names (a broken layout file is reported on
+/// the message line and the default used) and `opts.commands` run: the first that fails stops
+/// the script, its error shown, the machine left where the commands before it put it.
+pub fn prepared_app(session: Session, opts: &TuiOptions, theme: Theme) -> (App, Result<(), String>) {
+    let (layout, layout_error) = match &opts.layout {
+        Some(name) => match Layout::load(name, &opts.layouts_dir) {
+            Ok(l) => (l, None),
+            Err(e) => (Layout::default_layout(), Some(format!("error: {e} (using the default layout)"))),
+        },
+        None => (Layout::default_layout(), None),
+    };
+    let mut app = App::new(session, layout, opts.layouts_dir.clone(), theme);
+    if let Some(e) = layout_error {
+        app.message = e;
+        app.error = true;
+    }
+    let ran = app.run_script(&opts.commands);
+    (app, ran)
 }
 
 /// Puts the terminal back the way it was.
@@ -60,18 +83,8 @@ fn install_panic_hook(mouse: bool) {
 
 /// Runs the TUI until the user quits.
 pub fn run(session: Session, opts: TuiOptions) -> anyhow::Result<()> {
-    let (layout, layout_error) = match &opts.layout {
-        Some(name) => match Layout::load(name, &opts.layouts_dir) {
-            Ok(l) => (l, None),
-            Err(e) => (Layout::default_layout(), Some(format!("error: {e} (using the default layout)"))),
-        },
-        None => (Layout::default_layout(), None),
-    };
-    let mut app = App::new(session, layout, opts.layouts_dir.clone(), Theme::from_env());
-    if let Some(e) = layout_error {
-        app.message = e;
-        app.error = true;
-    }
+    // A failing command is on the message line; the session opens where the others left it.
+    let (mut app, _) = prepared_app(session, &opts, Theme::from_env());
     install_panic_hook(opts.mouse);
     enable_raw_mode()?;
     let mut out = stdout();

@@ -3,20 +3,21 @@
 use super::super::history::Samples;
 use super::{Block, Spark, Table, View, plain};
 use crate::sim::Gpu;
-use crate::sim::stats::metrics::{SUMMARY, format, value};
+use crate::sim::stats::metrics::{SUMMARY, format, unit, value};
 use crate::sim::stats::report::Report;
 
 pub fn stats(gpu: &Gpu, samples: &Samples) -> View {
     let report = Report::new(gpu, 0.0);
     let mut t = Table {
-        header: vec!["metric".into(), "value".into()],
-        right: vec![1],
-        flex: Some(0),
+        header: vec!["metric".into(), "unit".into(), "value".into()],
+        right: vec![2],
+        // Narrow, the unit goes first; the metric's name is never cut.
+        drop: vec![1],
         ..Table::default()
     };
     for k in SUMMARY.iter().filter(|k| !k.starts_with("sim.")) {
         if let Some(v) = value(&report, k) {
-            t.rows.push(vec![plain(*k), plain(format(k, &v))]);
+            t.rows.push(vec![plain(*k), plain(unit(k)), plain(format(k, &v))]);
             t.keys.push(super::RowKey::None);
         }
     }

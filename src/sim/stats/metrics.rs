@@ -1,6 +1,7 @@
 //! Report keys as people read them: the metrics `run`, `compare` and the debugger's stats pane
 //! show by default, how values are formatted, and their units.
 
+use super::keys::{self, Unit};
 use super::report::Report;
 use serde_json::Value;
 
@@ -40,63 +41,42 @@ pub fn keys(report: &Report) -> Vec<String> {
     report.flat().into_iter().map(|(k, _)| k).collect()
 }
 
-/// Formats a value for a human table: rates as percentages, floats with 3 significant
-/// decimals, integers with thousands separators.
+/// Formats a value for a human table: shares as percentages, every other number with
+/// thousands separators and the decimals its unit keeps at every magnitude (`1,298.4` and
+/// `290.1` core cycles, never `1,298` beside `290.093`).
 pub fn format(key: &str, v: &Value) -> String {
-    let pct = is_share(key);
+    let unit = keys::unit(key);
     match v {
         Value::Number(n) if n.is_u64() || n.is_i64() => group(n.as_i64().unwrap_or(i64::MAX)),
         Value::Number(n) => {
             let f = n.as_f64().unwrap_or(0.0);
-            if pct {
-                format!("{:.1}%", f * 100.0)
-            } else if f.abs() >= 1000.0 {
-                group(f.round() as i64)
-            } else {
-                format!("{f:.3}")
-            }
+            if unit == Unit::Percent { format!("{:.1}%", f * 100.0) } else { decimal(f, unit.decimals()) }
         }
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
 
-/// Whether a metric is a share of 1 (shown as a percentage).
-pub fn is_share(key: &str) -> bool {
-    let parent = key.rsplit('.').nth(1).unwrap_or("");
-    ["_rate", "utilization", "efficiency", "fraction", "intensity", "accuracy"]
-        .iter()
-        .any(|s| key.ends_with(s))
-        || parent.ends_with("_share")
-        || parent.ends_with("_occupancy")
+/// `v` with thousands separators and `decimals` decimals (`2,500,000`, `0.250`, `-1,500.5`).
+pub fn decimal(v: f64, decimals: usize) -> String {
+    let s = std::format!("{:.*}", decimals, v.abs());
+    let (int, frac) = s.split_once('.').map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+    let grouped = group(int.parse::<i64>().unwrap_or(i64::MAX));
+    let sign = if v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') { "-" } else { "" };
+    match frac {
+        Some(f) => std::format!("{sign}{grouped}.{f}"),
+        None => std::format!("{sign}{grouped}"),
+    }
 }
 
-/// A metric's unit, for chart axes (README "Report keys": latencies are core cycles except
-/// the controller's `dram.read_latency_*`, which are DRAM cycles).
+/// Whether a metric is a share of 1 (shown as a percentage).
+pub fn is_share(key: &str) -> bool {
+    keys::unit(key) == Unit::Percent
+}
+
+/// A metric's unit as tables and chart axes name it (`docs/report-keys.md`).
 pub fn unit(key: &str) -> &'static str {
-    let last = key.rsplit('.').next().unwrap_or(key);
-    if is_share(key) {
-        "%"
-    } else if key.starts_with("dram.read_latency") {
-        "DRAM cycles"
-    } else if key == "sim.cycles_per_second" {
-        "core cycles / s"
-    } else if key == "sim.wall_seconds" {
-        "s"
-    } else if key == "ipc" || key == "warp_ipc" {
-        "instructions / core cycle"
-    } else if last.contains("latency")
-        || last == "cycles"
-        || key.ends_with("_cycles")
-        || key.contains("cycles_per")
-        || key.ends_with("service_mean")
-    {
-        "core cycles"
-    } else if last == "mpki" {
-        "misses / 1000 warp instructions"
-    } else {
-        "count"
-    }
+    keys::unit(key).name()
 }
 
 /// A metric's value as a chart plots it: shares as percentages.
@@ -129,6 +109,14 @@ mod tests {
         assert_eq!(format("ipc", &serde_json::json!(12.34567)), "12.346");
         assert_eq!(format("cycles", &serde_json::json!(1234567)), "1,234,567");
         assert_eq!(format("sim.cycles_per_second", &serde_json::json!(250123.7)), "250,124");
+        // The same decimals at every magnitude.
+        assert_eq!(format("memory.avg_latency", &serde_json::json!(1298.44)), "1,298.4");
+        assert_eq!(format("memory.avg_latency", &serde_json::json!(290.093)), "290.1");
+        assert_eq!(format("memory.requests_per_load", &serde_json::json!(1234.5)), "1,234.500");
+        assert_eq!(
+            (decimal(-1500.5, 1), decimal(-0.0001, 1), decimal(0.25, 2)),
+            ("-1,500.5".into(), "0.0".into(), "0.25".into())
+        );
         assert_eq!(format("dram.prefetch.accuracy", &serde_json::json!(0.026)), "2.6%");
     }
 
@@ -139,7 +127,7 @@ mod tests {
         assert_eq!(unit("memory.avg_latency"), "core cycles");
         assert_eq!(unit("memory.occlusion_cycles_per_load"), "core cycles");
         assert_eq!(unit("dram.read_latency_mean"), "DRAM cycles");
-        assert_eq!(unit("ipc"), "instructions / core cycle");
+        assert_eq!(unit("ipc"), "per core cycle");
         assert_eq!(unit("core.occlusions"), "count");
     }
 }

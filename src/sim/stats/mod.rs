@@ -2,6 +2,7 @@
 
 mod counters;
 mod histogram;
+pub mod keys;
 pub mod metrics;
 pub mod report;
 
