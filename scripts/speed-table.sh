@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's speed table (issue 16): `warpscope bench` of two builds on the four workloads
+# The speed table of docs/speed.md: `warpscope bench` of two builds on the four workloads
 # the issue names — the built-in bfs, the Rodinia BFS trace, PolyBench ATAX at seed 004's size
 # on fermi-30sm, and the streaming stream.ron — run interleaved (before, now, before, now...)
 # so that both builds see the same neighbours on a shared machine, printed as a markdown table

@@ -9,6 +9,7 @@ use warpscope::batch::{compare, dram, export, run, sweep};
 use warpscope::config::{Config, ConfigError, Origin, read_file};
 use warpscope::debug::{Outcome, Session};
 use warpscope::output;
+use warpscope::sim::stats::metrics::count;
 use warpscope::workload::Workload;
 
 #[derive(Parser)]
@@ -47,7 +48,7 @@ enum Command {
     /// with the paper's numbers beside warpscope's (resumable: finished runs are kept).
     Repro(ReproArgs),
     /// Tabulate warpscope beside GPGPU-Sim/Accel-Sim on the same traces and machine (a spec
-    /// naming the machine, the traces and the peer's logs; see scripts/peer/).
+    /// naming the machine, the traces and the peer's stored results; see docs/validation/).
     Validate(ValidateArgs),
     /// Accel-Sim SASS traces: `trace export` writes any workload as one.
     Trace(TraceArgs),
@@ -666,12 +667,17 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
             }
         };
         let m = sweep::merge(target, &a.inputs)?;
-        eprintln!("merged {} points from {} files into {}", m.points, a.inputs.len(), target.display());
+        eprintln!(
+            "merged {} from {} into {}",
+            count(m.points as u64, "point"),
+            count(a.inputs.len() as u64, "file"),
+            target.display()
+        );
         if !m.missing.is_empty() {
             let list: Vec<String> = m.missing.iter().map(|p| p.to_string()).collect();
             eprintln!(
-                "warning: {} points missing: {} (a shard not given, or not finished; re-run it and merge again)",
-                m.missing.len(),
+                "warning: {} missing: {} (a shard not given, or not finished; re-run it and merge again)",
+                count(m.missing.len() as u64, "point"),
                 list.join(", ")
             );
         }
@@ -693,9 +699,9 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let summary = sweep::run(&s, &opts, &bar)?;
     bar.finish_and_clear();
     eprintln!(
-        "{}: {} points in this shard, {} already done, {} run, {} not finished cleanly",
+        "{}: {} in this shard, {} already done, {} run, {} not finished cleanly",
         grid.display(),
-        summary.shard_points,
+        count(summary.shard_points as u64, "point"),
         summary.skipped,
         summary.ran,
         summary.failed
@@ -800,9 +806,9 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     let summary = sweep::run(&r.sweep, &opts, &bar)?;
     bar.finish_and_clear();
     eprintln!(
-        "{}: {} runs, {} already done, {} run now, {} not finished cleanly",
+        "{}: {}, {} already done, {} run now, {} not finished cleanly",
         a.spec.display(),
-        summary.shard_points,
+        count(summary.shard_points as u64, "run"),
         summary.skipped,
         summary.ran,
         summary.failed
@@ -849,13 +855,12 @@ fn export_cmd(a: ExportArgs) -> Result<i32> {
     let (_, workload) = load(&a.machine)?;
     let w = export::export(&workload, dir, &opts)?;
     out(&format!(
-        "{}: {} kernel{}, {} CTAs, {} warps, {} warp instructions written to {}\n",
+        "{}: {}, {}, {}, {} written to {}\n",
         workload.name,
-        workload.kernels.len(),
-        if workload.kernels.len() == 1 { "" } else { "s" },
-        w.ctas,
-        w.warps,
-        w.instructions,
+        count(workload.kernels.len() as u64, "kernel"),
+        count(w.ctas as u64, "CTA"),
+        count(w.warps as u64, "warp"),
+        count(w.instructions as u64, "warp instruction"),
         a.dir.join("kernelslist.g").display()
     ))?;
     Ok(0)

@@ -21,7 +21,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// The documented keys of `run --json` (README "Report keys").
+/// Keys of `run --json` (docs/report-keys.md).
 const KEYS: &[&str] = &[
     "cycles",
     "warp_instructions",

@@ -231,6 +231,7 @@ fn snapshots_are_thinned_to_the_budget_and_history_stays_reachable() {
     let end = s.gpu.cycle;
     run(&mut s, "goto 777");
     assert_eq!(s.gpu.state_hash(), hash_at(777));
+    let end = warpscope::sim::stats::metrics::group(end as i64);
     assert!(run(&mut s, "info snapshots").contains(&format!("history covers cycles 0..{end}")));
 }
 

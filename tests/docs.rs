@@ -29,6 +29,11 @@ fn the_report_keys_page_is_the_key_table() {
     generated("docs/report-keys.md", &keys::markdown());
 }
 
+#[test]
+fn the_debugger_reference_is_the_program_s_tables() {
+    generated("docs/debugger-reference.md", &warpscope::tui::reference::markdown());
+}
+
 /// Every key a report has is documented, with a unit, and every documented key exists: the
 /// page cannot fall behind the report nor list keys it no longer has.
 #[test]

@@ -204,7 +204,7 @@ fn shipped_specs() -> Vec<std::path::PathBuf> {
 
 /// CI's smoke run of every shipped study (issue 13): each spec's whole sweep, every run capped at
 /// 2,000 core cycles (`--max-cycles`), finishes cleanly and gives a report with a row for every
-/// claim, stating the caps. The full runs are documented in the README with their wall time.
+/// claim, stating the caps. The full runs are documented in docs/reproduction/README.md with their wall time.
 #[test]
 fn every_shipped_study_runs_shortened() {
     for spec in shipped_specs() {

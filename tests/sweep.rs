@@ -156,8 +156,8 @@ fn shards_merge_into_the_rows_of_one_whole_run_and_chart_as_svg() {
     // the merge cannot know of); they are named.
     let (code, err) = sweep(&[Path::new("--merge"), &s[0], Path::new("--csv"), &merged]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("merged 2 points from 1 files"), "{err}");
-    assert!(err.contains("warning: 1 points missing: 1 (a shard not given, or not finished"), "{err}");
+    assert!(err.contains("merged 2 points from 1 file"), "{err}");
+    assert!(err.contains("warning: 1 point missing: 1 (a shard not given, or not finished"), "{err}");
     let only_odd = dir.path().join("odd.csv");
     let (code, err) = sweep(&[Path::new("--merge"), &s[1], Path::new("--csv"), &only_odd]);
     assert_eq!(code, 0, "{err}");

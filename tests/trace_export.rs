@@ -351,8 +351,10 @@ fn the_command_refuses_to_overwrite_and_leaves_nothing_half_written() {
     let run: serde_json::Value = serde_json::from_str(&run).unwrap();
     let instructions = run["warp_instructions"].as_u64().unwrap();
     assert!(
-        summary
-            .starts_with(&format!("tiny: 2 kernels, 24 CTAs, 128 warps, {instructions} warp instructions")),
+        summary.starts_with(&format!(
+            "tiny: 2 kernels, 24 CTAs, 128 warps, {} warp instructions",
+            warpscope::sim::stats::metrics::group(instructions as i64)
+        )),
         "{summary}"
     );
     assert!(

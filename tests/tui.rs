@@ -531,7 +531,7 @@ fn an_accel_sim_trace_runs_to_the_end_in_the_terminal_ui() {
     assert_eq!(p.wait_exit(), 0);
 }
 
-/// After a stop on a warp's event, the warps pane's cursor is on that warp (the README's
+/// After a stop on a warp's event, the warps pane's cursor is on that warp (the tour's
 /// first session goes `Tab, j, Enter` from there).
 #[test]
 fn the_warps_cursor_starts_on_the_stopped_warp() {

@@ -551,13 +551,13 @@ impl Session {
     fn snapshot_info(&self) -> String {
         let cycles = self.travel.cycles();
         format!(
-            "{} snapshots every {} cycles, about {:.1} MiB each, budget {} MiB; history covers cycles {}..{}",
-            cycles.len(),
-            self.travel.interval,
+            "{} every {} cycles, about {:.1} MiB each, budget {} MiB; history covers cycles {}..{}",
+            crate::sim::stats::metrics::count(cycles.len() as u64, "snapshot"),
+            crate::sim::stats::metrics::group(self.travel.interval as i64),
             self.travel.snap_bytes as f64 / (1 << 20) as f64,
             self.travel.budget_bytes() >> 20,
-            cycles.first().copied().unwrap_or(0),
-            self.furthest,
+            crate::sim::stats::metrics::group(cycles.first().copied().unwrap_or(0) as i64),
+            crate::sim::stats::metrics::group(self.furthest as i64),
         )
     }
 

@@ -13,7 +13,7 @@
 //! (`if sink.wants(EventKind::X) { sink.emit(Event::X { … }) }`); and, when the small test
 //! machine does not produce it as configured, the overrides that do in `machine_for` of
 //! `tests/debugger.rs`, whose `every_event_kind_breaks_where_the_machine_reports_it` breaks on
-//! every kind. Its name goes in the README's list of `break` events. Optional: the kind in
+//! every kind. Its name goes in docs/debugger.md's list of `break` events (docs/debugger-reference.md is generated). Optional: the kind in
 //! `debug::history::DEFAULT_LOG` to log it by default, a tone in `debug/views/events.rs`.
 
 use super::core::StallReason;
@@ -21,6 +21,7 @@ use super::dram::command::Command;
 use super::dram::sched::DrainCause;
 use super::dram::sched::early::Early;
 use super::record::{Pass, Point, Who};
+use super::stats::metrics::count;
 
 /// A field value of an event, for breakpoint filters and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +88,7 @@ impl ToField for Command {
 /// describe = expr;` — expressions see the fields as bindings.
 macro_rules! events {
     ($(
-        $(#[$doc:meta])*
+        $(#[doc = $doc:literal])*
         $variant:ident $name:literal { $($field:ident : $ty:ty),* $(,)? }
         $(derived { $($dname:literal = $dexpr:expr),* $(,)? })?
         describe = $describe:expr;
@@ -95,7 +96,7 @@ macro_rules! events {
         /// Something that happened at a cycle.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum Event {
-            $($(#[$doc])* $variant { $($field: $ty),* },)+
+            $($(#[doc = $doc])* $variant { $($field: $ty),* },)+
         }
 
         /// The kind of an event, one bit of a subscription mask.
@@ -112,6 +113,13 @@ macro_rules! events {
             pub fn name(self) -> &'static str {
                 match self {
                     $(EventKind::$variant => $name,)+
+                }
+            }
+
+            /// What an event of this kind means: its row's doc comment, as one line.
+            pub fn about(self) -> &'static str {
+                match self {
+                    $(EventKind::$variant => concat!($($doc),*),)+
                 }
             }
 
@@ -203,7 +211,9 @@ events! {
         channel: u16, sm: u16, warp: u16, load_seq: u32, score: u32, requests: u16, row_hits: u16, early: Early,
     }
     describe = format!(
-        "channel {channel} schedules warp-group {sm}.{warp} load {load_seq}: score {score}, {requests} requests, {row_hits} row hits{}",
+        "channel {channel} schedules warp-group {sm}.{warp} load {load_seq}: score {score}, {}, {}{}",
+        count(u64::from(*requests), "request"),
+        count(u64::from(*row_hits), "row hit"),
         match early {
             Early::No => "",
             Early::TimedOut => " (incomplete, timed out)",
@@ -231,7 +241,8 @@ events! {
     LoadDone "load-done" { core: u16, warp: u16, pc: u32, requests: u8, issued: u64, first: u64, last: u64 }
     derived { "latency" = last - issued, "divergence" = last - first }
     describe = format!(
-        "load done on core {core} warp {warp} pc {pc:#06x}: {requests} requests, latency {}, divergence {}",
+        "load done on core {core} warp {warp} pc {pc:#06x}: {}, latency {}, divergence {}",
+        count(u64::from(*requests), "request"),
         last - issued,
         last - first
     );

@@ -1,7 +1,7 @@
 //! `warpscope bench --debugger`: the debugger's speed, measured the way a user meets it.
 //!
 //! - `continue` with breakpoints set on frequent events that never match, versus a headless
-//!   run (both numbers go in the README).
+//!   run (both numbers go in docs/speed.md).
 //! - Rendering a frame of each layout into an off-screen 160×48 buffer.
 //! - Jumping back in time to cycles spread over the history.
 

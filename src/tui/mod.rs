@@ -12,6 +12,7 @@ mod help;
 mod keymap;
 pub mod layout;
 pub mod pane;
+pub mod reference;
 mod render;
 pub mod screenshot;
 mod theme;

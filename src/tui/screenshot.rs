@@ -1,6 +1,6 @@
 //! A picture of the screen: one frame drawn by the real renderer into an off-screen buffer and
 //! written as SVG, each cell's character with its colours and bold, dim, italic, underlined or
-//! reversed style, so the README's pictures are the program's own output (`warpscope tui
+//! reversed style, so the manual's pictures are the program's own output (`warpscope tui
 //! --screenshot FILE.svg -x "COMMANDS"`) and a test can regenerate them.
 
 use super::app::App;

@@ -338,7 +338,9 @@ fn draw_bars(s: &mut Svg, p: &Panel, axis: &Axis, left: f64, slot: f64, y_of: &d
             let (fill, stroke) = if v.capped { ("#FFFFFF", c) } else { (c, "none") };
             s.rect(x + 1.0, y.min(zero), bar_w - 2.0, (y - zero).abs(), fill, stroke, v.capped);
             let label = decimal(v.y, decimals);
-            if bars <= VALUE_LABELS_UP_TO && text_width(&label, TICK_SIZE) + 2.0 <= bar_w {
+            // A label may be as wide as the bar, or the whole slot when the bar is alone in it.
+            let room = if ns == 1 { slot - 4.0 } else { bar_w };
+            if bars <= VALUE_LABELS_UP_TO && text_width(&label, TICK_SIZE) + 2.0 <= room {
                 let ly = if v.y >= 0.0 { y - 3.0 } else { y + TICK_SIZE + 2.0 };
                 s.text(&label, x + bar_w / 2.0, ly, TICK_SIZE, Anchor::Middle);
             }

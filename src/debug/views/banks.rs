@@ -8,6 +8,7 @@ use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::dram::sched::DramScheduler;
 use crate::sim::request::{AccessKind, MemRequest};
+use crate::sim::stats::metrics::count;
 
 /// Who a DRAM request is for: a warp (`core.warp`), or `wb` for an L2 write-back.
 fn requester(r: &MemRequest) -> String {
@@ -121,7 +122,9 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>, mark: Option<u32>) -> 
             ]);
         }
         let marked = mark.map_or(String::new(), |r| format!("; ▶ row {r}, the stop's request"));
-        v = v.text(format!("bank {b} queue ({} requests{marked}):", d.rows.len())).block(Block::Table(d));
+        v = v
+            .text(format!("bank {b} queue ({}{marked}):", count(d.rows.len() as u64, "request")))
+            .block(Block::Table(d));
     }
     v
 }

@@ -6,6 +6,7 @@ use super::super::blame::{Cause, LoadBlame, Part, StageBlame};
 use super::super::recording::warp_load_blame;
 use super::super::scene::Scene;
 use super::{Block, Table, Tone, View, pct, plain, span};
+use crate::sim::stats::metrics::count;
 
 /// The blame of load `seq` of warp `core.warp` (its latest finished load when `None`), from
 /// the session's cache when it has it.
@@ -36,10 +37,9 @@ pub fn under(v: View, s: &Scene, warp: (u16, u16)) -> View {
 pub fn blame(b: &LoadBlame) -> View {
     let mut v = View::new(format!("Blame — load {} of warp {}.{}", b.seq, b.core, b.warp)).line(vec![plain(
         format!(
-            "issued at cycle {}, {} request{}, latency {} cycles (issue to last data back)",
+            "issued at cycle {}, {}, latency {} cycles (issue to last data back)",
             b.issued,
-            b.requests.len(),
-            if b.requests.len() == 1 { "" } else { "s" },
+            count(b.requests.len() as u64, "request"),
             b.latency()
         ),
     )]);

@@ -17,7 +17,7 @@
 //! `use super::{…}` line. `show NAME`, `help show`, completion, the layout files' `Pane(Name)`
 //! and `[` / `]` in its pane follow from the row; `tests/tui.rs` checks that every row is a
 //! `show` command, a layout pane and a line of `help show`, and needs no edit. Its name goes in
-//! the README's lists of views and panes; to see it without typing `layout`, add its pane to
+//! the manual's lists of views and panes (docs/debugger.md, generated docs/debugger-reference.md); to see it without typing `layout`, add its pane to
 //! one of `layouts/*.ron` (whose snapshots in `tests/snapshots/` then change).
 
 use super::super::focus::Focus;

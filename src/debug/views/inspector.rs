@@ -9,6 +9,7 @@ use crate::sim::Gpu;
 use crate::sim::core::warp::LoadTrack;
 use crate::sim::inspect::locate_request;
 use crate::sim::request::{CacheOutcome, ReqTrace, RowOutcome};
+use crate::sim::stats::metrics::count;
 
 const LEGEND: &str = "legend: h L1 hit  ~ merged, waiting  . L1 miss queue  > crossbar  = L2  q DRAM queue  # DRAM service  < reply";
 
@@ -76,12 +77,12 @@ fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u3
     let div = if l.returned > 0 { l.last - l.first } else { 0 };
     let head = if in_flight {
         format!(
-            "load #{} pc {:#06x} issued {}: {}/{} requests back{}",
+            "load #{} pc {:#06x} issued {}: {} of {} back{}",
             l.seq,
             l.pc,
             l.issued,
             l.returned,
-            l.requests,
+            count(u64::from(l.requests), "request"),
             if l.returned > 0 {
                 format!(", first at {}, spread so far {div}", l.first)
             } else {
@@ -90,11 +91,11 @@ fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u3
         )
     } else {
         format!(
-            "last load #{} pc {:#06x} issued {}: {} requests, first back {}, last {} → latency {}, divergence {}",
+            "last load #{} pc {:#06x} issued {}: {}, first back {}, last {} → latency {}, divergence {}",
             l.seq,
             l.pc,
             l.issued,
-            l.requests,
+            count(u64::from(l.requests), "request"),
             l.first,
             l.last,
             l.last - l.issued,

@@ -7,6 +7,7 @@ use super::super::blame::Cause;
 use super::super::interference::{DEFAULT_WINDOW, Interference, interference};
 use super::super::scene::Scene;
 use super::{Block, RowKey, Table, Tone, View, pct, plain, span};
+use crate::sim::stats::metrics::{count, group};
 
 /// The interference of the last `window` cycles (the default when `None`), from the
 /// session's cache when it has it.
@@ -21,8 +22,11 @@ pub fn view(s: &Scene, window: Option<u64>) -> View {
 /// The view of `i`.
 pub fn render(i: &Interference) -> View {
     let v = View::new(format!(
-        "Interference — {} loads ({} requests) issued and finished in cycles {}..{}",
-        i.loads, i.requests, i.from, i.to
+        "Interference — {} ({}) issued and finished in cycles {}..{}",
+        count(i.loads, "load"),
+        count(i.requests, "request"),
+        group(i.from as i64),
+        group(i.to as i64)
     ));
     if i.loads == 0 {
         return v.line(vec![span("no load was issued and finished in this window", Tone::Dim)]);
@@ -45,8 +49,8 @@ pub fn render(i: &Interference) -> View {
         let tone = if sm.waiting > sm.service { Tone::Warn } else { Tone::Normal };
         sms.rows.push(vec![
             plain(core.to_string()),
-            plain(sm.loads.to_string()),
-            plain((sm.latency / sm.loads.max(1)).to_string()),
+            plain(group(sm.loads as i64)),
+            plain(group((sm.latency / sm.loads.max(1)) as i64)),
             span(pct(sm.waiting, total), tone),
             plain(pct(sm.service, total)),
             plain(most.join(", ")),
@@ -77,12 +81,12 @@ pub fn render(i: &Interference) -> View {
         let pairs: Vec<String> = i
             .top_pairs(*ch, 3)
             .iter()
-            .map(|(((dc, dw), (vc, vw)), cycles)| format!("{dc}.{dw} → {vc}.{vw} {cycles}"))
+            .map(|(((dc, dw), (vc, vw)), cycles)| format!("{dc}.{dw} → {vc}.{vw} {}", group(*cycles as i64)))
             .collect();
         let tone = if other * 2 > c.cycles { Tone::Warn } else { Tone::Normal };
         chs.rows.push(vec![
             plain(ch.to_string()),
-            plain(c.cycles.to_string()),
+            plain(group(c.cycles as i64)),
             span(pct(other, c.cycles), tone),
             plain(pct(of(&[Cause::OwnWarp, Cause::SameLoad]), c.cycles)),
             plain(pct(of(&[Cause::RowMiss, Cause::RowConflict]), c.cycles)),

@@ -230,7 +230,7 @@ pub fn breakpoints(set: &Breakpoints) -> View {
     let listed = |id: u32| set.list.iter().any(|b| b.id == id);
     for (cycle, id, ignored) in set.past_hits().filter(|(_, id, _)| listed(*id)).take(RECENT_HITS) {
         // The cycle sits in a numeric column, which a narrow pane hides whole rather than cuts.
-        let what = if ignored { "↳ hit, ignored" } else { "↳ hit (Enter goes to its cycle)" };
+        let what = if ignored { "↳ hit, ignored" } else { "↳ hit" };
         t.rows.push(vec![
             plain(id.to_string()),
             span("hit", Tone::Dim),

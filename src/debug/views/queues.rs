@@ -2,6 +2,7 @@
 
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
+use crate::sim::stats::metrics::count;
 
 pub fn queues(g: &Gpu) -> View {
     let mut t = Table {
@@ -44,8 +45,8 @@ pub fn queues(g: &Gpu) -> View {
         row(format!("DRAM {}", mc.channel), "writes", mc.queues.n_writes, mc.queues.write_capacity, k);
     }
     let v = View::new(format!(
-        "Queues — {} requests in flight; crossbar {} → L2, {} → SMs",
-        g.ledger.in_flight(),
+        "Queues — {} in flight; crossbar {} → L2, {} → SMs",
+        count(g.ledger.in_flight(), "request"),
         g.icnt.request.in_flight(),
         g.icnt.reply.in_flight()
     ));

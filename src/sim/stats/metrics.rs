@@ -84,6 +84,13 @@ pub fn plotted(key: &str, v: f64) -> f64 {
     if is_share(key) { v * 100.0 } else { v }
 }
 
+/// `n` of `noun` for people: thousands separated, the noun in the plural unless `n` is 1
+/// (`1 request`, `6,055 requests`).
+pub fn count(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    std::format!("{} {noun}{s}", group(n as i64))
+}
+
 /// `n` with thousands separators.
 pub fn group(n: i64) -> String {
     let s = n.unsigned_abs().to_string();
@@ -107,6 +114,10 @@ mod tests {
         assert_eq!(format("core.stall_share.str_mem", &serde_json::json!(0.25)), "25.0%");
         assert_eq!(format("l2.access_queue_occupancy.full", &serde_json::json!(0.5)), "50.0%");
         assert_eq!(format("ipc", &serde_json::json!(12.34567)), "12.346");
+        assert_eq!(
+            (count(1, "request"), count(6055, "request"), count(0, "point")),
+            ("1 request".into(), "6,055 requests".into(), "0 points".into())
+        );
         assert_eq!(format("cycles", &serde_json::json!(1234567)), "1,234,567");
         assert_eq!(format("sim.cycles_per_second", &serde_json::json!(250123.7)), "250,124");
         // The same decimals at every magnitude.

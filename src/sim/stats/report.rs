@@ -1,5 +1,5 @@
 //! The report of a run: what `run --json` writes and `compare` tabulates. Keys are stable
-//! (documented in the README); nested objects read as dotted paths (`dram.row_hit_rate`).
+//! (documented in docs/report-keys.md, generated from stats/keys.rs); nested objects read as dotted paths (`dram.row_hit_rate`).
 
 use super::{CacheStats, ChannelStats, L1LoadStats, ReuseStats, StallCause, balance, total};
 use crate::config::Config;

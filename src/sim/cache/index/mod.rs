@@ -8,7 +8,7 @@
 //! its `mod` and `pub use` lines, one variant of [`IndexKind`] and one arm of
 //! [`IndexKind::new`]; and, in `config/names.rs`, its row in `IndexName` and its arm of
 //! [`IndexName::set_count_requirement`] (the set counts it serves, and how to say so). Its name
-//! goes in the README's list of index functions.
+//! goes in docs/machines.md's table of policies.
 
 mod bxor;
 mod conv;

@@ -10,7 +10,7 @@
 //! its `mod` and `pub use` lines, one variant of [`ReplacementKind`] and one arm of
 //! [`ReplacementKind::new`]; and its row in `config::names::ReplacementName`. A policy only the
 //! L1 can run (as DaCache, which needs the issuing warps) is refused for `l2.replacement` in
-//! `config/validate.rs`; its name goes in the README's list of replacement policies.
+//! `config/validate.rs`; its name goes in docs/machines.md's table of policies.
 
 mod chain;
 mod dacache;

@@ -19,7 +19,7 @@
 //! that learns from the memory system also implements [`MemoryFeedback`] for its state type in
 //! its file and registers that state in `learner.rs`, a fourth (see [`learner`]). Its
 //! parameters, if it has any, are a section of `CoreConfig` in `config/mod.rs` (field, struct
-//! and default); its name goes in the README's list of warp schedulers. No test lists them
+//! and default); its name goes in docs/machines.md's table of policies. No test lists them
 //! all.
 
 mod ccws;

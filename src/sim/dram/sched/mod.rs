@@ -23,7 +23,7 @@
 //! what it needs of the machine (`[groups_warps]`, `[coordinates]`, `[hears_core_warps]`, which
 //! `Gpu`, the SMs and the config checks read). Its parameters, if it has any, are a section of
 //! `DramConfig` in `config/mod.rs` (field, struct and default) with their checks in
-//! `config/validate.rs`; its name goes in the README's list of DRAM schedulers. No test lists
+//! `config/validate.rs`; its name goes in docs/machines.md's table of policies. No test lists
 //! them all.
 
 mod alpha_sjf;
