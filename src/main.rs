@@ -47,8 +47,9 @@ enum Command {
     /// Run a seed's headline experiment (a spec in sample-configs/repro/) and write a report
     /// with the paper's numbers beside warpscope's (resumable: finished runs are kept).
     Repro(ReproArgs),
-    /// Tabulate warpscope beside GPGPU-Sim/Accel-Sim on the same traces and machine (a spec
-    /// naming the machine, the traces and the peer's stored results; see docs/validation/).
+    /// Tabulate warpscope beside GPGPU-Sim/Accel-Sim on the same traces and machine, from the
+    /// peer's results stored in the repository (see docs/validation/); export the traces for the
+    /// peer and record its logs.
     Validate(ValidateArgs),
     /// Accel-Sim SASS traces: `trace export` writes any workload as one.
     Trace(TraceArgs),
@@ -74,11 +75,21 @@ struct TimelineArgs {
 
 #[derive(Args)]
 struct ValidateArgs {
-    /// The validation spec (RON).
+    /// The validation study (RON; see docs/validation/README.md).
     spec: PathBuf,
-    /// Where to write the table (markdown; `-` for standard output).
+    /// Where to write the tables (markdown; `-` for standard output).
     #[arg(short, long, value_name = "PATH|-", default_value = "-")]
     output: String,
+    /// Run only these kernels of the study (comma-separated names).
+    #[arg(long, value_name = "NAMES")]
+    kernels: Option<String>,
+    /// Instead of validating, write each kernel's trace into DIR/NAME/ for the peer to run.
+    #[arg(long, value_name = "DIR", conflicts_with = "record")]
+    export: Option<PathBuf>,
+    /// Instead of validating, read the peer's logs (LOGDIR/NAME.log) into the study's stored
+    /// results file.
+    #[arg(long, value_name = "LOGDIR")]
+    record: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -841,9 +852,29 @@ fn verify_stored(study: &sweep::Sweep, results: &std::path::Path, n: usize) -> R
 
 fn validate_cmd(a: ValidateArgs) -> Result<i32> {
     use warpscope::batch::validate;
+    let only: Option<Vec<String>> =
+        a.kernels.as_ref().map(|k| k.split(',').map(|n| n.trim().to_string()).collect());
+    let study = validate::spec::Study::load(&a.spec)?;
+    if let Some(dir) = &a.export {
+        if !dir.is_dir() {
+            return Err(usage(&format!("--export {}", dir.display()), "is no directory; create it first"));
+        }
+        let written = validate::export(&study, dir, only.as_deref())?;
+        eprintln!("wrote {}", count(written.len() as u64, "trace"));
+        out(&(written.join("\n") + "\n"))?;
+        return Ok(0);
+    }
+    if let Some(logs) = &a.record {
+        if only.is_some() {
+            return Err(usage("--record", "records every kernel of the study: leave out --kernels"));
+        }
+        let path = validate::record(&study, logs)?;
+        eprintln!("wrote {path}");
+        return Ok(0);
+    }
     check_outputs(&[("--output", Some(&a.output))])?;
-    let (config, rows) = validate::run(&a.spec)?;
-    output::write_atomic(&a.output, &validate::markdown(&config, &rows))?;
+    let v = validate::validate(&study, only.as_deref())?;
+    output::write_atomic(&a.output, &validate::table::markdown(&v))?;
     Ok(0)
 }
 

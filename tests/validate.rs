@@ -1,91 +1,171 @@
-//! `warpscope validate`: warpscope's runs beside a peer simulator's logs on the same traces
-//! and machine, errors computed against the peer.
+//! `warpscope validate`: warpscope's runs beside a peer simulator's stored results on the same
+//! traces and machine. The peer's logs are recorded into a results file tied to the option files
+//! and traces by their digests; a stored number made with other files or another trace is
+//! refused, and a kernel missing on one side is listed.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-#[test]
-fn the_table_sets_our_run_beside_the_peer_log() {
-    let dir = std::env::temp_dir().join(format!("warpscope-validate-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let machine = dir.join("gtx480.ron");
-    let import = Command::new(BIN)
-        .args(["config", "import", &format!("{ROOT}/tests/fixtures/gpgpusim/GTX480/gpgpusim.config"), "-o"])
-        .arg(&machine)
-        .output()
-        .unwrap();
-    assert!(import.status.success());
-    let trace = format!("{ROOT}/sample-configs/workloads/rodinia-bfs-kernel5.traceg");
-    // The peer's log: 12345 cycles, IPC 20.
+fn warpscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    let s = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    (out.status.code().unwrap_or(-1), s(&out.stdout), s(&out.stderr))
+}
+
+/// A study of two kernels on the GTX 480 option files, in a fresh directory.
+fn study(dir: &Path) -> PathBuf {
+    let spec = dir.join("study.ron");
     std::fs::write(
-        dir.join("peer.log"),
-        "gpu_tot_sim_cycle = 12345\ngpu_tot_ipc = 20.0\nL1D_total_cache_miss_rate = 0.5\nL2_total_cache_miss_rate = 0.25\ngpgpu_simulation_time = 0 days, 0 hrs, 0 min, 7 sec (7 sec)\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("spec.ron"),
+        &spec,
         format!(
-            "(machine: \"gtx480.ron\", kernels: [(name: \"bfs5\", trace: {trace:?}, peer_log: \"peer.log\")])"
+            r#"(
+    title: "test study",
+    peer: (
+        simulator: "a peer",
+        sources: ["owner/peer@abc123"],
+        command: "peer -trace TRACE/kernelslist.g",
+        configs: ["{ROOT}/tests/fixtures/gpgpusim/GTX480/gpgpusim.config"],
+        results: "results.ron",
+    ),
+    kernels: [
+        (name: "tiny", workload: "{ROOT}/tests/fixtures/tiny.ron"),
+        (name: "bfs5", workload: "{ROOT}/sample-configs/workloads/rodinia-bfs-kernel5.traceg"),
+    ],
+    targets: (mean_cycle_error: Some(10.0), bandwidth_points: Some(5.0)),
+)"#
         ),
     )
     .unwrap();
-    let out = Command::new(BIN).args(["validate"]).arg(dir.join("spec.ron")).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let table = String::from_utf8_lossy(&out.stdout);
-    // Ours, from an ordinary run of the same trace on the same machine.
-    let run =
-        Command::new(BIN).args(["run", "-w", &trace, "--json", "-", "-c"]).arg(&machine).output().unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-    let cycles = report["cycles"].as_f64().unwrap();
-    let err = (cycles - 12345.0) / 12345.0 * 100.0;
-    let row = format!("| bfs5 | 12345 | {cycles} | {err:+.1} % | 20.00 |");
-    assert!(table.contains(&row), "{row}\n{table}");
-    // Hit rates in percent, peer first, and warpscope's difference in points.
-    let l1 = report["l1"]["hit_rate"].as_f64().unwrap() * 100.0;
-    assert!(table.contains(&format!("| 50.0 / {l1:.1} ({:+.1}) |", l1 - 50.0)), "{table}");
-    assert!(table.contains("| 75.0 / "), "{table}");
-    assert!(table.contains("IPC correlation: –"), "one kernel has no correlation: {table}");
-    // More than 30 % off (the peer's cycle count is made up): both simulators' units.
-    if err.abs() > 30.0 {
-        assert!(
-            table.contains("| kernel | L1 reads | L1 read misses |") && table.contains("\n| bfs5 | – / "),
-            "{table}"
-        );
-    }
-    // A missing log is named before anything runs.
-    std::fs::remove_file(dir.join("peer.log")).unwrap();
-    let out = Command::new(BIN).args(["validate"]).arg(dir.join("spec.ron")).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("kernels[0].peer_log: `"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::remove_dir_all(&dir).ok();
+    spec
 }
 
-/// The shipped study: its spec parses, names at least 12 kernels, and names the kernels the
-/// script exports, in the script's order (the script writes the spec; this keeps a hand edit of
-/// either from going unnoticed).
+/// A log in GPGPU-Sim's shape: `cycles` cycles, IPC 20, hit rates from the breakdowns.
+fn log(cycles: u64) -> String {
+    format!(
+        "gpu_tot_sim_cycle = {cycles}\ngpu_tot_ipc = 20.0\n\
+         \tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 50\n\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS] = 50\n\
+         gpu_sim_cycle = {cycles}\nDRAM[0]: 16 bks, busW=4 BL=8 CL=12, tRCD=12\n\
+         n_cmd=100 n_nop=50 n_act=4 n_pre=2 n_req=9 n_rd=1000 n_write=10 n_wr_bk=0 bw_util=0.25\n\
+         gpgpu_simulation_time = 0 days, 0 hrs, 0 min, 7 sec (7 sec)\n"
+    )
+}
+
 #[test]
-fn the_shipped_spec_is_the_scripts() {
-    use warpscope::batch::validate::ValidateSpec;
-    use warpscope::config::{Origin, parse_ron};
-    let path = format!("{ROOT}/sample-configs/validation/accelsim-qv100.ron");
-    let spec: ValidateSpec =
-        parse_ron(&std::fs::read_to_string(&path).unwrap(), &Origin::File(path.clone())).unwrap();
-    let script = std::fs::read_to_string(format!("{ROOT}/scripts/validate-accelsim.sh")).unwrap();
-    let exported: Vec<&str> = script
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix('"')?.strip_suffix('"')?.split_once('|').map(|(name, _)| name))
-        .collect();
-    let named: Vec<&str> = spec.kernels.iter().map(|k| k.name.as_str()).collect();
-    assert!(named.len() >= 12, "{named:?}");
-    assert_eq!(named, exported);
-    for k in &spec.kernels {
-        assert_eq!(k.trace, format!("../../validation-run/traces/{}/kernelslist.g", k.name));
-        assert_eq!(k.peer_log, format!("../../validation-run/peer/{}.log", k.name));
-    }
+fn recorded_logs_validate_offline_and_refuse_other_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = study(dir.path());
+    let spec_s = spec.to_str().unwrap();
+    let logs = dir.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    // Exporting writes each kernel's trace for the peer.
+    let traces = dir.path().join("traces");
+    std::fs::create_dir_all(&traces).unwrap();
+    let (code, out, err) = warpscope(&["validate", spec_s, "--export", traces.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("traces/tiny/kernelslist.g") && traces.join("bfs5/kernel-1.traceg").is_file(),
+        "{out}"
+    );
+    // Recording needs a log for every kernel.
+    std::fs::write(logs.join("tiny.log"), log(12345)).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no log for bfs5"), "{err}");
+    std::fs::write(logs.join("bfs5.log"), log(2000)).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let stored = std::fs::read_to_string(dir.path().join("results.ron")).unwrap();
+    assert!(
+        stored.contains("cycles\": 12345")
+            && stored.contains("trace_sha256")
+            && stored.contains("owner/peer@abc123"),
+        "{stored}"
+    );
+
+    // The tables: our cycles beside the stored ones, with the error.
+    let (code, table, err) = warpscope(&["validate", spec_s, "--kernels", "tiny"]);
+    assert_eq!(code, 0, "{err}");
+    let machine = dir.path().join("gtx480.ron");
+    let (code, _, err) = warpscope(&[
+        "config",
+        "import",
+        &format!("{ROOT}/tests/fixtures/gpgpusim/GTX480/gpgpusim.config"),
+        "-o",
+        machine.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, json, _) = warpscope(&[
+        "run",
+        "-w",
+        &format!("{ROOT}/tests/fixtures/tiny.ron"),
+        "-c",
+        machine.to_str().unwrap(),
+        "--json",
+        "-",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let cycles = report["cycles"].as_u64().unwrap();
+    let err_pct = (cycles as f64 - 12345.0) / 12345.0 * 100.0;
+    let row = format!(
+        "| tiny | 12,345 | {} | {err_pct:+.1} % |",
+        warpscope::sim::stats::metrics::group(cycles as i64)
+    );
+    assert!(table.contains(&row), "{row}\n{table}");
+    let bw = report["dram"]["bandwidth_utilization"].as_f64().unwrap() * 100.0;
+    assert!(table.contains(&format!("| 25.0 / {bw:.1} ({:+.1}) |", bw - 25.0)), "{table}");
+    // 1000 reads of 4 bytes × BL 8 = 0.032 MB; 50 % L1 hits.
+    assert!(table.contains("| 0.0 / ") && table.contains("| 50.0 / "), "{table}");
+    assert!(table.contains("Stored but not run here: bfs5."), "the kernel left out is listed: {table}");
+    assert!(table.contains("| mean absolute cycle error, % | ≤ 10.0 |"), "{table}");
+
+    // A stored trace digest that is not today's export: refused, naming the kernel.
+    let other = stored.replacen("trace_sha256: \"", "trace_sha256: \"00", 1);
+    std::fs::write(dir.path().join("results.ron"), &other).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("the trace export of tiny (stored 00") && err.contains("changed since the peer ran it"),
+        "{err}"
+    );
+    // Results made with another option file: refused, both digests named.
+    let other = stored.replacen("options_sha256: \"", "options_sha256: \"ff", 1);
+    std::fs::write(dir.path().join("results.ron"), &other).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("were made with gpgpusim.config of options digest ff")
+            && err.contains("but the spec's gpgpusim.config has "),
+        "{err}"
+    );
+    // A kernel with no stored results is run and listed, not dropped.
+    std::fs::write(dir.path().join("results.ron"), stored.replace("name: \"bfs5\"", "name: \"gone\""))
+        .unwrap();
+    let (code, table, err) = warpscope(&["validate", spec_s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        table.contains("No peer results stored for: bfs5")
+            && table.contains("Stored but not run here: gone."),
+        "{table}"
+    );
+    assert!(table.contains("\n| bfs5 | – | "), "{table}");
+    // An unknown kernel in --kernels names the valid ones.
+    let (code, _, err) = warpscope(&["validate", spec_s, "--kernels", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`nope` is no kernel of") && err.contains("kernels: tiny, bfs5"), "{err}");
+}
+
+#[test]
+fn a_study_that_sets_the_machine_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = study(dir.path());
+    let text = std::fs::read_to_string(&spec)
+        .unwrap()
+        .replace("(name: \"tiny\", workload:", "(name: \"tiny\", sets: [\"dram.scheduler=fcfs\"], workload:");
+    std::fs::write(&spec, text).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("kernels[0].sets") && err.contains("the machine is the peer's"), "{err}");
 }

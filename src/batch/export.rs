@@ -27,19 +27,30 @@ pub fn prepare(target: &Path, opts: &ExportOptions) -> Result<AtomicDir> {
 
 /// Writes `workload` into `dir` and moves it into place; returns what was written.
 pub fn export(workload: &Workload, dir: AtomicDir, opts: &ExportOptions) -> Result<Written> {
-    let create = |name: &str| -> Result<BufWriter<std::fs::File>> {
+    let total = write_files(workload, opts.modes, |name| {
         let path = dir.path().join(name);
         let file =
             std::fs::File::create(&path).with_context(|| format!("{}: cannot create", path.display()))?;
         Ok(BufWriter::with_capacity(1 << 16, file))
-    };
+    })?;
+    dir.commit()?;
+    Ok(total)
+}
+
+/// Writes `workload`'s trace files, each into the writer `create` opens for its name: the
+/// kernels in order, then `kernelslist.g`. A directory export and a trace digest
+/// (`validate`) both write through here, so they see the same bytes.
+pub fn write_files<W: Write>(
+    workload: &Workload,
+    modes: AddressModes,
+    mut create: impl FnMut(&str) -> Result<W>,
+) -> Result<Written> {
     let mut total = Written::default();
     for (i, kernel) in workload.kernels.iter().enumerate() {
         let name = write::file_name(i as u32 + 1);
         let mut out = create(&name)?;
-        let w = write::write_kernel(&mut out, kernel, i as u32 + 1, opts.modes)
-            .with_context(|| format!("{}", dir.path().join(&name).display()))?;
-        out.flush().with_context(|| format!("{}: cannot write", dir.path().join(&name).display()))?;
+        let w = write::write_kernel(&mut out, kernel, i as u32 + 1, modes).with_context(|| name.clone())?;
+        out.flush().with_context(|| format!("{name}: cannot write"))?;
         total.ctas += w.ctas;
         total.warps += w.warps;
         total.instructions += w.instructions;
@@ -47,7 +58,6 @@ pub fn export(workload: &Workload, dir: AtomicDir, opts: &ExportOptions) -> Resu
     let mut list = create("kernelslist.g")?;
     write::write_list(&mut list, workload.kernels.len())
         .and_then(|()| list.flush())
-        .with_context(|| format!("{}: cannot write", dir.path().join("kernelslist.g").display()))?;
-    dir.commit()?;
+        .context("kernelslist.g: cannot write")?;
     Ok(total)
 }

@@ -15,29 +15,69 @@
 //! counts 32-byte sectors where warpscope counts lines. Without breakdowns, one minus the
 //! `*_total_cache_miss_rate` (which counts writes too).
 
-/// The numbers compared with warpscope's report.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PeerStats {
-    pub cycles: Option<f64>,
-    pub instructions: Option<f64>,
-    pub ipc: Option<f64>,
-    pub l1_hit_rate: Option<f64>,
-    pub l2_hit_rate: Option<f64>,
+macro_rules! peer_counters {
+    ($($(#[doc = $doc:literal])* $name:ident,)+) => {
+        /// The numbers compared with warpscope's report; a counter the log does not have stays
+        /// `None`. Stored peer results (`validate --record`) keep them by name.
+        #[derive(Clone, Debug, Default, PartialEq)]
+        pub struct PeerStats {
+            $($(#[doc = $doc])* pub $name: Option<f64>,)+
+        }
+
+        impl PeerStats {
+            /// The counters the log had, by name.
+            pub fn to_map(&self) -> std::collections::BTreeMap<String, f64> {
+                let mut m = std::collections::BTreeMap::new();
+                $(if let Some(v) = self.$name {
+                    m.insert(stringify!($name).to_string(), v);
+                })+
+                m
+            }
+
+            /// The counters of a map written by [`PeerStats::to_map`]; an unknown name is an
+            /// error naming the valid ones.
+            pub fn from_map(m: &std::collections::BTreeMap<String, f64>) -> Result<PeerStats, String> {
+                let mut s = PeerStats::default();
+                for (k, v) in m {
+                    match k.as_str() {
+                        $(stringify!($name) => s.$name = Some(*v),)+
+                        other => return Err(format!(
+                            "unknown peer counter `{other}`; valid: {}",
+                            [$(stringify!($name)),+].join(", ")
+                        )),
+                    }
+                }
+                Ok(s)
+            }
+        }
+    };
+}
+
+peer_counters! {
+    cycles,
+    instructions,
+    ipc,
+    l1_hit_rate,
+    l2_hit_rate,
     /// Read accesses and read misses (`MISS` + `SECTOR_MISS`) of the L1s and of the L2.
-    pub l1_reads: Option<f64>,
-    pub l1_read_misses: Option<f64>,
-    pub l2_reads: Option<f64>,
-    pub l2_read_misses: Option<f64>,
-    /// Bytes read from DRAM: column reads (`n_rd`) × the channel's burst (`busW` × `BL`).
-    pub dram_read_bytes: Option<f64>,
+    l1_reads,
+    l1_read_misses,
+    l2_reads,
+    l2_read_misses,
+    /// DRAM column reads and writes over the channels (`n_rd`, `n_write`), and the bytes they
+    /// moved: each is a burst of the channel's bus width × burst length (`busW` × `BL`).
+    dram_reads,
+    dram_writes,
+    dram_read_bytes,
+    dram_write_bytes,
     /// Mean latency of requests that missed the L1, core cycles (`averagemflatency`).
-    pub miss_latency: Option<f64>,
+    miss_latency,
     /// Mean over the DRAM channels of the last kernel's statistics block.
-    pub row_hit_rate: Option<f64>,
-    pub bandwidth_utilization: Option<f64>,
-    pub wall_seconds: Option<f64>,
-    pub cycles_per_second: Option<f64>,
-    pub peak_rss_mb: Option<f64>,
+    row_hit_rate,
+    bandwidth_utilization,
+    wall_seconds,
+    cycles_per_second,
+    peak_rss_mb,
 }
 
 /// The value after `key` = on a line (`key = 12.5`, `key=12.5`, `key = 12 (cycle/sec)`).
@@ -116,8 +156,13 @@ pub fn parse(log: &str) -> PeerStats {
         let bl = l.split_whitespace().find_map(|w| w.strip_prefix("BL=")?.parse::<f64>().ok())?;
         Some(bus * bl)
     });
-    let rd: Vec<f64> = block.lines().filter_map(|l| inline_value(l, "n_rd")).collect();
-    s.dram_read_bytes = burst.filter(|_| !rd.is_empty()).map(|b| rd.iter().sum::<f64>() * b);
+    let sum = |key: &str| -> Option<f64> {
+        let v: Vec<f64> = block.lines().filter_map(|l| inline_value(l, key)).collect();
+        (!v.is_empty()).then(|| v.iter().sum())
+    };
+    (s.dram_reads, s.dram_writes) = (sum("n_rd"), sum("n_write"));
+    s.dram_read_bytes = burst.and_then(|b| Some(s.dram_reads? * b));
+    s.dram_write_bytes = burst.and_then(|b| Some(s.dram_writes? * b));
     s.wall_seconds = log
         .lines()
         .rev()
@@ -194,6 +239,14 @@ gpgpu_simulation_rate = 61 (cycle/sec)
         assert_eq!((s.l1_reads, s.l1_read_misses, s.l2_reads), (Some(100.0), Some(30.0), None));
         // Two channels of 9 column reads of 4-byte × BL8 bursts.
         assert_eq!((s.dram_read_bytes, s.miss_latency), (Some(2.0 * 9.0 * 32.0), Some(226.0)));
+        assert_eq!((s.dram_reads, s.dram_writes, s.dram_write_bytes), (Some(18.0), Some(0.0), Some(0.0)));
+        // Stored by name and read back the same; an unknown name is refused.
+        assert_eq!(PeerStats::from_map(&s.to_map()), Ok(s.clone()));
+        let mut bad = s.to_map();
+        bad.insert("cycels".into(), 1.0);
+        assert!(
+            PeerStats::from_map(&bad).unwrap_err().contains("unknown peer counter `cycels`; valid: cycles")
+        );
         let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-9;
         assert!(close(s.row_hit_rate, 0.7), "{:?}", s.row_hit_rate);
         assert!(close(s.bandwidth_utilization, 0.2), "{:?}", s.bandwidth_utilization);
