@@ -71,6 +71,7 @@ fn track_of(b: &LoadBlame, stage: Stage, unit: u16) -> (String, &'static str) {
     let sm = format!("SM {}", b.core);
     match stage {
         Stage::Ldst => (sm, "LD/ST"),
+        Stage::L1Latency => (sm, "L1 latency queue"),
         Stage::L1Hit | Stage::L1Merged | Stage::L1MissQueue => (sm, "L1"),
         Stage::Request => ("crossbar".into(), "request network"),
         Stage::L2Queue => (format!("L2 slice {unit}"), "access queue"),

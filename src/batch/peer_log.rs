@@ -64,8 +64,9 @@ peer_counters! {
     l1_read_misses,
     l2_reads,
     l2_read_misses,
-    /// DRAM column reads and writes over the channels (`n_rd`, `n_write`), and the bytes they
-    /// moved: each is a burst of the channel's bus width × burst length (`busW` × `BL`).
+    /// DRAM column reads and writes over the channels (`n_rd`; `n_write` + `n_wr_bk`, the L2's
+    /// write-backs), and the bytes they moved: each is a burst of the channel's bus width ×
+    /// burst length (`busW` × `BL`).
     dram_reads,
     dram_writes,
     dram_read_bytes,
@@ -160,7 +161,8 @@ pub fn parse(log: &str) -> PeerStats {
         let v: Vec<f64> = block.lines().filter_map(|l| inline_value(l, key)).collect();
         (!v.is_empty()).then(|| v.iter().sum())
     };
-    (s.dram_reads, s.dram_writes) = (sum("n_rd"), sum("n_write"));
+    let writebacks = sum("n_wr_bk");
+    (s.dram_reads, s.dram_writes) = (sum("n_rd"), sum("n_write").map(|w| w + writebacks.unwrap_or(0.0)));
     s.dram_read_bytes = burst.and_then(|b| Some(s.dram_reads? * b));
     s.dram_write_bytes = burst.and_then(|b| Some(s.dram_writes? * b));
     s.wall_seconds = log

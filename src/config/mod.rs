@@ -233,10 +233,17 @@ pub struct L1Config {
     pub miss_queue: u32,
     /// Hit latency (core cycles).
     pub hit_latency: u32,
-    /// Every access waits `hit_latency` before its tag lookup, so misses and stores too leave
-    /// that much later (GPGPU-Sim 4's L1 latency queue, `-gpgpu_l1_latency`); false: they
-    /// leave at once.
+    /// Every access waits `hit_latency` in its bank's latency queue before its tag lookup, so
+    /// misses and stores too leave that much later, and an access the lookup refuses holds up
+    /// only its bank (GPGPU-Sim 4's L1 latency queues, `-gpgpu_l1_latency`; `sim::l1_banks`);
+    /// false: the lookup is at once and a hit returns after `hit_latency`.
     pub latency_queue: bool,
+    /// Banks of the L1 with a latency queue (`-gpgpu_l1_banks`): up to this many accesses
+    /// enter it per cycle, one per bank.
+    pub banks: u32,
+    /// Bytes of consecutive addresses in one bank before the next
+    /// (`-gpgpu_l1_banks_byte_interleaving`).
+    pub bank_bytes: u32,
     pub allocate: AllocPolicy,
     /// Set-index function (seed 004 ch. 3); some need a particular set count.
     pub index: IndexName,
@@ -397,6 +404,9 @@ pub struct DramConfig {
     pub frontend_latency: u32,
     /// FR-FCFS-Cap: column commands an open row may serve ahead of older requests.
     pub row_hit_cap: u32,
+    /// Separate row and column command buses (HBM; GPGPU-Sim's `-dram_dual_bus_interface 1`):
+    /// a cycle can issue an ACT or PRE and a RD or WR; false: one command per cycle.
+    pub dual_bus: bool,
     /// GMC's transaction and command scheduling (also the command queues and write sorting
     /// of the warp-aware schedulers).
     pub gmc: GmcConfig,
@@ -745,6 +755,8 @@ impl Default for L1Config {
             miss_queue: 8,
             hit_latency: 20,
             latency_queue: false,
+            banks: 1,
+            bank_bytes: 32,
             allocate: AllocPolicy::OnMiss,
             index: IndexName::Conv,
             replacement: ReplacementName::Lru,
@@ -803,6 +815,7 @@ impl Default for DramConfig {
             scheduler: DramSchedulerName::FrFcfs,
             frontend_latency: 0,
             row_hit_cap: 16,
+            dual_bus: false,
             gmc: GmcConfig::default(),
             warp_aware: WarpAwareConfig::default(),
             coordination: CoordinationConfig::default(),

@@ -136,6 +136,29 @@ pub fn issues(c: &Config) -> Vec<Issue> {
             ),
         );
     }
+    if core.warp_scheduler == super::WarpSchedulerName::Mascar && c.l1.latency_queue {
+        k.fail(
+            "core.warp_scheduler",
+            "= \"mascar\": MASCAR parks the accesses the L1 refuses at the LD/ST unit; an L1 with a latency \
+             queue (l1.latency_queue = true) refuses them later, in its banks",
+        );
+    }
+    if c.dram.dual_bus
+        && !matches!(
+            c.dram.scheduler,
+            super::DramSchedulerName::Fcfs
+                | super::DramSchedulerName::FrFcfs
+                | super::DramSchedulerName::FrFcfsCap
+        )
+    {
+        k.fail(
+            "dram.dual_bus",
+            format!(
+                "= true: a second command per cycle is chosen by FCFS and FR-FCFS only (GPGPU-Sim's schedulers); dram.scheduler is {:?}",
+                c.dram.scheduler
+            ),
+        );
+    }
     k.range("core.oaws.smr_percent", core.oaws.smr_percent, 0, 100);
     k.range("core.oaws.dlc_entries", core.oaws.dlc_entries, 1, 256);
 
@@ -155,6 +178,19 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
     k.at_least("l1.miss_queue", l1.miss_queue, 1);
     k.at_least("l1.hit_latency", l1.hit_latency, 1);
+    if !(1..=32).contains(&l1.banks) || !l1.banks.is_power_of_two() {
+        k.fail("l1.banks", format!("= {}: must be a power of two from 1 to 32", l1.banks));
+    }
+    k.pow2("l1.bank_bytes", l1.bank_bytes, 4);
+    if l1.banks > 1 && !l1.latency_queue {
+        k.fail(
+            "l1.banks",
+            format!(
+                "= {}: banks take accesses into their latency queues; they need l1.latency_queue = true",
+                l1.banks
+            ),
+        );
+    }
     dacache(&mut k, c);
     adaptive(&mut k, c);
     sectored(&mut k, c);

@@ -26,6 +26,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub enum Stage {
     /// In the LD/ST unit, behind earlier accesses, until the L1 took it.
     Ldst,
+    /// In its L1 bank's latency queue (`l1.latency_queue`, GPGPU-Sim 4): the fixed latency,
+    /// then behind a refused access at the bank's head, or refused there itself.
+    L1Latency,
     /// An L1 hit's latency.
     L1Hit,
     /// Merged into an L1 MSHR entry: waiting for another request's line.
@@ -62,8 +65,9 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in the order a request meets them.
-    pub const ALL: [Stage; 15] = [
+    pub const ALL: [Stage; 16] = [
         Stage::Ldst,
+        Stage::L1Latency,
         Stage::L1Hit,
         Stage::L1Merged,
         Stage::L1MissQueue,
@@ -84,6 +88,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Ldst => "ldst",
+            Stage::L1Latency => "l1-latency",
             Stage::L1Hit => "l1-hit",
             Stage::L1Merged => "l1-merged",
             Stage::L1MissQueue => "l1-miss-queue",
@@ -138,7 +143,7 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, in declaration order.
-    pub const ALL: [Cause; 19] = [
+    pub const ALL: [Cause; 20] = [
         Cause::OtherWarps,
         Cause::OwnWarp,
         Cause::SameLoad,
@@ -154,6 +159,7 @@ impl Cause {
         Cause::Refused(StallCause::MissQueue),
         Cause::Refused(StallCause::Response),
         Cause::Refused(StallCause::DataPort),
+        Cause::Refused(StallCause::Bank),
         Cause::BackPressure,
         Cause::Service,
         Cause::Latency,
@@ -178,6 +184,7 @@ impl Cause {
             Cause::Refused(StallCause::MissQueue) => "refused-miss-queue",
             Cause::Refused(StallCause::Response) => "refused-response",
             Cause::Refused(StallCause::DataPort) => "refused-data-port",
+            Cause::Refused(StallCause::Bank) => "refused-bank",
             Cause::BackPressure => "back-pressure",
             Cause::Service => "service",
             Cause::Latency => "latency",
@@ -380,12 +387,17 @@ fn stages_of(ix: &Index<'_>, issued: u64, access: &Pass) -> Result<Vec<StageBlam
     };
     let done = at(Point::Done)?;
     let mut stages = vec![ldst_stage(ix, issued, access)];
-    let l1 = CacheOutcome::ALL[usize::from(access.detail)];
-    match l1 {
-        CacheOutcome::Hit => stages.push(own(Stage::L1Hit, core, access.cycle, done.cycle, Cause::Service)),
-        CacheOutcome::Merged => {
-            stages.push(own(Stage::L1Merged, core, access.cycle, done.cycle, Cause::Merged))
+    // With latency queues the L1 looks the access up later: its wait in its bank first.
+    let (looked, l1) = match ix.of(me.id, Point::L1Lookup) {
+        Some(lookup) => {
+            stages.push(l1_latency_stage(ix, &me, access.cycle, lookup));
+            (lookup.cycle, CacheOutcome::ALL[usize::from(lookup.detail & 0xf)])
         }
+        None => (access.cycle, CacheOutcome::ALL[usize::from(access.detail)]),
+    };
+    match l1 {
+        CacheOutcome::Hit => stages.push(own(Stage::L1Hit, core, looked, done.cycle, Cause::Service)),
+        CacheOutcome::Merged => stages.push(own(Stage::L1Merged, core, looked, done.cycle, Cause::Merged)),
         _ => {
             let inject = at(Point::Inject)?;
             let arrive = at(Point::L2Arrive)?;
@@ -399,7 +411,7 @@ fn stages_of(ix: &Index<'_>, issued: u64, access: &Pass) -> Result<Vec<StageBlam
                 Stage::L1MissQueue,
                 Point::Inject,
                 core,
-                access.cycle,
+                looked,
                 inject.cycle,
                 Cause::BackPressure,
             ));
@@ -517,6 +529,24 @@ fn ldst_stage(ix: &Index<'_>, issued: u64, access: &Pass) -> StageBlame {
     let refusals: Vec<&Pass> = ix.at(Point::Refused, me.core, issued, access.cycle + 1).collect();
     let parts = fifo_parts(ahead, &me, issued, access.cycle, Cause::Service, &refusals);
     StageBlame { stage: Stage::Ldst, unit: me.core, from: issued, to: access.cycle, parts }
+}
+
+/// An access's wait in its L1 bank's latency queue, from entering it at `entered` to its
+/// `lookup`: the queue's fixed latency, then (the lookup pass says how long) behind a refused
+/// access at the head of the bank, and from its own first refusal at the head on, refused.
+fn l1_latency_stage(ix: &Index<'_>, me: &Who, entered: u64, lookup: &Pass) -> StageBlame {
+    let (to, past) = (lookup.cycle, u64::from(lookup.detail >> 4));
+    let ready = to.saturating_sub(past).max(entered);
+    let mut parts = Parts::default();
+    parts.add(Cause::Latency, ready - entered, None, false);
+    match ix.of(me.id, Point::L1Refused).filter(|r| r.cycle >= ready && r.cycle <= to) {
+        Some(r) => {
+            parts.add(Cause::BackPressure, r.cycle - ready, None, false);
+            parts.add(Cause::Refused(StallCause::ALL[usize::from(r.detail)]), to - r.cycle, None, false);
+        }
+        None => parts.add(Cause::BackPressure, to - ready, None, false),
+    }
+    StageBlame { stage: Stage::L1Latency, unit: me.core, from: entered, to, parts: parts.done() }
 }
 
 /// A stage served in order at `unit`, left through `point`: [from, to) cut at the departures

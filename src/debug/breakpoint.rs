@@ -614,7 +614,7 @@ mod tests {
             assert_eq!(got, ok, "{spec}");
         }
         let e = parse_trigger("delayed stage=drm").unwrap_err();
-        assert!(e.starts_with("stage=drm: valid: ldst, l1-hit,") && e.contains("dram"), "{e}");
+        assert!(e.starts_with("stage=drm: valid: ldst, l1-latency, l1-hit,") && e.contains("dram"), "{e}");
         let e = parse_trigger("delayed cause=others").unwrap_err();
         assert!(e.contains("other-warps") && e.contains("row-conflict"), "{e}");
         assert_eq!(

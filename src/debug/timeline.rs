@@ -58,6 +58,8 @@ enum Unit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Track {
     Ldst,
+    /// The L1's banked latency queues (`l1.latency_queue`).
+    L1Latency,
     L1,
     ReplyQueue,
     Request,
@@ -80,6 +82,7 @@ impl Track {
     fn name(self) -> String {
         match self {
             Track::Ldst => "LD/ST".into(),
+            Track::L1Latency => "L1 latency queue".into(),
             Track::L1 => "L1".into(),
             Track::ReplyQueue => "reply queue".into(),
             Track::Request => "request network".into(),
@@ -101,7 +104,7 @@ impl Track {
             Track::L1 | Track::Reply | Track::L2 => 1,
             Track::ReplyQueue | Track::L2Miss => 2,
             // After the tracks without them: the latency queues are off on most machines.
-            Track::L2Latency | Track::DramLatency => 3,
+            Track::L1Latency | Track::L2Latency | Track::DramLatency => 3,
             Track::Commands(b) => 100 + 2 * u32::from(b),
             Track::Bank(b) => 101 + 2 * u32::from(b),
         }
@@ -128,6 +131,7 @@ impl Stay {
     fn counter(&self) -> Option<&'static str> {
         match (self.track, self.stage) {
             (Track::Ldst, _) => Some("LD/ST waiting requests"),
+            (Track::L1Latency, _) => Some("L1 latency queue"),
             (Track::L1, "l1-miss-queue") => Some("L1 miss queue"),
             (Track::L2Access, _) => Some("L2 access queue"),
             (Track::L2Latency, _) => Some("L2 latency queue"),
@@ -161,7 +165,7 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
             Point::Issue => {
                 issues.entry((p.who.core, p.who.warp, p.who.seq)).or_default().push(p.cycle);
             }
-            Point::Refused | Point::DrainStart | Point::DrainEnd => {}
+            Point::Refused | Point::L1Refused | Point::DrainStart | Point::DrainEnd => {}
             _ if p.who.is_request() => journeys.entry(p.who.id).or_default().push(p),
             _ => {}
         }
@@ -171,6 +175,8 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
         let who = journey[0].who;
         let kind = who.kind.expect("requests have a kind");
         let last_access = journey.iter().rfind(|p| p.point == Point::Access);
+        // With the L1's latency queues the access waits in its bank until its lookup.
+        let looked = journey.iter().any(|p| p.point == Point::L1Lookup);
         let came_from = journey.iter().find(|p| p.point == Point::DramArrive).map(|p| p.detail);
         let dram_latency = journey.iter().any(|p| p.point == Point::DramQueue);
         let ended = journey.iter().find(|p| ends_journey(kind, p.point)).map(|p| p.cycle);
@@ -213,13 +219,16 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
             let to = next.map_or(u64::MAX, |n| n.cycle);
             let last = ended == Some(to);
             let outcome = |d: u16| CacheOutcome::ALL[usize::from(d)];
+            let l1_stage = |o: CacheOutcome| match o {
+                CacheOutcome::Hit => "l1-hit",
+                CacheOutcome::Merged => "l1-merged",
+                _ => "l1-miss-queue",
+            };
             let (unit, track, stage) = match p.point {
+                Point::Access if looked => (Unit::Sm(p.unit), Track::L1Latency, "l1-latency"),
+                Point::L1Lookup => (Unit::Sm(p.unit), Track::L1, l1_stage(outcome(p.detail & 0xf))),
                 Point::Access => {
-                    let stage = match last_access.map(|a| outcome(a.detail)) {
-                        Some(CacheOutcome::Hit) => "l1-hit",
-                        Some(CacheOutcome::Merged) => "l1-merged",
-                        _ => "l1-miss-queue",
-                    };
+                    let stage = l1_stage(last_access.map_or(CacheOutcome::Miss, |a| outcome(a.detail)));
                     (Unit::Sm(p.unit), Track::L1, stage)
                 }
                 Point::Inject => (Unit::Crossbar, Track::Request, "request-net"),

@@ -159,6 +159,7 @@ fn l2_lookup(slice: &mut L2Slice, r: &MemRequest) -> bool {
                     owner: r.origin.core,
                     pc: r.origin.pc,
                     sectors: 0,
+                    dirty_sectors: 0,
                 };
                 slice.tags.install(set, way, line, &AccessCtx::default());
             }

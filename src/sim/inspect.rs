@@ -11,7 +11,8 @@ use std::mem::size_of;
 pub enum Place {
     L1LatencyQueue {
         core: u16,
-        ready: u64,
+        bank: usize,
+        stage: usize,
     },
     L1MissQueue {
         core: u16,
@@ -80,9 +81,10 @@ impl Place {
     /// A short description for views.
     pub fn describe(&self) -> String {
         match self {
-            Place::L1LatencyQueue { core, ready } => {
-                format!("SM {core} L1 latency queue (lookup at {ready})")
-            }
+            Place::L1LatencyQueue { core, bank, stage } => match stage {
+                0 => format!("SM {core} L1 bank {bank}, being looked up"),
+                s => format!("SM {core} L1 bank {bank} latency queue, {s} stages from its lookup"),
+            },
             Place::L1MissQueue { core } => format!("SM {core} L1 miss queue"),
             Place::L1Hit { core, ready } => format!("SM {core} L1 hit, back at {ready}"),
             Place::L1MshrMerged { core } => format!("SM {core} L1 MSHR (merged)"),
@@ -123,8 +125,8 @@ pub fn locate_request(g: &Gpu, id: u64) -> Option<(Place, MemRequest)> {
     let is_timed = |(_, r): &&(u64, MemRequest)| r.id == id;
     for sm in &g.sms {
         let core = sm.id;
-        if let Some((ready, r)) = sm.l1.looking_up().find(is_timed) {
-            return Some((Place::L1LatencyQueue { core, ready: *ready }, *r));
+        if let Some((bank, stage, r)) = sm.l1.in_banks().find(|(_, _, r)| r.id == id) {
+            return Some((Place::L1LatencyQueue { core, bank, stage }, *r));
         }
         if let Some(r) = sm.l1.miss_queue.iter().find(is) {
             return Some((Place::L1MissQueue { core }, *r));

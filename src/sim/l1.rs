@@ -10,6 +10,12 @@
 //! memory partition (hits and merges never leave the SM). An access that cannot proceed
 //! returns the reason ([`StallCause`]) and is retried by the LD/ST unit next cycle.
 //!
+//! With `l1.latency_queue` (GPGPU-Sim 4) accesses instead enter banked latency queues
+//! ([`L1::offer`], [`BankQueues`]: up to one per bank per cycle) and are looked up at their
+//! head `hit_latency` cycles later ([`L1::lookups`]); an access the lookup refuses waits there,
+//! holding up its bank only. The outcomes are reported as [`Looked`]; the miss queue holds only
+//! the misses looked up.
+//!
 //! When the replacement policy finds no victim and bypasses (DaCache, seed 004 §4.2.3), the
 //! access goes below without a line or an MSHR, asking only for its 32 B sectors; the reply
 //! goes straight to the warp.
@@ -32,7 +38,9 @@ use crate::sim::core::coalescer::SECTOR_BYTES;
 use crate::sim::core::fcw::FcwTrainer;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
+use crate::sim::l1_banks::BankQueues;
 use crate::sim::queue::{BoundedQueue, LatencyQueue};
+use crate::sim::record::{Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome, MemRequest};
 use crate::sim::stats::{CacheStats, L1LoadStats, StallCause, mpli_bin};
 use crate::workload::hash::mix;
@@ -102,6 +110,40 @@ struct LoadService {
     sets: Vec<u64>,
 }
 
+/// An access the L1 looked up after it waited in its bank's latency queue (or that MASCAR
+/// parked and the L1 took later): whose it is and the L1's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Looked {
+    pub warp: u16,
+    pub load_slot: u8,
+    pub index: u8,
+    pub addr: u64,
+    pub load: bool,
+    pub outcome: CacheOutcome,
+}
+
+impl Looked {
+    pub fn of(req: &MemRequest, outcome: CacheOutcome) -> Looked {
+        let o = req.origin;
+        Looked {
+            warp: o.warp,
+            load_slot: o.load_slot,
+            index: o.index,
+            addr: req.addr,
+            load: req.kind == AccessKind::Load,
+            outcome,
+        }
+    }
+}
+
+/// Why a bank's head was refused, and what must change before it can be taken: its lookup is
+/// not redone until then (as the LD/ST unit's replays, `Ldst::replay_refusal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Refusal {
+    cause: StallCause,
+    fills: u64,
+}
+
 /// One line of a set's chain, as the LRU-chain view shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChainLine {
@@ -120,11 +162,12 @@ pub struct L1 {
     pub tags: TagArray,
     pub mshr: Mshr,
     pub miss_queue: BoundedQueue<MemRequest>,
-    /// Requests on their way to the miss queue through the lookup pipeline (`hit_latency`);
-    /// empty unless `latency_queue`.
-    looking_up: LatencyQueue<MemRequest>,
-    latency_queue: bool,
-    /// Hits on their way back (`hit_latency`).
+    /// The banked latency queues accesses wait in before their lookup (`l1.latency_queue`).
+    banks: Option<BankQueues>,
+    /// Each bank's refused head.
+    refused: Vec<Option<Refusal>>,
+    /// Hits on their way back (`hit_latency`; none with latency queues, where the access
+    /// waited before its lookup).
     hits: LatencyQueue<MemRequest>,
     pub alloc: AllocPolicy,
     write: L1Write,
@@ -147,7 +190,10 @@ pub struct L1 {
     /// DaCache sizes its locality region from it.
     pub fcw: FcwTrainer,
     history: LineHistory,
-    current: LoadService,
+    /// The loads being serviced: one at a time, or with latency queues, whose banks may look
+    /// up a load's accesses out of order and interleave loads, one per warp and load slot.
+    current: Vec<LoadService>,
+    loads_per_warp: usize,
 }
 
 impl L1 {
@@ -163,14 +209,21 @@ impl L1 {
         let mut tags = TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement);
         tags.set_active_ways(l.ways as usize);
         tags.track_reuse(c.warps_per_scheduler());
+        let banks = l.latency_queue.then(|| BankQueues::new(l.banks, l.bank_bytes, l.hit_latency));
+        let loads_per_warp = c.core.max_loads_per_warp as usize;
+        let services = if banks.is_some() { c.warps_per_sm() * loads_per_warp } else { 1 };
         L1 {
             core,
             tags,
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),
-            looking_up: LatencyQueue::new(l.hit_latency.into(), 0),
-            latency_queue: l.latency_queue,
-            hits: LatencyQueue::new(l.hit_latency.into(), l.hit_latency as usize + 1),
+            refused: vec![None; banks.as_ref().map_or(0, |b| b.banks())],
+            hits: if banks.is_some() {
+                LatencyQueue::new(0, l.banks as usize)
+            } else {
+                LatencyQueue::new(l.hit_latency.into(), l.hit_latency as usize + 1)
+            },
+            banks,
             alloc: l.allocate,
             write: l.write,
             sectored: l.sectored,
@@ -184,7 +237,11 @@ impl L1 {
             loads: L1LoadStats { set_accesses: vec![0; sets], ..L1LoadStats::default() },
             fcw,
             history: LineHistory::default(),
-            current: LoadService { sets: vec![0; sets.div_ceil(64)], ..LoadService::default() },
+            current: vec![
+                LoadService { sets: vec![0; sets.div_ceil(64)], ..LoadService::default() };
+                services
+            ],
+            loads_per_warp,
         }
     }
 
@@ -235,7 +292,7 @@ impl L1 {
         }
         let key = self.key(req.addr);
         if req.kind == AccessKind::Store {
-            if self.below_full() {
+            if self.miss_queue_full(false) {
                 self.stats.stall(StallCause::MissQueue);
                 return Err(StallCause::MissQueue);
             }
@@ -255,13 +312,14 @@ impl L1 {
             return Ok(CacheOutcome::Write);
         }
         let (set, probe) = self.probe(req.addr);
+        let service = self.service_slot(&req);
         if let Probe::Hit(way) = probe {
             self.tags.touch_by(set, way, ctx.warp);
             self.stats.reads += 1;
             self.stats.read_hits += 1;
             req.trace.l1 = CacheOutcome::Hit;
             self.hits.push(now, req);
-            self.serviced(set, false, ctx, sink);
+            self.serviced(service, set, false, ctx, sink);
             return Ok(CacheOutcome::Hit);
         }
         if let Some(i) = self.mshr.find(self.mshr_key(req.addr)) {
@@ -273,12 +331,12 @@ impl L1 {
             self.stats.merged += 1;
             req.trace.l1 = CacheOutcome::Merged;
             self.mshr.merge(i, req);
-            self.serviced(set, true, ctx, sink);
+            self.serviced(service, set, true, ctx, sink);
             return Ok(CacheOutcome::Merged);
         }
         let cause = if self.mshr.free() == 0 {
             Some(StallCause::Mshr)
-        } else if self.below_full() {
+        } else if self.miss_queue_full(true) {
             Some(StallCause::MissQueue)
         } else {
             None
@@ -295,7 +353,7 @@ impl L1 {
         } else if self.alloc == AllocPolicy::OnMiss {
             let Some(way) = self.tags.victim(set) else {
                 if self.tags.replacement.bypasses() {
-                    self.bypass(req, set, ctx, (map, now), sink);
+                    self.bypass(req, (set, service), ctx, (map, now), sink);
                     return Ok(CacheOutcome::Miss);
                 }
                 self.stats.stall(StallCause::LineAlloc);
@@ -309,6 +367,7 @@ impl L1 {
                 owner: req.origin.warp,
                 pc: req.origin.pc,
                 sectors: 0,
+                dirty_sectors: 0,
             };
             if let Some(old) = self.tags.install(set, way, line, ctx) {
                 self.evicted(&old, set, ctx, sink);
@@ -321,8 +380,96 @@ impl L1 {
         req.loc = map.map(req.addr);
         self.mshr.allocate(self.mshr_key(req.addr), req.id, req.origin.warp, now);
         self.send_below(req, now);
-        self.serviced(set, true, ctx, sink);
+        self.serviced(service, set, true, ctx, sink);
         Ok(CacheOutcome::Miss)
+    }
+
+    /// Whether accesses wait in banked latency queues before their lookup.
+    pub fn banked(&self) -> bool {
+        self.banks.is_some()
+    }
+
+    /// How many accesses the L1 can take in a cycle: one per bank (one without latency queues).
+    pub fn bank_count(&self) -> usize {
+        self.banks.as_ref().map_or(1, |b| b.banks())
+    }
+
+    /// An access enters its bank's latency queue (with `l1.latency_queue`), if the bank can
+    /// take one this cycle; its lookup comes `hit_latency` cycles later ([`L1::lookups`]).
+    /// Refused: the bank already took an access this cycle, or is full behind a refused head.
+    pub fn offer(&mut self, req: MemRequest, ctx: &AccessCtx) -> Result<(), StallCause> {
+        let banks = self.banks.as_mut().expect("offer needs latency queues");
+        if !banks.can_enter(banks.bank_of(req.addr)) {
+            self.stats.stall(StallCause::Bank);
+            return Err(StallCause::Bank);
+        }
+        banks.enter(req, *ctx);
+        Ok(())
+    }
+
+    /// Looks up each bank's head access, then moves every access one stage forward; appends
+    /// what each lookup decided to `out`. A refused head stays for the next cycle, and is not
+    /// looked up again until what refused it can have changed (a fill, or room in the miss
+    /// queue). Returns whether anything was looked up or moved.
+    pub fn lookups(
+        &mut self,
+        now: u64,
+        map: &AddressMap,
+        sink: &mut EventSink,
+        out: &mut Vec<Looked>,
+    ) -> bool {
+        let Some(n) = self.banks.as_ref().filter(|b| !b.is_empty()).map(|b| b.banks()) else {
+            return false;
+        };
+        for b in 0..n {
+            let Some((req, ctx)) = self.banks.as_ref().expect("banked").head(b) else { continue };
+            if let Some(r) = self.refused[b]
+                && self.refusal_persists(r)
+            {
+                self.stats.stall(r.cause);
+                continue;
+            }
+            match self.access(req, &ctx, now, map, sink) {
+                Ok(outcome) => {
+                    self.refused[b] = None;
+                    let banks = self.banks.as_mut().expect("banked");
+                    banks.take_head(b);
+                    if sink.records() {
+                        let past = (now - req.trace.created).saturating_sub(banks.latency()).min(4095);
+                        sink.pass(
+                            Point::L1Lookup,
+                            self.core,
+                            outcome as u16 | (past as u16) << 4,
+                            Who::of(&req),
+                        );
+                    }
+                    out.push(Looked::of(&req, outcome));
+                }
+                Err(cause) => {
+                    if self.refused[b].is_none() && sink.records() {
+                        sink.pass(Point::L1Refused, self.core, cause as u16, Who::of(&req));
+                    }
+                    self.refused[b] = Some(Refusal { cause, fills: self.fills });
+                }
+            }
+        }
+        self.banks.as_mut().expect("banked").advance();
+        true
+    }
+
+    /// Whether a lookup refused for `r` would be refused again now.
+    fn refusal_persists(&self, r: Refusal) -> bool {
+        match r.cause {
+            StallCause::Mshr => self.mshr.free() == 0,
+            StallCause::MissQueue => self.fills == r.fills && self.miss_queue_full(true),
+            StallCause::LineAlloc | StallCause::MergeFull => self.fills == r.fills,
+            _ => false,
+        }
+    }
+
+    /// The accesses in the latency queues: (bank, stage, request); stage 0 is looked up next.
+    pub fn in_banks(&self) -> impl Iterator<Item = (usize, usize, &MemRequest)> {
+        self.banks.iter().flat_map(|b| b.iter())
     }
 
     /// The L1 side of a write-through store with lazy fetch on read (GPGPU-Sim's
@@ -356,6 +503,7 @@ impl L1 {
                         owner: req.origin.warp,
                         pc: req.origin.pc,
                         sectors: readable,
+                        dirty_sectors: 0,
                     };
                     self.history.0.insert(key, RESIDENT);
                     if let Some(old) = self.tags.install(set, way, line, ctx) {
@@ -366,38 +514,17 @@ impl L1 {
         }
     }
 
-    /// Whether the miss queue (with the requests still in the lookup pipeline) is full.
-    fn below_full(&self) -> bool {
-        self.miss_queue.len() + self.looking_up.len() >= self.miss_queue.capacity()
+    /// Whether the miss queue has no room for a read miss (`read`) or a store. With latency
+    /// queues a read miss needs one slot to spare, as GPGPU-Sim 4's `rd_miss_base` asks
+    /// `miss_queue_full(1)`: the queue holds at most `miss_queue − 1` read misses.
+    fn miss_queue_full(&self, read: bool) -> bool {
+        let spare = usize::from(read && self.banks.is_some());
+        self.miss_queue.len() + spare >= self.miss_queue.capacity()
     }
 
-    /// Sends a request toward the crossbar: into the miss queue, or, when misses wait out the
-    /// lookup latency, into the lookup pipeline until `now + hit_latency`.
-    fn send_below(&mut self, req: MemRequest, now: u64) {
-        if self.latency_queue {
-            self.looking_up.push(now, req);
-        } else {
-            let _ = self.miss_queue.push(req);
-        }
-    }
-
-    /// Moves the requests whose lookup latency has passed into the miss queue (GPGPU-Sim 4's
-    /// `l1_latency_queue`: every access waits `-gpgpu_l1_latency` cycles before its tag lookup,
-    /// so a miss leaves that much later, as a hit returns). Returns whether any moved.
-    pub fn advance(&mut self, now: u64) -> bool {
-        let mut moved = false;
-        while !self.miss_queue.is_full()
-            && let Some(req) = self.looking_up.pop_ready(now)
-        {
-            let _ = self.miss_queue.push(req);
-            moved = true;
-        }
-        moved
-    }
-
-    /// When the oldest request in the lookup pipeline may enter the miss queue.
-    pub fn next_lookup_at(&self) -> Option<u64> {
-        self.looking_up.next_at()
+    /// Sends a request toward the crossbar: into the miss queue.
+    fn send_below(&mut self, req: MemRequest, _now: u64) {
+        let _ = self.miss_queue.push(req);
     }
 
     /// Uses `ways` ways of every set (an adaptive L1 at a kernel's launch).
@@ -425,7 +552,7 @@ impl L1 {
     fn bypass(
         &mut self,
         mut req: MemRequest,
-        set: usize,
+        (set, service): (usize, usize),
         ctx: &AccessCtx,
         (map, now): (&AddressMap, u64),
         sink: &mut EventSink,
@@ -450,7 +577,7 @@ impl L1 {
             });
         }
         self.send_below(req, now);
-        self.serviced(set, true, ctx, sink);
+        self.serviced(service, set, true, ctx, sink);
     }
 
     fn classify_miss(&mut self, key: u64, warp: u16, now: u16) {
@@ -481,11 +608,23 @@ impl L1 {
         }
     }
 
-    /// One access of the current load was serviced (`missed`: it did not hit); after its last
-    /// one, the load's metrics are recorded and divergent loads train FCW.
-    fn serviced(&mut self, set: usize, missed: bool, ctx: &AccessCtx, sink: &mut EventSink) {
-        let cur = &mut self.current;
-        if ctx.index == 0 {
+    /// Where the load of `req` is followed as its accesses are serviced: one record, or with
+    /// latency queues (which look a load's accesses up out of order) its warp's load slot's.
+    fn service_slot(&self, req: &MemRequest) -> usize {
+        if self.current.len() == 1 {
+            0
+        } else {
+            usize::from(req.origin.warp) * self.loads_per_warp + usize::from(req.origin.load_slot)
+        }
+    }
+
+    /// One access of the load followed at `slot` was serviced (`missed`: it did not hit);
+    /// after its last one, the load's metrics are recorded and divergent loads train FCW. In
+    /// order, a load starts at its first access; out of order, when the last one was counted.
+    fn serviced(&mut self, slot: usize, set: usize, missed: bool, ctx: &AccessCtx, sink: &mut EventSink) {
+        let in_order = self.current.len() == 1;
+        let cur = &mut self.current[slot];
+        if in_order && ctx.index == 0 {
             cur.accesses = 0;
             cur.misses = 0;
             cur.sets.iter_mut().for_each(|w| *w = 0);
@@ -494,13 +633,23 @@ impl L1 {
         cur.misses += u32::from(missed);
         cur.sets[set / 64] |= 1 << (set % 64);
         self.loads.set_accesses[set] += 1;
-        if usize::from(ctx.index) + 1 < usize::from(ctx.requests) {
+        let last = if in_order {
+            usize::from(ctx.index) + 1 >= usize::from(ctx.requests)
+        } else {
+            cur.accesses >= u32::from(ctx.requests)
+        };
+        if !last {
             return;
         }
         let (accesses, misses) = (cur.accesses, cur.misses);
+        let touched: u32 = cur.sets.iter().map(|w| w.count_ones()).sum();
+        if !in_order {
+            cur.accesses = 0;
+            cur.misses = 0;
+            cur.sets.iter_mut().for_each(|w| *w = 0);
+        }
         let bin = mpli_bin(misses);
         if accesses >= 2 {
-            let touched: u32 = cur.sets.iter().map(|w| w.count_ones()).sum();
             self.loads.concentration_ppm += u64::from(accesses) * 1_000_000 / u64::from(touched);
             self.loads.concentration_loads += 1;
         }
@@ -581,6 +730,7 @@ impl L1 {
                     owner: reply.origin.warp,
                     pc: reply.origin.pc,
                     sectors: 0,
+                    dirty_sectors: 0,
                 };
                 if let Some(old) = self.tags.install(set, way, line, ctx) {
                     self.evicted(&old, set, ctx, sink);
@@ -602,9 +752,10 @@ impl L1 {
         self.hits.pop_ready(now)
     }
 
-    /// Requests held here: queued below, merged in MSHRs, or returning hits.
+    /// Requests held here: in the latency queues, queued below, merged in MSHRs, or returning
+    /// hits.
     pub fn occupancy(&self) -> usize {
-        self.looking_up.len()
+        self.banks.as_ref().map_or(0, |b| b.len())
             + self.miss_queue.len()
             + self.hits.len()
             + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
@@ -612,12 +763,6 @@ impl L1 {
 
     pub fn hits_in_flight(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
         self.hits.iter()
-    }
-
-    /// Accesses waiting out the latency before their tag lookup (`l1.latency_queue`), with the
-    /// cycle each is ready (for views).
-    pub fn looking_up(&self) -> impl Iterator<Item = &(u64, MemRequest)> {
-        self.looking_up.iter()
     }
 
     /// The LRU-chain view of a set: its lines from the most protected (MRU) to the least
@@ -775,26 +920,79 @@ mod tests {
         assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (3, 1));
     }
 
+    /// GPGPU-Sim 4's L1 (`l1.latency_queue`, 4 banks of 32-byte sectors, latency 3 here):
+    /// the four sectors of a line enter in one cycle, one per bank, and are looked up 3 cycles
+    /// later (a miss then enters the miss queue, a hit returns at once); a bank takes one access
+    /// per cycle; with no MSHR free the head of a bank is refused and stays, its bank fills
+    /// behind it while another bank's accesses go on, and it is taken once a fill frees an
+    /// entry.
     #[test]
-    fn with_a_latency_queue_misses_and_stores_leave_after_the_hit_latency() {
-        let mut r = rig(&["l1.latency_queue=true", "l1.miss_queue=2"]);
-        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
-        store(&mut r, 0x2000, 4, 1, 3);
-        assert_eq!((r.l1.miss_queue.len(), r.l1.occupancy()), (0, 2));
-        // The two in the pipeline fill the 2-entry miss queue's room.
-        assert_eq!(r.access(0x3000, &one(0), 4), Err(StallCause::MissQueue));
-        r.l1.advance(19);
-        assert_eq!(r.l1.miss_queue.len(), 0, "hit latency 20");
-        r.l1.advance(20);
-        assert_eq!(r.l1.miss_queue.pop().map(|m| m.addr), Some(0x1000));
-        r.l1.advance(23);
-        assert_eq!(r.l1.miss_queue.pop().map(|m| (m.addr, m.kind)), Some((0x2000, AccessKind::Store)));
-        // Without it, a miss is in the miss queue at once.
-        let mut r = rig(&[]);
-        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
-        assert_eq!(r.l1.miss_queue.len(), 1);
+    fn banked_latency_queues_look_accesses_up_late_and_a_refused_head_holds_only_its_bank() {
+        let mut r = rig(&[
+            "l1.latency_queue=true",
+            "l1.banks=4",
+            "l1.hit_latency=3",
+            "l1.sectored=true",
+            "l1.mshr_entries=5",
+            "l1.miss_queue=8",
+        ]);
+        let mut looked = Vec::new();
+        let offer = |r: &mut Rig, addr: u64, warp: u16| {
+            r.next_id += 1;
+            let q = MemRequest { bytes: 32, ..req(r.next_id, addr, warp) };
+            r.l1.offer(q, &one(warp))
+        };
+        for k in 0..4 {
+            assert_eq!(offer(&mut r, 0x1000 + 32 * k, 0), Ok(()), "sector {k} enters bank {k}");
+        }
+        assert_eq!(offer(&mut r, 0x2000, 1), Err(StallCause::Bank), "bank 0 took an access this cycle");
+        let cycle = |r: &mut Rig, now: u64, looked: &mut Vec<Looked>| {
+            looked.clear();
+            r.l1.lookups(now, &r.map, &mut r.sink, looked);
+        };
+        cycle(&mut r, 1, &mut looked);
+        cycle(&mut r, 2, &mut looked);
+        assert!(looked.is_empty() && r.l1.miss_queue.is_empty(), "nothing is looked up before the latency");
+        cycle(&mut r, 3, &mut looked);
+        assert_eq!(looked.iter().map(|l| l.outcome).collect::<Vec<_>>(), [CacheOutcome::Miss; 4]);
+        assert_eq!((r.l1.miss_queue.len(), r.l1.mshr.free()), (4, 1));
+        // A second line's sector 0 (bank 0) takes the last MSHR; a third's (bank 0 again) is
+        // refused at the head, and bank 0 fills up behind it; bank 1 still works.
+        assert_eq!(offer(&mut r, 0x2000, 1), Ok(()));
+        cycle(&mut r, 4, &mut looked);
+        assert_eq!(offer(&mut r, 0x3000, 2), Ok(()));
+        for now in 5..8 {
+            cycle(&mut r, now, &mut looked);
+            if now == 5 {
+                assert_eq!(offer(&mut r, 0x4000, 3), Ok(()));
+            }
+        }
+        assert_eq!(r.l1.mshr.free(), 0);
+        assert_eq!(r.l1.stats.stalls[StallCause::Mshr as usize], 1, "the head of bank 0 was refused once");
+        assert_eq!(offer(&mut r, 0x5000, 4), Ok(()), "bank 0 has room behind its head");
+        assert_eq!(offer(&mut r, 0x1020, 4), Ok(()), "bank 1 takes accesses");
+        let mut merged = Vec::new();
+        for now in 8..12 {
+            cycle(&mut r, now, &mut looked);
+            merged.extend(looked.iter().map(|l| (l.addr, l.outcome)));
+        }
+        assert_eq!(merged, [(0x1020, CacheOutcome::Merged)], "bank 1's access (to a pending sector) went on");
+        assert_eq!(offer(&mut r, 0x6000, 5), Err(StallCause::Bank), "bank 0 is full behind its refused head");
+        let in_bank_0 = r.l1.in_banks().filter(|(b, _, _)| *b == 0).count();
+        assert_eq!(in_bank_0, 3, "0x3000 at the head, 0x4000 and 0x5000 behind it");
+        // A fill frees an entry: the head is taken at the next lookup.
+        let first = r.l1.miss_queue.pop().expect("a miss below");
+        let mut out = Vec::new();
+        r.l1.fill(first, &AccessCtx::default(), &mut out, &mut r.sink);
+        cycle(&mut r, 12, &mut looked);
+        assert_eq!(
+            looked.iter().map(|l| (l.addr, l.outcome)).collect::<Vec<_>>(),
+            [(0x3000, CacheOutcome::Miss)]
+        );
+        // The miss queue holds the first line's four sectors, 0x2000 and 0x3000, less the one
+        // filled: 5 read misses.
+        assert_eq!(r.l1.miss_queue.len(), 5);
     }
-
     #[test]
     fn an_idle_sm_flushes_only_a_flushing_l1() {
         for (flush, after) in [(false, CacheOutcome::Hit), (true, CacheOutcome::Miss)] {

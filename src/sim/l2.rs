@@ -86,6 +86,9 @@ pub struct L2Slice {
     /// the channel). Drained by the controller every DRAM cycle.
     pub group_ends: VecDeque<(GroupKey, u8)>,
     port_free: u64,
+    /// A sectored slice fills through a port of its own (GPGPU-Sim 4's `use_fill_port`), so
+    /// a fill and a lookup can share an L2 cycle; this is when it is free.
+    fill_port_free: u64,
     /// Data-port cycles of a whole line.
     port_cycles: u64,
     port_bytes: u32,
@@ -148,6 +151,7 @@ impl L2Slice {
             prefetched: vec![false; (l.sets * l.ways) as usize],
             group_ends: VecDeque::with_capacity(4),
             port_free: 0,
+            fill_port_free: 0,
             port_cycles: u64::from(l.line_bytes.div_ceil(l.data_port_bytes)),
             port_bytes: l.data_port_bytes,
             latency: l.latency.into(),
@@ -251,14 +255,28 @@ impl L2Slice {
                 self.looking_up.push(now, req);
             }
         }
-        if self.port_free > now {
-            if self.head(now).is_some() || !self.fills.is_empty() {
-                self.stats.stall(StallCause::DataPort);
+        if self.sectored {
+            // GPGPU-Sim 4's `memory_sub_partition::cache_cycle`: a fill through the fill port,
+            // then a lookup through the data port, in the same cycle.
+            if self.fill_port_free <= now {
+                self.fill(now);
             }
-            return;
-        }
-        if self.fill(now) {
-            return;
+            if self.port_free > now {
+                if self.head(now).is_some() {
+                    self.stats.stall(StallCause::DataPort);
+                }
+                return;
+            }
+        } else {
+            if self.port_free > now {
+                if self.head(now).is_some() || !self.fills.is_empty() {
+                    self.stats.stall(StallCause::DataPort);
+                }
+                return;
+            }
+            if self.fill(now) {
+                return;
+            }
         }
         if self.line_wait {
             self.stats.stall(StallCause::LineAlloc);
@@ -369,9 +387,12 @@ impl L2Slice {
                 self.tags.line_mut(set, way).state = LineState::Valid;
             }
         }
-        // A sectored slice writes the sector it fetched, one that is not the whole line.
-        self.port_free =
-            now + if self.sectored { u64::from(bytes.div_ceil(self.port_bytes)) } else { self.port_cycles };
+        // A sectored slice writes the sector it fetched through its fill port.
+        if self.sectored {
+            self.fill_port_free = now + u64::from(bytes.div_ceil(self.port_bytes));
+        } else {
+            self.port_free = now + self.port_cycles;
+        }
         true
     }
 
@@ -401,6 +422,19 @@ impl L2Slice {
         let Some(&req) = self.head(now) else {
             return;
         };
+        // A sectored slice looks nothing up, hits included, while its miss queue toward the
+        // DRAM or its response queue is full (`cache_cycle`'s condition on the L2-to-DRAM and
+        // L2-to-interconnect queues).
+        if self.sectored && !self.perfect {
+            if self.miss_queue.is_full() {
+                self.stats.stall(StallCause::MissQueue);
+                return;
+            }
+            if self.response_room() == 0 {
+                self.stats.stall(StallCause::Response);
+                return;
+            }
+        }
         let key = req.loc.slice_line;
         let (set, probe) = if self.perfect { (0, Probe::Hit(0)) } else { self.tags.probe(key) };
         // What a read finds: the line, or in a sectored slice its sector (`sectors::probe`).
@@ -419,6 +453,7 @@ impl L2Slice {
             return;
         }
         if req.kind == AccessKind::Store {
+            let mut written_back = 0;
             let way = match probe {
                 Probe::Hit(way) | Probe::Pending(way) => way,
                 Probe::Miss => {
@@ -430,7 +465,8 @@ impl L2Slice {
                         self.stats.stall(StallCause::MissQueue);
                         return;
                     }
-                    self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, ledger);
+                    written_back =
+                        self.evict_and_install(set, way, &req, LineState::Valid, stamp, map, ledger);
                     way
                 }
             };
@@ -441,14 +477,26 @@ impl L2Slice {
             }
             let line = self.tags.line_mut(set, way);
             line.dirty = true;
-            if self.sectored && u64::from(req.bytes) >= SECTOR_BYTES {
-                // A sector written whole is readable without a fetch (lazy fetch on read).
-                line.sectors |= sectors::bit(req.addr, self.line_bytes);
+            if self.sectored {
+                let sector = sectors::bit(req.addr, self.line_bytes);
+                line.dirty_sectors |= sector;
+                if u64::from(req.bytes) >= SECTOR_BYTES {
+                    // A sector written whole is readable without a fetch (lazy fetch on read).
+                    line.sectors |= sector;
+                }
             }
             self.stats.writes += 1;
             self.pop_head(now);
             self.looked_up(&req, CacheOutcome::Write, sink);
-            self.port_free = now + self.port_cycles;
+            self.port_free = now
+                + if self.sectored {
+                    // GPGPU-Sim 4's `use_data_port`: a hit writes its bytes, a miss (lazy fetch)
+                    // nothing; a write-back reads its dirty sectors out.
+                    let hit = if matches!(probe, Probe::Miss) { 0 } else { req.bytes };
+                    u64::from(hit.div_ceil(self.port_bytes) + written_back.div_ceil(self.port_bytes))
+                } else {
+                    self.port_cycles
+                };
             ledger.retire();
             return;
         }
@@ -520,7 +568,12 @@ impl L2Slice {
                         self.wait_for_line();
                         return;
                     };
-                    self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
+                    let written_back =
+                        self.evict_and_install(set, way, &req, LineState::Reserved, stamp, map, ledger);
+                    if self.sectored {
+                        // A sectored slice reads a dirty victim out through its data port.
+                        self.port_free = now + u64::from(written_back.div_ceil(self.port_bytes));
+                    }
                 }
                 let mut req = self.pop_head(now);
                 req.trace.l2 = CacheOutcome::Miss;
@@ -554,7 +607,7 @@ impl L2Slice {
         }
     }
 
-    /// Puts `req`'s line in `way`, writing back a dirty victim.
+    /// Puts `req`'s line in `way`, writing back a dirty victim; returns the bytes written back.
     #[allow(clippy::too_many_arguments)]
     fn evict_and_install(
         &mut self,
@@ -565,7 +618,7 @@ impl L2Slice {
         stamp: u64,
         map: &AddressMap,
         ledger: &mut Ledger,
-    ) {
+    ) -> u32 {
         let line = Line {
             key: req.loc.slice_line,
             addr: req.addr - req.addr % u64::from(self.line_bytes),
@@ -574,6 +627,7 @@ impl L2Slice {
             owner: req.origin.core,
             pc: req.origin.pc,
             sectors: 0,
+            dirty_sectors: 0,
         };
         if let Some(old) = self.tags.install(set, way, line, &AccessCtx::default()) {
             self.stats.evictions += 1;
@@ -583,11 +637,17 @@ impl L2Slice {
             }
             if old.dirty {
                 self.stats.writebacks += 1;
+                // A sectored line writes back its written sectors only, a burst each.
+                let bytes = match old.dirty_sectors {
+                    0 => self.line_bytes,
+                    d if self.sectored => d.count_ones() * SECTOR_BYTES as u32,
+                    _ => self.line_bytes,
+                };
                 let wb = MemRequest {
                     id: ledger.create(),
                     kind: AccessKind::Writeback,
                     addr: old.addr,
-                    bytes: self.line_bytes,
+                    bytes,
                     lanes: 0,
                     // The warp whose miss evicted the line caused the write (α-SJFW).
                     origin: Origin { core: req.origin.core, warp: req.origin.warp, ..Origin::default() },
@@ -597,8 +657,10 @@ impl L2Slice {
                 if self.miss_queue.push(wb).is_err() {
                     unreachable!("write-back room checked");
                 }
+                return bytes;
             }
         }
+        0
     }
 }
 
@@ -711,6 +773,57 @@ mod tests {
         s.access_queue.accept(read(4, 0x1060, 32, &map));
         step(&mut s, 5);
         assert_eq!(s.miss_queue.pop().map(|q| (q.id, q.bytes)), Some((4, 32)), "sector 3 was never fetched");
+    }
+
+    /// A sectored slice as GPGPU-Sim 4 has it (`S:` L2, write-back with lazy fetch on read):
+    /// a store hit holds the data port one cycle for its sector, a store miss none (nothing is
+    /// fetched); an evicted line writes back only its written sectors (two here: 64 bytes), and
+    /// reading them out holds the port two cycles; a fill uses a port of its own, so a lookup
+    /// happens in the same cycle.
+    #[test]
+    fn a_sectored_slice_writes_back_written_sectors_only_and_fills_beside_lookups() {
+        let c = Config::default()
+            .with_sets(&["l1.sectored=true".into(), "l2.sectored=true".into(), "l2.ways=1".into()])
+            .unwrap();
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let mut ledger = Ledger::starting_at(100);
+        let mut sink = EventSink::default();
+        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        // Two lines of slice 0 in one set.
+        let in_set = |a: u64| {
+            let l = map.map(a);
+            (l.channel == 0 && l.slice == 0).then(|| s.tags.set_of(l.slice_line))
+        };
+        let lines: Vec<u64> =
+            (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(2).collect();
+        let store = |id: u64, addr: u64, bytes: u32| MemRequest {
+            kind: AccessKind::Store,
+            ..read(id, addr, bytes, &map)
+        };
+        // A 4-byte store misses: the line is allocated, nothing is fetched, the port stays free.
+        s.access_queue.accept(store(1, lines[0], 4));
+        step(&mut s, 0);
+        assert_eq!((s.stats.writes, s.port_free), (1, 0));
+        // A store to sector 2 hits: one port cycle.
+        s.access_queue.accept(store(2, lines[0] + 64, 32));
+        step(&mut s, 1);
+        assert_eq!((s.stats.write_hits, s.port_free), (1, 2));
+        // A read of the other line evicts it: 2 dirty sectors, 64 bytes, two port cycles.
+        s.access_queue.accept(read(3, lines[1], 32, &map));
+        step(&mut s, 2);
+        let below: Vec<MemRequest> = std::iter::from_fn(|| s.miss_queue.pop()).collect();
+        assert_eq!(
+            below.iter().map(|q| (q.kind, q.bytes)).collect::<Vec<_>>(),
+            [(AccessKind::Writeback, 64), (AccessKind::Load, 32)]
+        );
+        assert_eq!(s.port_free, 4, "the write-back's two sectors read out at cycles 2 and 3");
+        // The read's fill arrives at 4 with a hit queued behind: both in cycle 4.
+        s.fills.push_back(below[1]);
+        s.access_queue.accept(store(4, lines[1] + 32, 32));
+        step(&mut s, 4);
+        assert_eq!(s.response_queue.pop().map(|q| q.id), Some(3), "filled");
+        assert_eq!(s.stats.writes, 3, "and looked up the store in the same cycle");
     }
 
     /// How many L2 cycles after arriving an unloaded miss reaches the miss queue, a hit (of

@@ -16,6 +16,7 @@ pub mod ideal;
 pub mod inspect;
 pub mod ipoly;
 pub mod l1;
+pub mod l1_banks;
 pub mod l2;
 mod leap;
 pub mod ledger;

@@ -22,8 +22,16 @@ pub enum Point {
     /// A warp issued a global load into the LD/ST unit (unit: the core; detail: its requests;
     /// the pass's request is the load, with no id).
     Issue,
-    /// The LD/ST unit made the access into the L1 (unit: the core).
+    /// The LD/ST unit made the access into the L1 (unit: the core; detail: the L1's
+    /// `CacheOutcome`, or with `l1.latency_queue` `None`: it entered its bank's latency queue).
     Access,
+    /// With `l1.latency_queue`, the L1 looked the access up at the head of its bank's latency
+    /// queue (unit: the core; detail: the `CacheOutcome` in the low 4 bits, above them the
+    /// cycles it waited past the queue's latency, at most 4095).
+    L1Lookup,
+    /// With `l1.latency_queue`, the L1 refused the access at the head of its bank, for the
+    /// first time (unit: the core; detail: the `StallCause`).
+    L1Refused,
     /// The L1 refused the LD/ST unit's head access, for the first time at this access (unit:
     /// the core; detail: the `StallCause`).
     Refused,

@@ -368,6 +368,17 @@ fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
         // queue of this length before its tag lookup, misses and stores included.
         c.set("l1.latency_queue", v > 0, format!("{} (misses wait it out too)", src(o)));
     }
+    if let Some((v, o)) = c.number("gpgpu_l1_banks")? {
+        c.set("l1.banks", v, format!("{} (one access per bank per cycle)", src(o)));
+    }
+    if let Some((v, o)) = c.number("gpgpu_l1_banks_byte_interleaving")? {
+        c.set("l1.bank_bytes", v, src(o));
+    }
+    match c.number("gpgpu_l1_banks_hashing_function")? {
+        Some((0, o)) => c.agree(o, "linear bank indexing"),
+        Some((_, o)) => c.note(o, "hashed L1 bank indexing: warpscope indexes banks linearly"),
+        None => {}
+    }
     adaptive_l1(c)?;
     match c.number("gpgpu_flush_l1_cache")? {
         Some((0, o)) => c.set("l1.flush_when_idle", false, src(o)),
@@ -579,6 +590,13 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
             v,
             format!("{} (core cycles between the L2 and the DRAM queue)", src(o)),
         );
+    }
+    match c.number("dram_dual_bus_interface")? {
+        Some((0, o)) => c.agree(o, "one command bus"),
+        Some((_, o)) => {
+            c.set("dram.dual_bus", true, format!("{} (a row and a column command per cycle)", src(o)))
+        }
+        None => {}
     }
     if let Some((v, o)) = c.number("gpgpu_dram_scheduler")? {
         match v {
@@ -824,14 +842,7 @@ fn unrepresented(name: &str) -> &'static str {
             &["gpgpu_coalesce_arch"],
             "warpscope coalesces per L1 line, or per 32-byte sector for a sectored L1 (`S` in -gpgpu_cache:dl1)",
         ),
-        (
-            &["gpgpu_l1_banks", "gpgpu_l1_cache_write_ratio"],
-            "L1 banking and the write ratio are not modelled",
-        ),
-        (
-            &["dram_dual_bus_interface"],
-            "HBM's separate row and column command buses are not modelled: one command per DRAM cycle",
-        ),
+        (&["gpgpu_l1_cache_write_ratio"], "the L1's protection of written lines is not modelled"),
         (
             &[
                 "gpgpu_n_cores_per_cluster",

@@ -24,4 +24,7 @@ pub struct Line {
     /// A sectored cache's readable 32-byte sectors, one bit each (`cache::sectors`; unused
     /// in a cache that is not sectored).
     pub sectors: u8,
+    /// A sectored write-back cache's written sectors: its write-back carries only those
+    /// (GPGPU-Sim's `sector_cache_block::get_modified_size`).
+    pub dirty_sectors: u8,
 }

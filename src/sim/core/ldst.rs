@@ -9,9 +9,15 @@
 //! moves on (so hits behind it proceed); each cycle the oldest parked access is retried
 //! first. Only when the re-execution queue is full does a refused access block the unit.
 //!
+//! With an L1 of banked latency queues (`l1.latency_queue`, GPGPU-Sim 4) the head sends up to
+//! one access per bank per cycle, in order, until one finds its bank unable to take it
+//! (`BK_CONF` in GPGPU-Sim's `process_memory_access_queue_l1cache`); the L1 looks the
+//! accesses up later and refuses them there, so the unit moves on to its next instruction once
+//! every access of the head is in a bank.
+//!
 //! The unit steps on its own ([`Ldst::step`]): it talks to the L1 (and the warp-group tagger
-//! beside it) and reports what happened to the SM's warps in an [`LdstStep`], which the SM
-//! applies to its load tracking and its learning policy.
+//! beside it) and reports what happened to the SM's warps in an [`LdstStep`] and the accesses
+//! sent, which the SM applies to its load tracking and its learning policy.
 
 use super::coalescer::Coalesced;
 use super::group_tags::GroupTagger;
@@ -119,17 +125,12 @@ pub struct LdstIo<'a> {
     /// What the L1 learns about an access: the SM's warp schedulers and GTO priorities.
     pub schedulers: usize,
     pub priority: &'a [u8],
+    /// The accesses the L1 took this step, in order (appended).
+    pub sent: &'a mut Vec<Sent>,
 }
 
 /// A parked access the L1 took: whose it is and the L1's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Retried {
-    pub warp: u16,
-    pub load_slot: u8,
-    pub index: u8,
-    pub addr: u64,
-    pub outcome: CacheOutcome,
-}
+pub type Retried = crate::sim::l1::Looked;
 
 /// An access the L1 took from the head instruction (or MASCAR parked).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +141,8 @@ pub struct Sent {
     pub id: u64,
     pub addr: u64,
     pub lanes: u32,
-    /// The L1's answer (`None` for a parked access).
+    /// The L1's answer (`None` for a parked access, or one that entered a bank's latency
+    /// queue: the L1 answers when it looks it up).
     pub outcome: CacheOutcome,
     /// MASCAR parked it: the L1 has not looked at it yet.
     pub parked: bool,
@@ -169,7 +171,6 @@ pub struct LdstStep {
     /// The head load found fewer free MSHRs than it needs (memory occlusion): its warp and
     /// load slot.
     pub occluded: Option<(u16, u8)>,
-    pub sent: Option<Sent>,
     pub left: Option<Left>,
 }
 
@@ -188,14 +189,7 @@ impl Ldst {
             if let Ok(outcome) = io.l1.access(req, &ctx, io.now, io.map, io.sink) {
                 self.reexec.pop();
                 io.stats.ldst.replays += 1;
-                let o = req.origin;
-                out.retried = Some(Retried {
-                    warp: o.warp,
-                    load_slot: o.load_slot,
-                    index: o.index,
-                    addr: req.addr,
-                    outcome,
-                });
+                out.retried = Some(Retried::of(&req, outcome));
                 return out;
             }
             io.stats.ldst.mascar_replay += 1;
@@ -204,7 +198,7 @@ impl Ldst {
             io.stats.ldst.idle_replays += 1;
             return out;
         };
-        let (w, load_slot, head_load) = (head.warp, head.load_slot, head.load);
+        let load_slot = head.load_slot;
         if self.started.is_none() {
             self.started = Some(io.now);
             self.head_misses = 0;
@@ -228,7 +222,22 @@ impl Ldst {
         if self.replay_refusal(io.l1, io.stats, io.core, io.sink) {
             return out;
         }
+        // One access a cycle, or with banked latency queues one per bank.
+        let sends = io.l1.bank_count();
+        for _ in 0..sends {
+            if !self.send_next(&mut io, &mut out) || out.left.is_some() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Sends the head instruction's next access into the L1; returns whether the L1 took it
+    /// (`out.left` is set when it was the instruction's last).
+    #[inline]
+    fn send_next(&mut self, io: &mut LdstIo<'_>, out: &mut LdstStep) -> bool {
         let head = self.queue.front().expect("head present");
+        let (w, load_slot, head_load) = (head.warp, head.load_slot, head.load);
         let k = self.next;
         let (addr, lanes) = (head.coalesced.lines[k], head.coalesced.lanes[k]);
         let ctx = AccessCtx::of_warp(
@@ -266,10 +275,16 @@ impl Ldst {
             io.tagger.tag(k, head.coalesced.n, &mut req.origin);
         }
         let mut parked = false;
-        let outcome = match io.l1.access(req, &ctx, io.now, io.map, io.sink) {
+        let taken = if io.l1.banked() {
+            // The lookup comes later: the tags leave what the prediction at the head's start said.
+            io.l1.offer(req, &ctx).map(|()| CacheOutcome::None)
+        } else {
+            io.l1.access(req, &ctx, io.now, io.map, io.sink)
+        };
+        let outcome = match taken {
             Ok(outcome) => {
                 self.stalled = None;
-                if tagging {
+                if tagging && !io.l1.banked() {
                     io.tagger.sent(k, outcome == CacheOutcome::Miss);
                 }
                 if head_load && matches!(outcome, CacheOutcome::Miss | CacheOutcome::Merged) {
@@ -299,7 +314,7 @@ impl Ldst {
                 self.stalled_fills = io.l1.fills;
                 io.stats.ldst_stalls[cause as usize] += 1;
                 self.emit_mshr_full(cause, io.core, io.sink);
-                return out;
+                return false;
             }
         };
         io.ledger.create();
@@ -307,13 +322,12 @@ impl Ldst {
             io.sink.pass(Point::Access, io.core, outcome as u16, Who::of(&req));
         }
         io.stats.ldst.accesses += 1;
-        out.sent =
-            Some(Sent { warp: w, load_slot, load: head_load, id: req.id, addr, lanes, outcome, parked });
+        io.sent.push(Sent { warp: w, load_slot, load: head_load, id: req.id, addr, lanes, outcome, parked });
         self.next += 1;
         let head = self.queue.front().expect("head present");
         if self.next < head.coalesced.n {
             io.stats.ldst.coal += 1;
-            return out;
+            return true;
         }
         // The instruction has sent every access.
         let started = self.started.take().unwrap_or(io.now);
@@ -329,7 +343,7 @@ impl Ldst {
             miss_pred: mi.miss_pred,
             started,
         });
-        out
+        true
     }
 
     /// Whether the head's next access would be refused again for the cause that refused it

@@ -15,7 +15,7 @@ use super::coalescer::Coalesced;
 use super::execute::ExecUnit;
 use super::group_tags::GroupTagger;
 use super::issue::{IssueInputs, IssueStage};
-use super::ldst::{Ldst, LdstIo, NO_LOAD};
+use super::ldst::{Ldst, LdstIo, NO_LOAD, Sent};
 use super::loads::{LoadTracker, record_finished};
 use super::quiet::Quiet;
 use super::sched::{Learner, MemoryFeedback};
@@ -26,7 +26,7 @@ use crate::sim::cache::AccessCtx;
 use crate::sim::cache::mshr::MshrEntry;
 use crate::sim::dram::mapping::AddressMap;
 use crate::sim::event::{Event, EventKind, EventSink};
-use crate::sim::l1::L1;
+use crate::sim::l1::{L1, Looked};
 use crate::sim::ledger::Ledger;
 use crate::sim::queue::BoundedQueue;
 use crate::sim::record::{Point, Who};
@@ -76,6 +76,9 @@ pub struct Sm {
     line_bytes: u64,
     shared_latency: u64,
     scratch: Vec<MemRequest>,
+    /// The accesses the LD/ST unit sent this cycle, and those the L1 looked up (scratch).
+    sent: Vec<Sent>,
+    looked: Vec<Looked>,
     pub stats: CoreStats,
     /// Idle skipping is on (`sim.no_skip` off), and the quiet cycle the SM is in, if any.
     skip: bool,
@@ -104,6 +107,8 @@ impl Sm {
             line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
             scratch: Vec::with_capacity(c.l1.mshr_merge as usize + 1),
+            sent: Vec::with_capacity(c.l1.banks as usize),
+            looked: Vec::with_capacity(c.l1.banks as usize),
             stats: CoreStats { issue_priority: vec![0; c.warps_per_scheduler()], ..CoreStats::default() },
             skip: !c.sim.no_skip,
             quiet: None,
@@ -226,8 +231,8 @@ impl Sm {
         } else {
             self.stats.active_cycles += 1;
         }
-        let advanced = self.l1.advance(now);
         let returned = self.returns(now, env);
+        let looked = self.look_up(now, env);
         let sent = self.step_ldst(now, env);
         let offered = self.issue(now, env);
         if self.issue.issued_last != 0 {
@@ -255,7 +260,7 @@ impl Sm {
         // An SM without warps flushes a flushing L1 each cycle: quiet once nothing is left.
         let flushing = self.exec.valid == 0 && self.l1.flush_due();
         if self.skip
-            && !(advanced || returned || sent || offered || flushing)
+            && !(looked || returned || sent || offered || flushing)
             && self.issue.settled()
             && !env.quiet_heard
         {
@@ -267,12 +272,8 @@ impl Sm {
     /// the next ones are the same (see `quiet`).
     #[cold]
     fn quiet_from(&self, now: u64, class: Option<StallClass>, memory_block: bool) -> Quiet {
+        // (An L1 with accesses in its latency queues looks them up every cycle: never quiet.)
         let mut until = self.l1.next_hit_at().unwrap_or(u64::MAX);
-        // A request in the L1's lookup pipeline enters the miss queue when its latency has
-        // passed (or, if that queue is full, when the crossbar takes from it: a poke).
-        if let Some(at) = self.l1.next_lookup_at().filter(|&at| at > now) {
-            until = until.min(at);
-        }
         if let Some(&(at, ..)) = self.ldst.shared.front() {
             until = until.min(at);
         }
@@ -333,15 +334,7 @@ impl Sm {
             }
             self.scratch = done;
         }
-        while let Some(r) = self.l1.pop_hit(now) {
-            returned = true;
-            if r.kind == AccessKind::Store {
-                // A perfect L1 absorbed the store.
-                env.ledger.retire();
-            } else {
-                self.complete(r, now, env);
-            }
-        }
+        returned |= self.pop_hits(now, env);
         while let Some(&(at, w, slot)) = self.ldst.shared.front() {
             if at > now {
                 break;
@@ -361,6 +354,55 @@ impl Sm {
             }
         }
         returned
+    }
+
+    /// Hits whose latency has passed reach their warps. Returns whether any did.
+    fn pop_hits(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
+        let mut any = false;
+        while let Some(r) = self.l1.pop_hit(now) {
+            any = true;
+            if r.kind == AccessKind::Store {
+                // A perfect L1 absorbed the store.
+                env.ledger.retire();
+            } else {
+                self.complete(r, now, env);
+            }
+        }
+        any
+    }
+
+    /// An L1 with latency queues looks up the accesses at their banks' heads (its hits reach
+    /// their warps in the same cycle, as GPGPU-Sim's `L1_latency_queue_cycle` writes a hit's
+    /// registers at once); the load records learn each outcome. Returns whether the queues held
+    /// anything.
+    fn look_up(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
+        let mut looked = std::mem::take(&mut self.looked);
+        let any = self.l1.lookups(now, env.map, env.sink, &mut looked);
+        for l in looked.drain(..) {
+            self.looked_up(l, now, env);
+        }
+        self.looked = looked;
+        if any {
+            self.pop_hits(now, env);
+        }
+        any
+    }
+
+    /// The L1 decided an access it looked up after the LD/ST unit sent it (from a latency
+    /// queue, or MASCAR's parked one): its request record learns the outcome, and a policy
+    /// that watches the L1 the access.
+    fn looked_up(&mut self, l: Looked, now: u64, env: &mut SmEnv<'_>) {
+        if l.load_slot == NO_LOAD {
+            return;
+        }
+        let w = l.warp as usize;
+        let t = &mut self.exec.warps[w].loads[l.load_slot as usize];
+        if let Some(rec) = t.reqs.get_mut(l.index as usize) {
+            rec.trace.l1 = l.outcome;
+        }
+        if l.load && self.learner.watches_l1() {
+            self.learn_access(w, l.addr, l.outcome, now, env);
+        }
     }
 
     /// A load request's data reached its warp.
@@ -395,6 +437,7 @@ impl Sm {
         {
             return false;
         }
+        let mut sent = std::mem::take(&mut self.sent);
         let step = self.ldst.step(LdstIo {
             core: self.id,
             now,
@@ -408,18 +451,11 @@ impl Sm {
             shared_latency: self.shared_latency,
             schedulers: self.issue.schedulers.len(),
             priority: &self.issue.priority,
+            sent: &mut sent,
         });
-        let warps = &mut self.exec.warps;
         if let Some(r) = step.retried {
-            let w = r.warp as usize;
-            let t = &mut warps[w].loads[r.load_slot as usize];
-            if let Some(rec) = t.reqs.get_mut(r.index as usize) {
-                rec.trace.l1 = r.outcome;
-            }
             // Its miss was counted when it was parked.
-            if self.learner.watches_l1() {
-                self.learn_access(w, r.addr, r.outcome, now, env);
-            }
+            self.looked_up(r, now, env);
         }
         let warps = &mut self.exec.warps;
         if let Some((w, slot)) = step.occluded
@@ -427,9 +463,9 @@ impl Sm {
         {
             warps[w as usize].loads[slot as usize].occluded = true;
         }
-        if let Some(s) = step.sent {
+        for s in sent.drain(..) {
             let w = s.warp as usize;
-            if s.load && !s.parked && self.learner.watches_l1() {
+            if s.load && !s.parked && s.outcome != CacheOutcome::None && self.learner.watches_l1() {
                 self.learn_access(w, s.addr, s.outcome, now, env);
             }
             if s.load_slot != NO_LOAD {
@@ -442,6 +478,7 @@ impl Sm {
                 });
             }
         }
+        self.sent = sent;
         if let Some(l) = step.left {
             if l.load_slot != NO_LOAD {
                 let t = &mut self.exec.warps[l.warp as usize].loads[l.load_slot as usize];

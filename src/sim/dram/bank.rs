@@ -71,6 +71,12 @@ pub struct Device {
     /// prefetching keeps a row open for its minimum number of lines. Not a timing rule; a held
     /// bank's PRE is never ready.
     pub pre_hold: u64,
+    /// Separate row (ACT, PRE, REF) and column (RD, WR) command buses, one command each per
+    /// cycle (`dram.dual_bus`, HBM; GPGPU-Sim's `-dram_dual_bus_interface`): when each is free.
+    /// With one bus the controller issues one command per cycle and these stay 0.
+    pub dual_bus: bool,
+    row_bus_free: u64,
+    col_bus_free: u64,
 }
 
 impl Device {
@@ -89,7 +95,15 @@ impl Device {
             faw_head: 0,
             data_bus_free: 0,
             pre_hold: 0,
+            dual_bus: false,
+            row_bus_free: 0,
+            col_bus_free: 0,
         }
+    }
+
+    /// The device with separate row and column command buses (`dram.dual_bus`) or one.
+    pub fn with_dual_bus(self, dual_bus: bool) -> Device {
+        Device { dual_bus, ..self }
     }
 
     /// Bank group of a bank (banks are interleaved over groups; their number is a power of
@@ -146,11 +160,11 @@ impl Device {
             CommandKind::Act => {
                 let oldest = self.faw[self.faw_head];
                 let faw = if oldest == u64::MAX { 0 } else { oldest + self.timing.faw };
-                self.next_act.max(faw)
+                self.next_act.max(faw).max(self.row_bus_free)
             }
-            CommandKind::Rd => self.next_rd,
-            CommandKind::Wr => self.next_wr,
-            CommandKind::Pre | CommandKind::Ref => 0,
+            CommandKind::Rd => self.next_rd.max(self.col_bus_free),
+            CommandKind::Wr => self.next_wr.max(self.col_bus_free),
+            CommandKind::Pre | CommandKind::Ref => self.row_bus_free,
         }
     }
 
@@ -163,6 +177,13 @@ impl Device {
     /// The caller must have checked [`Device::ready`].
     pub fn issue(&mut self, cmd: &Command, now: u64) {
         debug_assert!(self.ready(cmd, now), "command {cmd:?} not ready at {now}");
+        if self.dual_bus {
+            if cmd.kind.is_cas() {
+                self.col_bus_free = now + 1;
+            } else {
+                self.row_bus_free = now + 1;
+            }
+        }
         let t = self.timing.clone();
         let g = self.group(cmd.bank as usize);
         match cmd.kind {

@@ -87,7 +87,8 @@ impl Controller {
         let scheduler = DramSchedulerKind::new(c);
         Controller {
             channel,
-            device: Device::new(timing, c.dram.banks as usize, c.dram.bank_groups as usize),
+            device: Device::new(timing, c.dram.banks as usize, c.dram.bank_groups as usize)
+                .with_dual_bus(c.dram.dual_bus),
             queues: Queues::new(
                 c.dram.banks as usize,
                 c.dram.read_queue as usize,
@@ -165,14 +166,13 @@ impl Controller {
         slot
     }
 
-    /// Column commands `req` needs: its line's, or for a read of a sectored L2 those of the
-    /// bytes it asks for (GPGPU-Sim sends a sector miss to DRAM as a 32-byte request).
+    /// Column commands `req` needs: its line's, or behind a sectored L2 those of the bytes it
+    /// moves (GPGPU-Sim sends a sector miss to DRAM as a 32-byte request, and a write-back of
+    /// the dirty sectors only: `dram_t::issue_col_command` moves one atom per command).
     fn column_commands(&self, req: &MemRequest) -> u8 {
         match self.sector_burst {
-            Some(burst) if !req.kind.is_write() => {
-                (req.bytes.div_ceil(burst) as u8).clamp(1, self.cas_per_request)
-            }
-            _ => self.cas_per_request,
+            Some(burst) => (req.bytes.div_ceil(burst) as u8).clamp(1, self.cas_per_request),
+            None => self.cas_per_request,
         }
     }
 
@@ -318,8 +318,18 @@ impl Controller {
         }
         let (scheduler, ctx) = self.split();
         if let Some(slot) = scheduler.select(&ctx, sink) {
-            let cmd = ctx.next_command(slot);
+            let mut cmd = ctx.next_command(slot);
             self.issue(slot, cmd, stamp, sink, ledger);
+            if self.device.dual_bus {
+                // With separate row and column buses (GPGPU-Sim's `dram_t::cycle` with
+                // `dual_bus_interface`) a command of the other kind may issue in this cycle
+                // too: the bus just used is busy until the next cycle, so only those are ready.
+                let (scheduler, ctx) = self.split();
+                if let Some(slot) = scheduler.select(&ctx, sink) {
+                    cmd = ctx.next_command(slot);
+                    self.issue(slot, cmd, stamp, sink, ledger);
+                }
+            }
             // The scheduler may know when it can choose next — unless prefetching acts every
             // cycle, or the command left the queues such that the drain mode flips.
             if plan.is_none() && self.drain_stays() {
@@ -681,7 +691,8 @@ mod tests {
     }
 
     /// A sectored L2's read asks DRAM for its 32 bytes: one column command per burst of them,
-    /// where a line takes line / burst (write-backs stay whole lines).
+    /// where a line takes line / burst; its write-back of two dirty sectors takes two bursts'
+    /// worth, of a whole line line / burst.
     #[test]
     fn a_sectored_l2_reads_only_its_sectors() {
         let mut c = Config::default();
@@ -696,6 +707,52 @@ mod tests {
         assert_eq!(u32::from(mc.column_commands(&sector)), 32u32.div_ceil(burst));
         let writeback = MemRequest { bytes: 128, ..req(1, AccessKind::Writeback) };
         assert_eq!(u32::from(mc.column_commands(&writeback)), c.l2.line_bytes / burst);
+        let two_sectors = MemRequest { bytes: 64, ..req(1, AccessKind::Writeback) };
+        assert_eq!(u32::from(mc.column_commands(&two_sectors)), 64u32.div_ceil(burst));
+    }
+
+    /// HBM's two command buses (`dram.dual_bus`, GPGPU-Sim's `-dram_dual_bus_interface`): with
+    /// a row hit pending on one bank and a closed row on another, one DRAM cycle issues the RD
+    /// and the ACT together; on one bus they take two cycles.
+    #[test]
+    fn a_dual_bus_issues_a_row_and_a_column_command_in_one_cycle() {
+        for dual in [false, true] {
+            let mut c = Config::default();
+            c.dram.dual_bus = dual;
+            let mut mc = Controller::new(&c, 0);
+            let (mut sink, mut ledger) = (EventSink::default(), Ledger::default());
+            sink.set(EventKind::DramCommand, true);
+            // Bank 1 opens row 1 and is ready for its read; then a request for closed bank 2.
+            mc.accept(req(1, AccessKind::Load), 0);
+            let mut cycle = 0;
+            while mc.device.banks[1].open_row.is_none() || mc.device.earliest(CommandKind::Rd, 1) > mc.now {
+                mc.tick(cycle, &mut sink, &mut ledger);
+                cycle += 1;
+            }
+            mc.accept(req(2, AccessKind::Load), cycle);
+            // Let the read be ready and the ACT too (tRRD since the first ACT has passed).
+            while mc.device.earliest(CommandKind::Act, 2) > mc.now + 1 {
+                mc.tick(cycle, &mut sink, &mut ledger);
+                cycle += 1;
+            }
+            let _ = sink.drain().count();
+            mc.tick(cycle, &mut sink, &mut ledger);
+            mc.tick(cycle + 1, &mut sink, &mut ledger);
+            let cmds: Vec<(u64, CommandKind)> = sink
+                .drain()
+                .filter_map(|(_, e)| match e {
+                    Event::DramCommand { dram_cycle, cmd, .. } => Some((dram_cycle, cmd.kind)),
+                    _ => None,
+                })
+                .collect();
+            let t = cmds[0].0;
+            let expected = if dual {
+                vec![(t, CommandKind::Rd), (t, CommandKind::Act)]
+            } else {
+                vec![(t, CommandKind::Rd), (t + 1, CommandKind::Act)]
+            };
+            assert_eq!(cmds, expected, "dual bus {dual}");
+        }
     }
 
     /// GPGPU-Sim's `-dram_latency`: a request enters the queue `frontend_latency` core cycles

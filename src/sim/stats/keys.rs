@@ -88,12 +88,12 @@ keys! {
     "core.ctas", Count, "thread blocks (CTAs) run";
     "core.{issue_rate,no_ready_rate,idle_rate}", Percent, "share of warp-scheduler issue slots that issued / found no ready warp / had no warp";
     "core.occlusions", Count, "loads that needed more new MSHRs than were free (memory occlusion, seed 004 §2.3.2)";
-    "core.ldst_stalls.*", Count, "LD/ST unit replay cycles by cause: `mshr`, `merge_full`, `line_alloc`, `miss_queue`, `response`, `data_port`";
+    "core.ldst_stalls.*", Count, "LD/ST unit replay cycles by cause: `mshr`, `merge_full`, `line_alloc`, `miss_queue`, `response`, `data_port`, `bank` (an L1 bank's latency queue could not take the access)";
     "core.stall_cycles", CoreCycles, "SM cycles with resident warps and no issue";
     "core.stall_share.*", Percent, "those cycles split into seed 002's issue-stall classes (§IV-A5, Fig. 7), in precedence order: `str_mem` / `str_alu` (a warp free of dependencies is stopped by the LD/ST unit — full, too many loads out, or held by OAWS/MASCAR for lack of MSHRs — or by the ALU), `data_mem` / `data_alu` (every warp waits on a dependency: a load if any does, else an ALU result), `throttled` (only warps a throttling scheduler holds back could issue), `fetch` (all at a barrier or draining after EXIT)";
     "core.cycle_share.*", Percent, "every SM cycle: `issued` / `ldst_stall` (str-MEM) / `no_ready` (other stall) / `idle` (no resident warp) (seed 004 Fig. 5.8)";
     "core.ldst_active_cycles", CoreCycles, "cycles the LD/ST unit was busy";
-    "core.ldst_share.*", Percent, "those cycles by seed 004's categories (Fig. 5.5): `coal` (a divergent instruction still sending), `mshr` (MSHR or merge slots full), `icnt` (miss queue full), `line_alloc` (no replaceable line), `mascar_replay`";
+    "core.ldst_share.*", Percent, "those cycles by seed 004's categories (Fig. 5.5): `coal` (a divergent instruction still sending), `mshr` (MSHR or merge slots full), `icnt` (miss queue full), `line_alloc` (no replaceable line), `mascar_replay`, `bank` (an L1 bank could not take the access)";
     "core.{memory_block_rate,no_warp_rate,inactive_rate}", Percent, "share of SM cycles in which every resident warp waited on memory (seed 003's MemoryBlockCycles) / no warp was resident while a kernel ran (NoWarpCycles) / nothing issued while a kernel ran";
     "core.scheduler_occupancy.top3", Percent, "share of issues made by each scheduler's three oldest warps (GTO priorities 0–2; seed 004 §2.2.2, Fig. 2.3)";
     "core.scheduler_occupancy.cdf[]", Percent, "the whole distribution: entry r is the share made by priorities 0 to r";
@@ -102,8 +102,8 @@ keys! {
     "{l1,l2}.{hit_rate,miss_rate}", Percent, "read hits / reads (a merged read counts as a miss), and 1 − that (seed 003 Table 3 gives the miss rate's reduction)";
     "{l1,l2}.{reads,read_misses,merged,writes,evictions,writebacks}", Count, "reads, reads that went below (MSHR or bypass), reads merged into an MSHR, writes, lines evicted, dirty lines written back";
     "{l1,l2}.mpki", Mpki, "read misses per 1000 warp instructions";
-    "{l1,l2}.stalls.*", Count, "reservation failures per attempt (replays included): `mshr` full, `merge_full`, no replaceable line (`line_alloc`: all reserved, or DaCache's thrashing region when constrained to stall), `miss_queue` full, `response` (reply network full), `data_port`";
-    "{l1,l2}.stall_share.*", Percent, "the caches' stall cycles as shares by cause (seed 002 Figs. 8, 9): `mshr`, `line_alloc`, `miss_queue` (back-pressure from below: bp-L2 at the L1, bp-DRAM at the L2), `response` (bp-ICNT), `data_port`";
+    "{l1,l2}.stalls.*", Count, "reservation failures per attempt (replays included): `mshr` full, `merge_full`, no replaceable line (`line_alloc`: all reserved, or DaCache's thrashing region when constrained to stall), `miss_queue` full, `response` (reply network full), `data_port`, `bank` (an L1 bank's latency queue is full or took an access this cycle)";
+    "{l1,l2}.stall_share.*", Percent, "the caches' stall cycles as shares by cause (seed 002 Figs. 8, 9): `mshr`, `line_alloc`, `miss_queue` (back-pressure from below: bp-L2 at the L1, bp-DRAM at the L2), `response` (bp-ICNT), `data_port`, `bank`";
     "l1.misses.*", Count, "read misses by why the line was missing: `cold` (never in this L1), `intra_warp` (last evicted by the missing warp itself), `inter_warp` (by another warp; seed 004 §2.1.1)";
     "l1.loads.*", Count, "load instructions the L1 serviced: `divergent` (more than 2 requests) or `coherent` (at most 2)";
     "l1.fully_cached.*", Percent, "share of those loads whose every access hit (seed 004 Fig. 4.5)";

@@ -77,16 +77,21 @@ pub enum StallCause {
     Response,
     /// The data port is busy.
     DataPort,
+    /// The access's L1 bank took an access this cycle already, or is full behind a refused
+    /// one (`l1.latency_queue`; GPGPU-Sim's `BK_CONF`).
+    Bank,
 }
 
 impl StallCause {
-    pub const ALL: [StallCause; 6] = [
+    pub const COUNT: usize = 7;
+    pub const ALL: [StallCause; StallCause::COUNT] = [
         StallCause::Mshr,
         StallCause::MergeFull,
         StallCause::LineAlloc,
         StallCause::MissQueue,
         StallCause::Response,
         StallCause::DataPort,
+        StallCause::Bank,
     ];
 
     pub fn name(self) -> &'static str {
@@ -97,6 +102,7 @@ impl StallCause {
             StallCause::MissQueue => "miss_queue",
             StallCause::Response => "response",
             StallCause::DataPort => "data_port",
+            StallCause::Bank => "bank",
         }
     }
 }
@@ -118,7 +124,7 @@ counters! {
         pub evictions: u64,
         pub writebacks: u64,
         /// Cycles an access could not proceed, by cause (`StallCause as usize`).
-        pub stalls: [u64; 6],
+        pub stalls: [u64; StallCause::COUNT],
         /// Prefetched lines (L2): installed; later hit by a demand (useful); arriving after a
         /// demand had already missed on the line (late); dropped as already present, or evicted
         /// without a demand hit (useless).
@@ -272,7 +278,7 @@ counters! {
         /// Memory occlusion: loads that found fewer free MSHRs than they need.
         pub occlusions: u64,
         /// Cycles the LD/ST unit spent replaying, by cause (`StallCause as usize`).
-        pub ldst_stalls: [u64; 6],
+        pub ldst_stalls: [u64; StallCause::COUNT],
         /// The LD/ST unit's cycles in seed 004's categories (§2.3.1, Fig. 5.5).
         pub ldst: LdstStats,
         /// Core cycles in which a scheduler issued; and those with resident warps in which none

@@ -98,6 +98,7 @@ pub struct LdstShare {
     pub icnt: f64,
     pub line_alloc: f64,
     pub mascar_replay: f64,
+    pub bank: f64,
 }
 
 /// What the warp-scheduling policy did.
@@ -196,10 +197,11 @@ pub struct StallReport {
     pub miss_queue: u64,
     pub response: u64,
     pub data_port: u64,
+    pub bank: u64,
 }
 
 impl StallReport {
-    fn from(stalls: &[u64; 6]) -> StallReport {
+    fn from(stalls: &[u64; StallCause::COUNT]) -> StallReport {
         let g = |c: StallCause| stalls[c as usize];
         StallReport {
             mshr: g(StallCause::Mshr),
@@ -208,6 +210,7 @@ impl StallReport {
             miss_queue: g(StallCause::MissQueue),
             response: g(StallCause::Response),
             data_port: g(StallCause::DataPort),
+            bank: g(StallCause::Bank),
         }
     }
 }
@@ -464,10 +467,11 @@ pub struct StallShareByCause {
     pub miss_queue: f64,
     pub response: f64,
     pub data_port: f64,
+    pub bank: f64,
 }
 
 impl StallShareByCause {
-    fn from(stalls: &[u64; 6]) -> StallShareByCause {
+    fn from(stalls: &[u64; StallCause::COUNT]) -> StallShareByCause {
         let total: u64 = stalls.iter().sum();
         let g = |c: StallCause| ratio(stalls[c as usize], total);
         StallShareByCause {
@@ -476,6 +480,7 @@ impl StallShareByCause {
             miss_queue: g(StallCause::MissQueue),
             response: g(StallCause::Response),
             data_port: g(StallCause::DataPort),
+            bank: g(StallCause::Bank),
         }
     }
 }
@@ -780,6 +785,7 @@ impl Report {
                     icnt: ratio(stall(StallCause::MissQueue), ldst_active),
                     line_alloc: ratio(stall(StallCause::LineAlloc), ldst_active),
                     mascar_replay: ratio(core.ldst.mascar_replay, ldst_active),
+                    bank: ratio(stall(StallCause::Bank), ldst_active),
                 },
                 memory_block_rate: ratio(core.memory_block_cycles, core_cycles),
                 no_warp_rate: ratio(core.no_warp_cycles, core_cycles),
@@ -921,12 +927,19 @@ mod tests {
     #[test]
     fn stall_shares_group_mshr_and_merge_slots_and_sum_to_one() {
         // 3 MSHR + 1 merge-full + 2 line-alloc + 4 miss-queue + 0 response + 10 data-port = 20.
-        let s = StallShareByCause::from(&[3, 1, 2, 4, 0, 10]);
+        let s = StallShareByCause::from(&[3, 1, 2, 4, 0, 10, 0]);
         assert_eq!(
             s,
-            StallShareByCause { mshr: 0.2, line_alloc: 0.1, miss_queue: 0.2, response: 0.0, data_port: 0.5 }
+            StallShareByCause {
+                mshr: 0.2,
+                line_alloc: 0.1,
+                miss_queue: 0.2,
+                response: 0.0,
+                data_port: 0.5,
+                bank: 0.0
+            }
         );
-        assert_eq!(StallShareByCause::from(&[0; 6]), StallShareByCause::default(), "no stalls: all zero");
+        assert_eq!(StallShareByCause::from(&[0; 7]), StallShareByCause::default(), "no stalls: all zero");
     }
 
     #[test]

@@ -82,6 +82,8 @@ impl DramScheduler for FrFcfs {
         // allow it; the channel parts are the same for every bank.
         let chan_cas = device.channel_earliest(cas);
         let chan_act = device.channel_earliest(CommandKind::Act);
+        // 0 unless the channel has a row command bus of its own (`dram.dual_bus`).
+        let chan_pre = device.channel_earliest(CommandKind::Pre);
         let first = hits & !self.capped;
         let mut best_hit: Option<(u64, Slot)> = None;
         // Per kind, the earliest bank part over the candidates (for the wake-up time).
@@ -121,13 +123,13 @@ impl DramScheduler for FrFcfs {
             } else {
                 let t = device.bank_earliest(CommandKind::Pre, bank);
                 bank_pre = bank_pre.min(t);
-                offer(list, t, 0);
+                offer(list, t, chan_pre);
             }
         }
         for bank in Banks(busy & open & !hits) {
             let t = device.bank_earliest(CommandKind::Pre, bank);
             bank_pre = bank_pre.min(t);
-            offer(&lists[bank], t, 0);
+            offer(&lists[bank], t, chan_pre);
         }
         let closed = busy & !open;
         let bank_act = if look && chan_act <= now {
