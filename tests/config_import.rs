@@ -135,7 +135,8 @@ fn accel_sim_machines_import_with_their_approximations_named() {
         "gpgpu_memory_partition_indexing",
         "partition indexing 4: only 0 (none) and 2 (IPOLY)"
     ));
-    assert!(noted(&tx, "gpgpu_gmem_skip_L1D", "skipping the L1"));
+    assert!(tx.config.l1.skip_global, "-gpgpu_gmem_skip_L1D 1: loads skip the L1");
+    assert!(!qv.config.l1.skip_global, "-gpgpu_gmem_skip_L1D 0");
     assert!(noted(&tx, "gpgpu_cache:dl1", "streaming allocation"));
     assert_eq!(
         (tx.config.dram.channels, tx.config.dram.bus_bits, tx.config.clocks.dram_mhz),

@@ -244,6 +244,10 @@ pub struct L1Config {
     /// Bytes of consecutive addresses in one bank before the next
     /// (`-gpgpu_l1_banks_byte_interleaving`).
     pub bank_bytes: u32,
+    /// Loads skip the L1 (GPGPU-Sim's `-gpgpu_gmem_skip_L1D`, `ldst_unit::memory_cycle`): one
+    /// access a cycle goes below with no lookup, line or MSHR, as its sectors, and its reply
+    /// passes through to the registers; the L1 counts neither as an access.
+    pub skip_global: bool,
     pub allocate: AllocPolicy,
     /// Set-index function (seed 004 ch. 3); some need a particular set count.
     pub index: IndexName,
@@ -757,6 +761,7 @@ impl Default for L1Config {
             latency_queue: false,
             banks: 1,
             bank_bytes: 32,
+            skip_global: false,
             allocate: AllocPolicy::OnMiss,
             index: IndexName::Conv,
             replacement: ReplacementName::Lru,

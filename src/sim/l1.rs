@@ -179,6 +179,8 @@ pub struct L1 {
     pub fills: u64,
     /// PMEM (seed 003 §3): every access hits; stores are absorbed.
     pub perfect: bool,
+    /// `l1.skip_global`: loads go below without a lookup.
+    skip: bool,
     /// Valid lines evicted since the SM last drained them: (owner warp, line key). Recorded
     /// only when `record_victims` is set (CCWS's victim tags).
     pub victims: Vec<(u16, u64)>,
@@ -209,7 +211,9 @@ impl L1 {
         let mut tags = TagArray::new(sets, ways, IndexKind::new(l.index, sets, line_shift), replacement);
         tags.set_active_ways(l.ways as usize);
         tags.track_reuse(c.warps_per_scheduler());
-        let banks = l.latency_queue.then(|| BankQueues::new(l.banks, l.bank_bytes, l.hit_latency));
+        // Loads that skip the L1 go below at once, one a cycle, with no latency queue.
+        let banks = (l.latency_queue && !l.skip_global)
+            .then(|| BankQueues::new(l.banks, l.bank_bytes, l.hit_latency));
         let loads_per_warp = c.core.max_loads_per_warp as usize;
         let services = if banks.is_some() { c.warps_per_sm() * loads_per_warp } else { 1 };
         L1 {
@@ -231,6 +235,7 @@ impl L1 {
             line_shift,
             fills: 0,
             perfect: c.ideal.perfect_l1,
+            skip: l.skip_global,
             victims: Vec::with_capacity(2),
             record_victims: false,
             stats: CacheStats::default(),
@@ -310,6 +315,9 @@ impl L1 {
             req.loc = map.map(req.addr);
             self.send_below(req, now);
             return Ok(CacheOutcome::Write);
+        }
+        if self.skip {
+            return self.skip_load(req, ctx, (map, now), sink);
         }
         let (set, probe) = self.probe(req.addr);
         let service = self.service_slot(&req);
@@ -545,6 +553,32 @@ impl L1 {
     /// it has nothing left to flush).
     pub fn flush_due(&self) -> bool {
         self.flush_when_idle && self.tags.holds_lines()
+    }
+
+    /// A load that skips the L1 (`l1.skip_global`; GPGPU-Sim's `-gpgpu_gmem_skip_L1D` path of
+    /// `ldst_unit::memory_cycle`): it goes below as its sectors when the miss queue has room
+    /// (GPGPU-Sim's `m_icnt->full` check), with no lookup, line or MSHR, and is not an L1
+    /// access in the statistics (GPGPU-Sim counts none); its reply passes through.
+    fn skip_load(
+        &mut self,
+        mut req: MemRequest,
+        ctx: &AccessCtx,
+        (map, now): (&AddressMap, u64),
+        sink: &mut EventSink,
+    ) -> Result<CacheOutcome, StallCause> {
+        if self.miss_queue_full(false) {
+            self.stats.stall(StallCause::MissQueue);
+            return Err(StallCause::MissQueue);
+        }
+        let service = self.service_slot(&req);
+        let set = self.tags.probe(self.key(req.addr)).0;
+        req.bytes = (SECTOR_BYTES as u32) * ctx.sectors.count_ones().max(1);
+        req.trace.l1 = CacheOutcome::Miss;
+        req.trace.bypassed = true;
+        req.loc = map.map(req.addr);
+        self.send_below(req, now);
+        self.serviced(service, set, true, ctx, sink);
+        Ok(CacheOutcome::Miss)
     }
 
     /// Sends a missing access below without a line: only its 32 B sectors, no MSHR (the data
@@ -1118,6 +1152,26 @@ mod tests {
         assert_eq!(&s.inserted[..4], &[2, 1, 1, 2]);
         assert_eq!(s.never_reused.iter().sum::<u64>(), 1);
         assert!(s.insert_position.iter().all(|&p| p == 0), "LRU inserts at MRU");
+    }
+
+    /// TITANX's `-gpgpu_gmem_skip_L1D 1`: loads of the same line go below one by one as their
+    /// sectors, with no line, MSHR or L1 access counted, until the miss queue (2) is full; a
+    /// reply passes through and fills nothing, so the line still is not there.
+    #[test]
+    fn skipping_loads_go_below_as_sectors_without_line_mshr_or_lookup() {
+        let mut r = rig(&["l1.skip_global=true", "l1.miss_queue=2", "l1.latency_queue=true", "l1.banks=4"]);
+        assert_eq!(r.l1.bank_count(), 1, "one access a cycle, no latency queue");
+        let wide = AccessCtx { sectors: 0b1011, ..one(0) };
+        assert_eq!(r.access(0x1000, &wide, 0), Ok(CacheOutcome::Miss));
+        assert_eq!(r.access(0x1000, &one(1), 0), Ok(CacheOutcome::Miss), "no merge: it goes below too");
+        assert_eq!(r.access(0x2000, &one(2), 0), Err(StallCause::MissQueue));
+        assert_eq!((r.l1.mshr.used(), r.l1.stats.reads, r.l1.stats.read_misses), (0, 0, 0));
+        let first = r.l1.miss_queue.pop().unwrap();
+        assert_eq!((first.bytes, first.trace.bypassed), (96, true), "three sectors");
+        let mut out = Vec::new();
+        r.l1.fill(first, &wide, &mut out, &mut r.sink);
+        assert_eq!((out.len(), r.l1.fills), (1, 0), "passed through, nothing filled");
+        assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Miss), "still not cached");
     }
 
     #[test]

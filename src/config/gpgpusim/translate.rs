@@ -387,7 +387,9 @@ fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
     }
     match c.number("gpgpu_gmem_skip_L1D")? {
         Some((0, o)) => c.agree(o, "global loads are cached in the L1"),
-        Some((_, o)) => c.note(o, "global loads skipping the L1: warpscope caches them in the L1 (set l1 small or use ideal modes to compare)"),
+        Some((_, o)) => {
+            c.set("l1.skip_global", true, format!("{} (loads go below without a lookup)", src(o)))
+        }
         None => {}
     }
     Ok(())
