@@ -78,6 +78,12 @@ pub struct L2Slice {
     latency_queue: bool,
     /// DRAM returns waiting to be filled (bounded by the MSHRs).
     pub fills: VecDeque<MemRequest>,
+    /// The waiters of a fill that outnumbered the whole response queue (an `l2.mshr_merge`
+    /// above `l2.response_queue`, as SM6_TITANX's 64 and 32), leaving as the queue has room,
+    /// as GPGPU-Sim's `memory_sub_partition::cache_cycle` drains `access_ready` one response
+    /// at a time; no other fill is taken until they have left. A fill whose waiters fit
+    /// waits for room for all of them and returns them together.
+    ready: VecDeque<MemRequest>,
     /// Prefetched lines from the memory controller waiting to be installed.
     pub prefetch_fills: BoundedQueue<MemRequest>,
     /// Per line (set × ways + way): installed by a prefetch and not yet hit by a demand.
@@ -147,6 +153,7 @@ impl L2Slice {
             ),
             latency_queue: l.latency_queue,
             fills: VecDeque::with_capacity(l.mshr_entries as usize),
+            ready: VecDeque::with_capacity(l.mshr_merge as usize + 1),
             prefetch_fills: BoundedQueue::new(l.miss_queue as usize),
             prefetched: vec![false; (l.sets * l.ways) as usize],
             group_ends: VecDeque::with_capacity(4),
@@ -177,6 +184,7 @@ impl L2Slice {
             + self.pipe.len()
             + self.looking_up.len()
             + self.fills.len()
+            + self.ready.len()
             + self.prefetch_fills.len()
             + self.mshr.entries().map(|e| e.merged.len()).sum::<usize>()
     }
@@ -206,7 +214,11 @@ impl L2Slice {
     /// reaches its lookup before then. (What waits in its miss and response queues moves when
     /// the DRAM and the reply network take it.)
     pub fn quiet_ticks(&self, now: u64) -> u64 {
-        if !self.access_queue.is_empty() || !self.fills.is_empty() || !self.prefetch_fills.is_empty() {
+        if !self.access_queue.is_empty()
+            || !self.fills.is_empty()
+            || !self.ready.is_empty()
+            || !self.prefetch_fills.is_empty()
+        {
             return 0;
         }
         // One of the two delays is in use: the hit pipeline, or the latency queue before the
@@ -240,6 +252,11 @@ impl L2Slice {
         }
         while let Some(req) = self.pipe.pop_ready(now) {
             self.reserved -= 1;
+            self.respond(req);
+        }
+        while self.response_room() > 0
+            && let Some(req) = self.ready.pop_front()
+        {
             self.respond(req);
         }
         if self.latency_queue {
@@ -365,7 +382,7 @@ impl L2Slice {
         };
         let key = self.mshr_key(front);
         let waiting = 1 + self.mshr.find(key).map_or(0, |i| self.mshr.merged_count(i));
-        if self.response_room() < waiting {
+        if !self.ready.is_empty() || self.response_room() < waiting.min(self.response_queue.capacity()) {
             self.stats.stall(StallCause::Response);
             return false;
         }
@@ -377,7 +394,11 @@ impl L2Slice {
         out.push(reply);
         self.mshr.release(key, &mut out);
         for r in out.drain(..) {
-            self.respond(r);
+            if self.response_room() > 0 {
+                self.respond(r);
+            } else {
+                self.ready.push_back(r);
+            }
         }
         self.scratch = out;
         if let Probe::Pending(way) = probe {
@@ -739,6 +760,42 @@ mod tests {
         step(&mut s, 10);
         assert!(s.access_queue.is_empty());
         assert_eq!(s.stats.read_hits, 3);
+    }
+
+    /// SM6_TITANX merges 64 requests into an L2 MSHR entry but has 32 response slots: a fill
+    /// whose waiters outnumber the whole response queue (here 4 and 2) is taken when the queue
+    /// is empty, returns what fits, and the rest leave as room appears; the next fill waits
+    /// until they have left. Without this the slice waited forever for room for all four.
+    #[test]
+    fn a_fill_with_more_waiters_than_response_slots_returns_them_as_room_appears() {
+        let c = Config::default()
+            .with_sets(&["l2.response_queue=2".into(), "l2.mshr_merge=4".into(), "l2.latency=1".into()])
+            .unwrap();
+        let map = AddressMap::new(&c);
+        let mut s = L2Slice::new(&c, 0);
+        let mut ledger = Ledger::starting_at(100);
+        let mut sink = EventSink::default();
+        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        for id in 1..=4 {
+            s.access_queue.accept(read(id, 0x1000, 128, &map));
+        }
+        s.access_queue.accept(read(5, 0x2000, 128, &map));
+        for now in 0..8 {
+            step(&mut s, now);
+        }
+        let below: Vec<MemRequest> = std::iter::from_fn(|| s.miss_queue.pop()).collect();
+        assert_eq!(below.iter().map(|q| q.id).collect::<Vec<_>>(), [1, 5], "2, 3 and 4 merged into 1");
+        s.fills.push_back(below[0]);
+        s.fills.push_back(below[1]);
+        step(&mut s, 20);
+        let ids =
+            |s: &mut L2Slice| std::iter::from_fn(|| s.response_queue.pop()).map(|q| q.id).collect::<Vec<_>>();
+        assert_eq!(ids(&mut s), [1, 2], "two fit; 3 and 4 wait");
+        step(&mut s, 21);
+        assert_eq!(ids(&mut s), [3, 4], "they leave before the next fill");
+        step(&mut s, 30);
+        assert_eq!(ids(&mut s), [5]);
+        assert_eq!(s.occupancy(), 0);
     }
 
     /// A sectored slice (`-gpgpu_cache:dl2 S:…`): a sector miss goes to DRAM alone and its fill
