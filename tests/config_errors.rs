@@ -63,8 +63,8 @@ fn zero_sized_queue() {
 #[test]
 fn more_mshrs_than_the_id_can_address() {
     assert_eq!(
-        config_error("(\n  l1: (mshr_entries: 300),\n)"),
-        "m.ron:2:8: l1.mshr_entries = 300: must be between 1 and 256 (MSHR ids are 8-bit)"
+        config_error("(\n  l1: (mshr_entries: 5000),\n)"),
+        "m.ron:2:8: l1.mshr_entries = 5000: must be between 1 and 4096"
     );
 }
 

@@ -91,7 +91,7 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     let qv = import_files(&[QV100]);
     assert_eq!((qv.config.core.count, qv.config.dram.channels, qv.config.core.warp_schedulers), (80, 32, 4));
     assert_eq!(qv.config.core.warp_scheduler, WarpSchedulerName::Lrr);
-    assert_eq!(qv.config.l1.mshr_entries, 256, "512 entries, clamped to 8-bit ids");
+    assert_eq!(qv.config.l1.mshr_entries, 512, "A:512:8");
     assert_eq!(qv.config.dram.timing.t_burst, Time::Ck(1), "HBM BL2 at a ratio of 2");
     assert_eq!((qv.config.dram.rows, qv.config.dram.row_bytes), (8192, 2048));
     assert_eq!(qv.config.l2.latency, 160);

@@ -4,8 +4,9 @@
 use super::error::Issue;
 use super::{Config, IndexName, MappingScheme, Partition, PartitionIndexing, ReplacementName, Time};
 
-/// The widest MSHR id the L1 and L2 carry in a request (8 bits).
-pub const MAX_MSHR_ENTRIES: u32 = 256;
+/// The most MSHR entries an L1 has (as an L2 slice): each access scans them, so the bound keeps
+/// a lookup bounded; GPGPU-Sim's tested configurations use at most 512 (SM7_QV100's `A:512:8`).
+pub const MAX_MSHR_ENTRIES: u32 = 4096;
 /// Warp slots per SM are tracked in 64-bit masks.
 pub const MAX_WARPS_PER_SM: u32 = 64;
 /// LRU chains are stored as byte-sized way numbers (0–255).
@@ -170,10 +171,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         k.fail("l1.line_bytes", format!("= {}: at most 256 (eight 32 B sectors per line)", l1.line_bytes));
     }
     if l1.mshr_entries == 0 || l1.mshr_entries > MAX_MSHR_ENTRIES {
-        k.fail(
-            "l1.mshr_entries",
-            format!("= {}: must be between 1 and {MAX_MSHR_ENTRIES} (MSHR ids are 8-bit)", l1.mshr_entries),
-        );
+        k.fail("l1.mshr_entries", format!("= {}: must be between 1 and {MAX_MSHR_ENTRIES}", l1.mshr_entries));
     }
     k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
     k.at_least("l1.miss_queue", l1.miss_queue, 1);

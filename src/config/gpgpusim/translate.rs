@@ -306,8 +306,7 @@ fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
     }
     let mshr = s.mshr_entries.min(MAX_MSHR_ENTRIES);
     if mshr < s.mshr_entries {
-        unmodelled
-            .push(format!("{} MSHR entries: warpscope's MSHR ids are 8-bit, so {mshr}", s.mshr_entries));
+        unmodelled.push(format!("{} MSHR entries: warpscope holds at most {mshr}", s.mshr_entries));
     }
     c.set(&format!("{level}.sets"), sets, &from);
     c.set(&format!("{level}.ways"), ways, &from);
