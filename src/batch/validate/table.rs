@@ -34,10 +34,12 @@ fn err_cell(e: Option<f64>) -> String {
 }
 
 /// `peer / ours (±difference)` of a rate, in percent and percentage points.
-fn rate(peer: Option<f64>, ours: f64) -> String {
-    match peer {
-        Some(p) => format!("{:.1} / {:.1} ({:+.1})", p * 100.0, ours * 100.0, (ours - p) * 100.0),
-        None => format!("– / {:.1}", ours * 100.0),
+/// `peer / ours (difference)` of two rates, in percent; "–" for a side that counted nothing.
+fn rate(peer: Option<f64>, ours: Option<f64>) -> String {
+    let pct = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:.1}", v * 100.0));
+    match (peer, ours) {
+        (Some(p), Some(o)) => format!("{} / {} ({:+.1})", pct(peer), pct(ours), (o - p) * 100.0),
+        _ => format!("{} / {}", pct(peer), pct(ours)),
     }
 }
 
@@ -142,8 +144,8 @@ pub fn markdown(v: &Validation) -> String {
             group(o.cycles as i64),
             err_cell(error(o.cycles as f64, peer.cycles)),
             pair(peer.ipc, o.ipc, 2),
-            rate(peer.bandwidth_utilization, o.dram.metrics.bandwidth_utilization),
-            rate(peer.row_hit_rate, o.dram.metrics.row_hit_rate),
+            rate(peer.bandwidth_utilization, Some(o.dram.metrics.bandwidth_utilization)),
+            rate(peer.row_hit_rate, Some(o.dram.metrics.row_hit_rate)),
             pair(peer.dram_read_bytes.map(|b| b / 1e6), read, 1),
             pair(peer.dram_write_bytes.map(|b| b / 1e6), written, 1),
         ));
@@ -156,8 +158,8 @@ pub fn markdown(v: &Validation) -> String {
         md.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
-            rate(peer.l1_hit_rate, o.l1.hit_rate),
-            rate(peer.l2_hit_rate, o.l2.hit_rate),
+            rate(peer.l1_hit_rate, (o.l1.reads > 0).then_some(o.l1.hit_rate)),
+            rate(peer.l2_hit_rate, (o.l2.reads > 0).then_some(o.l2.hit_rate)),
             pair(peer.l1_reads, o.l1.reads as f64, 0),
             pair(peer.l1_read_misses, o.l1.read_misses as f64, 0),
             pair(peer.l2_reads, o.l2.reads as f64, 0),
