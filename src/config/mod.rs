@@ -262,6 +262,10 @@ pub struct L1Config {
     /// What a store does: `"evict"` (write-evict, no write-allocate) or `"through"`
     /// (write-through; a hit keeps the line, a miss that writes the whole line allocates it).
     pub write: L1Write,
+    /// Percent of the L1's lines that may be written (by `"through"` stores) before a written
+    /// line may be replaced (GPGPU-Sim's `-gpgpu_l1_cache_write_ratio`, `tag_array::probe`):
+    /// below it, only lines no store wrote are replacement candidates. 0: every line is.
+    pub write_ratio: u32,
     /// The L1 and shared memory split one array, sized per kernel (GPGPU-Sim's adaptive cache);
     /// `None`: the L1 keeps `sets × ways`.
     pub adaptive: Option<AdaptiveL1>,
@@ -768,6 +772,7 @@ impl Default for L1Config {
             dacache: DacacheConfig::default(),
             sectored: false,
             write: L1Write::Evict,
+            write_ratio: 0,
             adaptive: None,
             flush_when_idle: false,
         }

@@ -347,8 +347,12 @@ policy_names! {
     L1Write {
         /// Write-evict, no write-allocate (GPGPU-Sim `E:N`; Fermi): a hit drops the line.
         Evict => "evict",
-        /// Write-through with lazy fetch on read (GPGPU-Sim `T:L`, Volta): a hit keeps the
-        /// line, a miss that writes every byte of the line installs it (a later load hits).
+        /// Write-through with lazy fetch on read (GPGPU-Sim `T:L`, Volta;
+        /// `data_cache::wr_miss_wa_lazy_fetch_on_read`): every store marks its line written;
+        /// a store miss in a sectored L1 allocates the line (waiting when the set has no
+        /// replaceable way), a sector it wrote whole is readable, and a load of any other
+        /// sector fetches it. A non-sectored L1 allocates only a store that writes the whole
+        /// line. Written lines are kept from replacement by `l1.write_ratio`.
         Through => "through",
     }
 }

@@ -174,6 +174,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         k.fail("l1.mshr_entries", format!("= {}: must be between 1 and {MAX_MSHR_ENTRIES}", l1.mshr_entries));
     }
     k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
+    k.range("l1.write_ratio", l1.write_ratio, 0, 100);
     k.at_least("l1.miss_queue", l1.miss_queue, 1);
     k.at_least("l1.hit_latency", l1.hit_latency, 1);
     if !(1..=32).contains(&l1.banks) || !l1.banks.is_power_of_two() {

@@ -181,6 +181,9 @@ pub struct L1 {
     pub perfect: bool,
     /// `l1.skip_global`: loads go below without a lookup.
     skip: bool,
+    /// `l1.write_ratio`, and the valid lines a store has written.
+    write_ratio: u32,
+    written: usize,
     /// Valid lines evicted since the SM last drained them: (owner warp, line key). Recorded
     /// only when `record_victims` is set (CCWS's victim tags).
     pub victims: Vec<(u16, u64)>,
@@ -236,6 +239,8 @@ impl L1 {
             fills: 0,
             perfect: c.ideal.perfect_l1,
             skip: l.skip_global,
+            write_ratio: l.write_ratio,
+            written: 0,
             victims: Vec::with_capacity(2),
             record_victims: false,
             stats: CacheStats::default(),
@@ -301,7 +306,6 @@ impl L1 {
                 self.stats.stall(StallCause::MissQueue);
                 return Err(StallCause::MissQueue);
             }
-            self.stats.writes += 1;
             match self.write {
                 L1Write::Evict => {
                     if self.tags.invalidate(key) {
@@ -309,8 +313,14 @@ impl L1 {
                         self.history.dropped(key, req.origin.warp);
                     }
                 }
-                L1Write::Through => self.write_through(key, &req, ctx, sink),
+                L1Write::Through => {
+                    if let Err(cause) = self.write_through(key, &req, ctx, sink) {
+                        self.stats.stall(cause);
+                        return Err(cause);
+                    }
+                }
             }
+            self.stats.writes += 1;
             req.trace.l1 = CacheOutcome::Write;
             req.loc = map.map(req.addr);
             self.send_below(req, now);
@@ -359,7 +369,7 @@ impl L1 {
             self.tags.touch_by(set, way, ctx.warp);
             self.tags.line_mut(set, way).state = LineState::Reserved;
         } else if self.alloc == AllocPolicy::OnMiss {
-            let Some(way) = self.tags.victim(set) else {
+            let Some(way) = self.victim(set) else {
                 if self.tags.replacement.bypasses() {
                     self.bypass(req, (set, service), ctx, (map, now), sink);
                     return Ok(CacheOutcome::Miss);
@@ -487,7 +497,13 @@ impl L1 {
     /// would fetch on that load is not installed here). A sectored L1's store is one sector's:
     /// written whole, the sector becomes readable, in a present line or a newly installed one.
     /// The data goes below either way.
-    fn write_through(&mut self, key: u64, req: &MemRequest, ctx: &AccessCtx, sink: &mut EventSink) {
+    fn write_through(
+        &mut self,
+        key: u64,
+        req: &MemRequest,
+        ctx: &AccessCtx,
+        sink: &mut EventSink,
+    ) -> Result<(), StallCause> {
         let (set, probe) = self.tags.probe(key);
         let line_bytes = 1u32 << self.line_shift;
         let segment = if self.sectored { SECTOR_BYTES as u32 } else { line_bytes };
@@ -498,10 +514,20 @@ impl L1 {
                 self.tags.touch_by(set, way, ctx.warp);
                 self.tags.line_mut(set, way).sectors |= readable;
                 self.stats.write_hits += 1;
+                self.mark_written(set, way);
             }
+            // A line waiting for a fill: the fill decides what is readable (GPGPU-Sim's
+            // modified-on-fill marks are not modelled).
             Probe::Pending(_) => {}
             Probe::Miss => {
-                let way = if whole { self.tags.victim(set) } else { None };
+                // A sectored L1 allocates every store miss (lazy fetch on read) and waits for a
+                // replaceable way (GPGPU-Sim's LINE_ALLOC_FAIL); a non-sectored one only a
+                // store that writes the whole line, when a way is free to take.
+                let way = match (self.sectored, whole) {
+                    (true, _) => Some(self.victim(set).ok_or(StallCause::LineAlloc)?),
+                    (false, true) => self.tags.victim(set),
+                    (false, false) => None,
+                };
                 if let Some(way) = way {
                     let line = Line {
                         key,
@@ -517,9 +543,29 @@ impl L1 {
                     if let Some(old) = self.tags.install(set, way, line, ctx) {
                         self.evicted(&old, set, ctx, sink);
                     }
+                    if self.sectored {
+                        self.mark_written(set, way);
+                    }
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A store wrote the valid line at (`set`, `way`).
+    fn mark_written(&mut self, set: usize, way: usize) {
+        let line = self.tags.line_mut(set, way);
+        if !line.dirty {
+            line.dirty = true;
+            self.written += 1;
+        }
+    }
+
+    /// The way a miss in `set` may take: with `l1.write_ratio`, a line a store wrote is kept
+    /// while fewer than that percentage of the L1's lines are written (`tag_array::probe`).
+    fn victim(&self, set: usize) -> Option<usize> {
+        let keep = self.written * 100 < self.write_ratio as usize * self.tags.active_lines();
+        self.tags.victim_keeping(set, keep)
     }
 
     /// Whether the miss queue has no room for a read miss (`read`) or a store. With latency
@@ -546,6 +592,7 @@ impl L1 {
     pub fn sm_idle(&mut self) {
         if self.flush_when_idle {
             self.tags.invalidate_all();
+            self.written = 0;
         }
     }
 
@@ -626,6 +673,9 @@ impl L1 {
     /// `record_victims` is set).
     fn evicted(&mut self, old: &Line, set: usize, ctx: &AccessCtx, sink: &mut EventSink) {
         self.stats.evictions += 1;
+        if old.dirty {
+            self.written -= 1;
+        }
         if self.record_victims {
             self.victims.push((old.owner, old.key));
         }
@@ -952,6 +1002,57 @@ mod tests {
         assert_eq!(r.access(0x2000, &one(0), 1), Ok(CacheOutcome::Hit));
         assert_eq!(r.access(0x3000, &one(0), 1), Ok(CacheOutcome::Miss));
         assert_eq!((r.l1.stats.writes, r.l1.stats.write_hits), (3, 1));
+    }
+
+    /// Volta's L1 (`T:L`, `-gpgpu_l1_cache_write_ratio`): a sectored write-through L1 allocates
+    /// every store miss and keeps written lines from replacement while fewer than
+    /// `write_ratio` % of its lines are written. Two sets of two ways (four lines), lines 256 B
+    /// apart in set 0.
+    #[test]
+    fn stores_allocate_and_written_lines_are_kept_below_the_write_ratio() {
+        let setup = |ratio: u32| {
+            let sets = ["l1.sectored=true", "l1.write=\"through\"", "l1.sets=2", "l1.ways=2"];
+            let mut sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            sets.push(format!("l1.write_ratio={ratio}"));
+            rig(&sets.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        let lines = |r: &Rig| {
+            r.l1.chain(0).iter().filter(|l| l.state != LineState::Invalid).map(|l| l.addr).collect::<Vec<_>>()
+        };
+        // Half the lines may be written before a written line is replaced.
+        let mut r = setup(50);
+        store(&mut r, 0, 4, 0b0001, 0);
+        sent_store(&mut r);
+        assert_eq!(lines(&r), [0], "a 4-byte store miss allocates its line");
+        assert_eq!(r.access(256, &one(0), 1), Ok(CacheOutcome::Miss));
+        r.fill_all();
+        // One line of four written (25 % < 50 %): the next miss takes 256, not the older 0.
+        assert_eq!(r.access(512, &one(0), 2), Ok(CacheOutcome::Miss));
+        r.fill_all();
+        assert_eq!(lines(&r), [512, 0]);
+        // A second written line (50 %): written lines are candidates again, 0 is the oldest.
+        store(&mut r, 768, 32, 0b0001, 3);
+        sent_store(&mut r);
+        assert_eq!(lines(&r), [768, 0], "the store took 512's way");
+        assert_eq!(r.access(1024, &one(0), 4), Ok(CacheOutcome::Miss));
+        assert_eq!(lines(&r), [1024, 768]);
+        // Every way written and under the ratio: loads and stores wait for a line.
+        let mut r = setup(100);
+        for (i, addr) in [0, 256].into_iter().enumerate() {
+            store(&mut r, addr, 4, 0b0001, i as u64);
+            sent_store(&mut r);
+        }
+        assert_eq!(r.access(512, &one(0), 2), Err(StallCause::LineAlloc));
+        let st = MemRequest { kind: AccessKind::Store, bytes: 4, ..req(99, 768, 0) };
+        assert_eq!(r.l1.access(st, &one(0), 2, &r.map, &mut r.sink), Err(StallCause::LineAlloc));
+        assert_eq!(sent_store(&mut r), None, "a refused store sends nothing");
+        // Without the ratio the same loads replace written lines.
+        let mut r = setup(0);
+        for (i, addr) in [0, 256].into_iter().enumerate() {
+            store(&mut r, addr, 4, 0b0001, i as u64);
+            sent_store(&mut r);
+        }
+        assert_eq!(r.access(512, &one(0), 2), Ok(CacheOutcome::Miss));
     }
 
     /// GPGPU-Sim 4's L1 (`l1.latency_queue`, 4 banks of 32-byte sectors, latency 3 here):

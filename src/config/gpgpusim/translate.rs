@@ -367,6 +367,13 @@ fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
         // queue of this length before its tag lookup, misses and stores included.
         c.set("l1.latency_queue", v > 0, format!("{} (misses wait it out too)", src(o)));
     }
+    if let Some((v, o)) = c.number("gpgpu_l1_cache_write_ratio")? {
+        c.set(
+            "l1.write_ratio",
+            v,
+            format!("{} (% of lines written before a written line is replaced)", src(o)),
+        );
+    }
     if let Some((v, o)) = c.number("gpgpu_l1_banks")? {
         c.set("l1.banks", v, format!("{} (one access per bank per cycle)", src(o)));
     }
@@ -843,7 +850,6 @@ fn unrepresented(name: &str) -> &'static str {
             &["gpgpu_coalesce_arch"],
             "warpscope coalesces per L1 line, or per 32-byte sector for a sectored L1 (`S` in -gpgpu_cache:dl1)",
         ),
-        (&["gpgpu_l1_cache_write_ratio"], "the L1's protection of written lines is not modelled"),
         (
             &[
                 "gpgpu_n_cores_per_cluster",

@@ -122,23 +122,35 @@ impl TagArray {
     /// that are not reserved. `None` when the policy finds none (every way reserved, or
     /// DaCache's thrashing region all reserved).
     pub fn victim(&self, set: usize) -> Option<usize> {
+        self.victim_keeping(set, false)
+    }
+
+    /// [`TagArray::victim`], but with `keep_dirty` no dirty line is a candidate (an L1's
+    /// written lines under `l1.write_ratio`).
+    pub fn victim_keeping(&self, set: usize, keep_dirty: bool) -> Option<usize> {
         let base = set * self.ways;
         let lines = &self.lines[base..base + self.ways];
         let active = self.active_ways;
-        let mut valid = false;
+        let candidate = |l: &Line| l.state == LineState::Valid && !(keep_dirty && l.dirty);
+        let mut any = false;
         for (w, l) in lines[..active].iter().enumerate() {
-            match l.state {
-                LineState::Invalid => return Some(w),
-                LineState::Valid => valid = true,
-                _ => {}
+            if l.state == LineState::Invalid {
+                return Some(w);
             }
+            any |= candidate(l);
         }
-        // Every way reserved: no policy has a replaceable way to offer (a miss waiting for a
-        // fill asks again every cycle, so this answer is worth having without the policy).
-        if !valid {
+        // Every way reserved (or kept): no policy has a replaceable way to offer (a miss
+        // waiting for a fill asks again every cycle, so this answer is worth having without
+        // the policy).
+        if !any {
             return None;
         }
-        self.replacement.victim(set, &|w| w < active && lines[w].state == LineState::Valid)
+        self.replacement.victim(set, &|w| w < active && candidate(&lines[w]))
+    }
+
+    /// Lines in the active ways of every set.
+    pub fn active_lines(&self) -> usize {
+        self.active_ways * (self.lines.len() / self.ways)
     }
 
     /// Places `new` in `way` for access `ctx`, returning the valid line it displaced.
