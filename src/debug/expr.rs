@@ -75,6 +75,14 @@ impl Expr {
         if toks.is_empty() {
             return Err("empty expression".into());
         }
+        // The parser and the evaluator recurse once per nesting level and per operator, so a
+        // bound on the tokens bounds their depth (no expression a person writes comes close).
+        if toks.len() > MAX_TOKENS {
+            return Err(format!(
+                "the expression has {} tokens; at most {MAX_TOKENS} are allowed",
+                toks.len()
+            ));
+        }
         let mut p = Parser { toks, pos: 0 };
         let e = p.or()?;
         if p.pos < p.toks.len() {
@@ -89,13 +97,19 @@ impl Expr {
             Expr::Str(s) => Val::Str(s.clone()),
             Expr::Path(p) => ctx.lookup(p)?,
             Expr::Not(e) => Val::Int(i64::from(!e.eval(ctx)?.truthy())),
-            Expr::Neg(e) => Val::Int(-int(&e.eval(ctx)?)?),
+            Expr::Neg(e) => {
+                let x = int(&e.eval(ctx)?)?;
+                Val::Int(x.checked_neg().ok_or_else(|| format!("-({x}) overflows a 64-bit integer"))?)
+            }
             Expr::Bin(a, Op::And, b) => Val::Int(i64::from(a.eval(ctx)?.truthy() && b.eval(ctx)?.truthy())),
             Expr::Bin(a, Op::Or, b) => Val::Int(i64::from(a.eval(ctx)?.truthy() || b.eval(ctx)?.truthy())),
             Expr::Bin(a, op, b) => apply(*op, &a.eval(ctx)?, &b.eval(ctx)?)?,
         })
     }
 }
+
+/// The most tokens an expression may have.
+pub const MAX_TOKENS: usize = 1_000;
 
 /// `a op b` on values (`&&` and `||` short-circuit in [`Expr::eval`] before this): `==` and
 /// `!=` compare any values, the arithmetic and orderings need numbers.
@@ -107,17 +121,18 @@ pub fn apply(op: Op, a: &Val, b: &Val) -> Result<Val, String> {
         Op::Or => Val::Int(i64::from(a.truthy() || b.truthy())),
         _ => {
             let (x, y) = (int(a)?, int(b)?);
+            let overflow = |sym: &str| format!("{x} {sym} {y} overflows a 64-bit integer");
             Val::Int(match op {
                 Op::Lt => i64::from(x < y),
                 Op::Le => i64::from(x <= y),
                 Op::Gt => i64::from(x > y),
                 Op::Ge => i64::from(x >= y),
-                Op::Add => x.wrapping_add(y),
-                Op::Sub => x.wrapping_sub(y),
-                Op::Mul => x.wrapping_mul(y),
+                Op::Add => x.checked_add(y).ok_or_else(|| overflow("+"))?,
+                Op::Sub => x.checked_sub(y).ok_or_else(|| overflow("-"))?,
+                Op::Mul => x.checked_mul(y).ok_or_else(|| overflow("*"))?,
                 Op::Div | Op::Rem if y == 0 => return Err("division by zero".into()),
-                Op::Div => x / y,
-                Op::Rem => x % y,
+                Op::Div => x.checked_div(y).ok_or_else(|| overflow("/"))?,
+                Op::Rem => x.checked_rem(y).ok_or_else(|| overflow("%"))?,
                 Op::Eq | Op::Ne | Op::And | Op::Or => unreachable!("handled above"),
             })
         }
@@ -370,5 +385,69 @@ mod tests {
         assert_eq!(eval("nope"), Err("unknown `nope`".into()));
         assert_eq!(eval("needed / (free - 6)"), Err("division by zero".into()));
         assert_eq!(eval("1 2"), Err("unexpected `2` after the expression".into()));
+    }
+
+    /// Issue 37.1's cases: overflow is an error, never a wrapped number or a panic, and an
+    /// expression too long to nest safely is refused before it is parsed.
+    #[test]
+    fn overflow_and_huge_expressions_are_errors() {
+        let min = "(0 - 9223372036854775807 - 1)";
+        assert_eq!(
+            eval(&format!("{min} / -1")),
+            Err("-9223372036854775808 / -1 overflows a 64-bit integer".into())
+        );
+        assert_eq!(
+            eval(&format!("{min} % -1")),
+            Err("-9223372036854775808 % -1 overflows a 64-bit integer".into())
+        );
+        assert_eq!(
+            eval("9223372036854775807 + 1"),
+            Err("9223372036854775807 + 1 overflows a 64-bit integer".into())
+        );
+        assert_eq!(
+            eval(&format!("-{min}")),
+            Err("-(-9223372036854775808) overflows a 64-bit integer".into())
+        );
+        assert_eq!(eval("4611686018427387904 * 2").map_err(|e| e.contains("overflows")), Err(true));
+        for huge in [
+            "(".repeat(6_000) + "1" + &")".repeat(6_000),
+            "-".repeat(100_000) + "1",
+            vec!["1"; 50_000].join("+"),
+        ] {
+            let e = eval(&huge).unwrap_err();
+            assert!(e.contains("at most 1000 are allowed"), "{e}");
+        }
+        assert_eq!(eval(&vec!["1"; 500].join("+")), Ok(Val::Int(500)), "long but allowed");
+    }
+
+    /// The class: any expression over numbers near the 64-bit limits, with any operators and
+    /// nesting (deeper than allowed included), evaluates to a value or an error, never a panic.
+    fn expression() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let edge = prop_oneof![Just(i64::MAX), Just(i64::MIN), Just(0i64), Just(1), Just(-1), any::<i64>()]
+            .prop_map(|v| match v {
+                i64::MIN => "(0 - 9223372036854775807 - 1)".to_string(),
+                v if v < 0 => format!("(0 - {})", -v),
+                v => v.to_string(),
+            });
+        edge.prop_recursive(8, 64, 4, |inner| {
+            let ops = prop_oneof![
+                Just("+"), Just("-"), Just("*"), Just("/"), Just("%"), Just("<"), Just("=="), Just("&&"), Just("||")
+            ];
+            prop_oneof![
+                8 => (inner.clone(), ops, inner.clone()).prop_map(|(a, op, b)| format!("{a} {op} {b}")),
+                1 => inner.clone().prop_map(|a| format!("-({a})")),
+                1 => inner.clone().prop_map(|a| format!("!{a}")),
+                1 => (inner, 0usize..2_000).prop_map(|(a, n)| format!("{}{a}{}", "(".repeat(n), ")".repeat(n))),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+        #[test]
+        fn no_expression_panics(text in expression()) {
+            let _ = eval(&text);
+        }
     }
 }
