@@ -722,15 +722,34 @@ mod tests {
         }
     }
 
+    /// What steps a hand-built slice: its address map, a ledger and an event sink.
+    struct Stepper {
+        map: AddressMap,
+        ledger: Ledger,
+        sink: EventSink,
+    }
+
+    impl Stepper {
+        fn step(&mut self, s: &mut L2Slice, now: u64) {
+            s.step(now, now, &self.map, &mut self.ledger, &mut self.sink);
+        }
+    }
+
+    /// Slice 0 of the default machine with `sets`, its address map, and what steps it.
+    fn slice(sets: &[&str]) -> (L2Slice, AddressMap, Stepper) {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        let c = Config::default().with_sets(&sets).unwrap();
+        let map = AddressMap::new(&c);
+        let stepper =
+            Stepper { map: map.clone(), ledger: Ledger::starting_at(100), sink: EventSink::default() };
+        (L2Slice::new(&c, 0), map, stepper)
+    }
+
     #[test]
     fn a_sector_request_fills_the_whole_line_but_moves_only_its_bytes() {
         // 32 B/cycle data port, 128 B lines, header 8 B.
-        let c = Config::default();
-        let map = AddressMap::new(&c);
-        let mut s = L2Slice::new(&c, 0);
-        let mut ledger = Ledger::starting_at(100);
-        let mut sink = EventSink::default();
-        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        let (mut s, map, mut st) = slice(&[]);
+        let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
         s.access_queue.accept(read(1, 0x1000, 32, &map));
         step(&mut s, 0);
         // A miss: the line is reserved and the request goes to DRAM as is (the controller
@@ -768,14 +787,8 @@ mod tests {
     /// until they have left. Without this the slice waited forever for room for all four.
     #[test]
     fn a_fill_with_more_waiters_than_response_slots_returns_them_as_room_appears() {
-        let c = Config::default()
-            .with_sets(&["l2.response_queue=2".into(), "l2.mshr_merge=4".into(), "l2.latency=1".into()])
-            .unwrap();
-        let map = AddressMap::new(&c);
-        let mut s = L2Slice::new(&c, 0);
-        let mut ledger = Ledger::starting_at(100);
-        let mut sink = EventSink::default();
-        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        let (mut s, map, mut st) = slice(&["l2.response_queue=2", "l2.mshr_merge=4", "l2.latency=1"]);
+        let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
         for id in 1..=4 {
             s.access_queue.accept(read(id, 0x1000, 128, &map));
         }
@@ -803,12 +816,8 @@ mod tests {
     /// without taking a line; sectors that arrived hit.
     #[test]
     fn a_sectored_slice_fetches_and_fills_per_sector() {
-        let c = Config::default().with_sets(&["l1.sectored=true".into(), "l2.sectored=true".into()]).unwrap();
-        let map = AddressMap::new(&c);
-        let mut s = L2Slice::new(&c, 0);
-        let mut ledger = Ledger::starting_at(100);
-        let mut sink = EventSink::default();
-        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        let (mut s, map, mut st) = slice(&["l1.sectored=true", "l2.sectored=true"]);
+        let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
         s.access_queue.accept(read(1, 0x1000, 32, &map));
         s.access_queue.accept(read(2, 0x1020, 32, &map));
         step(&mut s, 0);
@@ -839,14 +848,8 @@ mod tests {
     /// happens in the same cycle.
     #[test]
     fn a_sectored_slice_writes_back_written_sectors_only_and_fills_beside_lookups() {
-        let c = Config::default()
-            .with_sets(&["l1.sectored=true".into(), "l2.sectored=true".into(), "l2.ways=1".into()])
-            .unwrap();
-        let map = AddressMap::new(&c);
-        let mut s = L2Slice::new(&c, 0);
-        let mut ledger = Ledger::starting_at(100);
-        let mut sink = EventSink::default();
-        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        let (mut s, map, mut st) = slice(&["l1.sectored=true", "l2.sectored=true", "l2.ways=1"]);
+        let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
         // Two lines of slice 0 in one set.
         let in_set = |a: u64| {
             let l = map.map(a);
@@ -888,13 +891,8 @@ mod tests {
     /// default machine with `sets`. Each is the first cycle whose step did it, so one cycle
     /// earlier it had not happened.
     fn unloaded_timings(sets: &[&str]) -> (u64, u64, u64) {
-        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-        let c = Config::default().with_sets(&sets).unwrap();
-        let map = AddressMap::new(&c);
-        let mut s = L2Slice::new(&c, 0);
-        let mut ledger = Ledger::starting_at(100);
-        let mut sink = EventSink::default();
-        let mut step = |s: &mut L2Slice, now: u64| s.step(now, now, &map, &mut ledger, &mut sink);
+        let (mut s, map, mut st) = slice(sets);
+        let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
         let miss =
             after_arrival(&mut s, &mut step, read(1, 0x1000, 128, &map), 0, |s| !s.miss_queue.is_empty());
         let below = s.miss_queue.pop().expect("the miss");
