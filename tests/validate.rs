@@ -121,6 +121,25 @@ fn recorded_logs_validate_offline_and_refuse_other_inputs() {
     assert!(table.contains("Stored but not run here: bfs5."), "the kernel left out is listed: {table}");
     assert!(table.contains("| mean absolute cycle error, % | ≤ 10.0 |"), "{table}");
 
+    // A log whose thread instructions are not the trace's is of another trace: refused,
+    // nothing written; with the trace's count it is recorded.
+    let lanes = report["thread_instructions"].as_u64().unwrap();
+    std::fs::write(logs.join("tiny.log"), format!("{}gpu_tot_sim_insn = {}\n", log(12345), lanes + 32))
+        .unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "the peer ran {} thread instructions (gpu_tot_sim_insn) but tiny's trace has {lanes}",
+            lanes + 32
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("results.ron")).unwrap(), stored, "nothing written");
+    std::fs::write(logs.join("tiny.log"), format!("{}gpu_tot_sim_insn = {lanes}\n", log(12345))).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+
     // A stored trace digest that is not today's export: refused, naming the kernel.
     let other = stored.replacen("trace_sha256: \"", "trace_sha256: \"00", 1);
     std::fs::write(dir.path().join("results.ron"), &other).unwrap();

@@ -54,6 +54,7 @@ pub fn write_files<W: Write>(
         total.ctas += w.ctas;
         total.warps += w.warps;
         total.instructions += w.instructions;
+        total.thread_instructions += w.thread_instructions;
     }
     let mut list = create("kernelslist.g")?;
     write::write_list(&mut list, workload.kernels.len())

@@ -52,13 +52,18 @@ impl Write for Feed {
 /// The digest of `workload`'s exported trace, computed as the export streams it (nothing is
 /// written to disk or held in memory).
 pub fn trace(workload: &Workload) -> Result<String> {
+    Ok(trace_counted(workload)?.0)
+}
+
+/// [`trace`], and the trace's thread instructions (active lanes over all its lines).
+pub fn trace_counted(workload: &Workload) -> Result<(String, u64)> {
     let h = Rc::new(RefCell::new(Sha256::new()));
-    write_files(workload, AddressModes::Compressed, |name| {
+    let written = write_files(workload, AddressModes::Compressed, |name| {
         h.borrow_mut().update(format!("\n== {name}\n").as_bytes());
         Ok(Feed(Rc::clone(&h)))
     })?;
     let h = Rc::try_unwrap(h).map_err(|_| anyhow::anyhow!("the digest is still shared"))?.into_inner();
-    Ok(hex(&h.finalize()))
+    Ok((hex(&h.finalize()), written.thread_instructions))
 }
 
 #[cfg(test)]

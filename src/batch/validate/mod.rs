@@ -152,11 +152,21 @@ pub fn record(study: &Study, logs: &Path) -> Result<String> {
             );
         }
         let workload = study.workload(k, &config)?;
+        let (trace_sha256, lanes) = digest::trace_counted(&workload)?;
+        // The peer counts every active lane of every line it ran: a log of another trace
+        // (an older export, another kernel) has another count.
+        if let Some(peer) = stats.instructions.filter(|&n| n != lanes as f64) {
+            bail!(
+                "{}: the peer ran {peer} thread instructions (gpu_tot_sim_insn) but {}'s trace has {lanes}: the log is of another trace; export it again (--export DIR) and run the peer on it",
+                logs.join(format!("{}.log", k.name)).display(),
+                k.name
+            );
+        }
         kernels.push(stored::StoredKernel {
             name: k.name.clone(),
             workload: k.workload.clone(),
             sets: k.sets.clone(),
-            trace_sha256: digest::trace(&workload)?,
+            trace_sha256,
             counters: stats.to_map(),
         });
     }

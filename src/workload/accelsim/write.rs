@@ -65,6 +65,8 @@ pub struct Written {
     pub ctas: u64,
     pub warps: u64,
     pub instructions: u64,
+    /// Active lanes over all instructions: what GPGPU-Sim counts as `gpu_tot_sim_insn`.
+    pub thread_instructions: u64,
 }
 
 /// Why a kernel could not be written.
@@ -149,6 +151,7 @@ pub fn write_kernel(
             let mut p = program;
             for i in 0..count {
                 let instr = p.fetch(kernel, &mut addrs);
+                written.thread_instructions += u64::from(instr.mask.count_ones());
                 write_instr(out, &instr, p.opcode(), i + 1 == count, &addrs, modes).map_err(|e| match e {
                     WriteError::Instr(m) => WriteError::Instr(format!("{}, instruction {i}: {m}", warp())),
                     io => io,
