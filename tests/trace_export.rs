@@ -221,6 +221,9 @@ fn real_traces_re_export_with_their_own_opcodes() {
         assert!(a.len() > 4000, "{name}: {}", a.len());
         assert!(a.iter().all(|(_, _, op)| op.is_some()), "{name}: every instruction has its opcode");
         assert!(a == b, "{name}: {} differs", dir.display());
+        // The list keeps its MemcpyHtoD lines where they were: the same file.
+        let list = |d: &Path| std::fs::read_to_string(d.join("kernelslist.g")).unwrap();
+        assert_eq!(list(&dir), list(&Path::new("tests/fixtures/traces").join(name)), "{name}");
         // Their opcodes are from their architecture's table: its binary version is kept.
         let original =
             std::fs::read_to_string(Path::new("tests/fixtures/traces").join(name).join("kernel-1.traceg"))

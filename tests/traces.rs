@@ -202,10 +202,20 @@ fn bad_traces_exit_2_naming_file_line_and_column() {
             dir.path().join("kernel-2.traceg").display()
         )
     );
-    std::fs::write(&list, "kernel-1.traceg\nMemcpyHtoD 0x0 12\nlaunch kernel-1.traceg\n").unwrap();
+    std::fs::write(&list, "kernel-1.traceg\nMemcpyHtoD,0x0,12\nlaunch kernel-1.traceg\n").unwrap();
     let (code, _, err) = run_cli(&["run", "-w", list.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("kernelslist.g:3:1: expected `kernel-<N>.traceg` or `MemcpyHtoD,0x<address>,<bytes>`, found `launch kernel-1.traceg`"), "{err}");
+    // A copy line Accel-Sim could not read (it splits on commas and asserts three fields).
+    std::fs::write(&list, "kernel-1.traceg\nMemcpyHtoD 0x0 12\n").unwrap();
+    let (code, _, err) = run_cli(&["run", "-w", list.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "kernelslist.g:2:1: expected `MemcpyHtoD,0x<address>,<bytes>`, found `MemcpyHtoD 0x0 12`"
+        ),
+        "{err}"
+    );
 }
 
 /// The fuzzer's seeds: real lines with their tracer versions.

@@ -57,7 +57,7 @@ pub fn write_files<W: Write>(
         total.thread_instructions += w.thread_instructions;
     }
     let mut list = create("kernelslist.g")?;
-    write::write_list(&mut list, workload.kernels.len())
+    write::write_list(&mut list, &workload.kernels)
         .and_then(|()| list.flush())
         .context("kernelslist.g: cannot write")?;
     Ok(total)

@@ -77,6 +77,39 @@ pub struct TraceKernel {
     digest: u64,
     /// Every thread block, decoded, when they fit in the budget the kernel was loaded with.
     decoded: Option<Decoded>,
+    /// The `MemcpyHtoD` lines of its `kernelslist.g` between the previous kernel and this one,
+    /// and after it when it is the list's last: kept so that an export writes them back.
+    /// warpscope does not simulate them (see [`Memcpy`]).
+    pub memcpys_before: Vec<Memcpy>,
+    pub memcpys_after: Vec<Memcpy>,
+}
+
+/// A `MemcpyHtoD,0x<address>,<bytes>` line of a `kernelslist.g`: a copy from the host that
+/// the tracer recorded between kernel launches. Accel-Sim's `-gpgpu_perf_sim_memcpy 1` fills
+/// the L2 with the copied sectors (`gpgpu_sim::perf_memcpy_to_gpu`), but at the address cut to
+/// 32 bits (its `wr_addr` is an `unsigned`), so no kernel of an NVBit trace, whose addresses
+/// lie above 4 GiB, ever hits those lines; warpscope does not fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Memcpy {
+    pub addr: u64,
+    pub bytes: u64,
+}
+
+impl Memcpy {
+    /// Reads a `MemcpyHtoD` line as Accel-Sim's `parse_memcpy_info` does: three
+    /// comma-separated fields, a hex address and a decimal byte count.
+    fn parse(line: &str) -> Option<Memcpy> {
+        let mut f = line.split(',');
+        let (kind, addr, bytes) = (f.next()?, f.next()?, f.next()?);
+        let hex = addr.trim().strip_prefix("0x").or_else(|| addr.trim().strip_prefix("0X"))?;
+        (kind == "MemcpyHtoD" && f.next().is_none()).then_some(())?;
+        Some(Memcpy { addr: u64::from_str_radix(hex, 16).ok()?, bytes: bytes.trim().parse().ok()? })
+    }
+
+    /// The line, as the tracer writes it.
+    pub fn line(&self) -> String {
+        format!("MemcpyHtoD,{:#018x},{}", self.addr, self.bytes)
+    }
 }
 
 impl PartialEq for TraceKernel {
@@ -478,7 +511,17 @@ impl TraceKernel {
         });
         let (ctas, instructions) = (ix.ctas.into(), ix.instructions);
         drop(r);
-        Ok(TraceKernel { header, path: path.to_string(), source, ctas, instructions, digest, decoded })
+        Ok(TraceKernel {
+            header,
+            path: path.to_string(),
+            source,
+            ctas,
+            instructions,
+            digest,
+            decoded,
+            memcpys_before: Vec::new(),
+            memcpys_after: Vec::new(),
+        })
     }
 
     /// Bytes of the thread blocks kept decoded (0 if they are read at launch).
@@ -545,6 +588,7 @@ pub fn load_list(path: &Path, budget: usize) -> Result<Vec<TraceKernel>, ConfigE
     let mut kernels = Vec::new();
     // Shared by the kernels in list order.
     let mut budget = budget;
+    let mut memcpys = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
         let err = |col: usize, message: String| ConfigError {
@@ -553,6 +597,13 @@ pub fn load_list(path: &Path, budget: usize) -> Result<Vec<TraceKernel>, ConfigE
             key: String::new(),
             message,
         };
+        if t.starts_with("MemcpyHtoD") {
+            memcpys.push(Memcpy::parse(t).ok_or_else(|| {
+                err(1, format!("expected `MemcpyHtoD,0x<address>,<bytes>`, found {}", line::shown(t)))
+            })?);
+            continue;
+        }
+        // Accel-Sim ignores the other copies (device to host).
         if t.is_empty() || t.starts_with("Memcpy") {
             continue;
         }
@@ -570,9 +621,13 @@ pub fn load_list(path: &Path, budget: usize) -> Result<Vec<TraceKernel>, ConfigE
         if !file.is_file() {
             return Err(err(1, format!("expected the kernel file {file_name}, found no such file")));
         }
-        let kernel = TraceKernel::load_keeping(TraceSource::File(file), &file_name, budget)?;
+        let mut kernel = TraceKernel::load_keeping(TraceSource::File(file), &file_name, budget)?;
         budget -= kernel.decoded_bytes();
+        kernel.memcpys_before = std::mem::take(&mut memcpys);
         kernels.push(kernel);
+    }
+    if let Some(last) = kernels.last_mut() {
+        last.memcpys_after = memcpys;
     }
     if kernels.is_empty() {
         return Err(ConfigError {
@@ -679,6 +734,40 @@ mod tests {
             lineinfo: false,
             windows: opcode::Windows { shmem_base: 0x7fc8_6700_0000, local_base: 0x7fc8_6500_0000 },
             shmem: 0,
+        }
+    }
+
+    /// `MemcpyHtoD` lines as Accel-Sim reads them: three comma-separated fields, a hex
+    /// address, a decimal count; written back as the tracer writes them.
+    #[test]
+    fn memcpy_lines_parse_strictly_and_write_back() {
+        let m = Memcpy::parse("MemcpyHtoD,0x00007fc841500000,32768").unwrap();
+        assert_eq!(m, Memcpy { addr: 0x7fc8_4150_0000, bytes: 32768 });
+        assert_eq!(m.line(), "MemcpyHtoD,0x00007fc841500000,32768");
+        for bad in [
+            "MemcpyHtoD 0x0 12",
+            "MemcpyHtoD,0x0",
+            "MemcpyHtoD,0x0,12,3",
+            "MemcpyHtoD,00,12",
+            "MemcpyHtoD,0xzz,12",
+            "MemcpyHtoD,0x0,-1",
+            "MemcpyHtoDx,0x0,1",
+            "MemcpyHtoD,0x10000000000000000,1",
+        ] {
+            assert_eq!(Memcpy::parse(bad), None, "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any line starting like a copy parses or is refused, never panics; what parses writes
+        /// back to a line that parses the same.
+        #[test]
+        fn any_copy_line_parses_or_is_refused(tail in "[,0-9a-fA-Fx \\-]{0,40}", addr in proptest::prelude::any::<u64>(), bytes in proptest::prelude::any::<u64>()) {
+            if let Some(m) = Memcpy::parse(&format!("MemcpyHtoD{tail}")) {
+                proptest::prop_assert_eq!(Memcpy::parse(&m.line()), Some(m));
+            }
+            let m = Memcpy { addr, bytes };
+            proptest::prop_assert_eq!(Memcpy::parse(&m.line()), Some(m));
         }
     }
 
