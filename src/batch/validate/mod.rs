@@ -127,13 +127,9 @@ pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<
 pub fn record(study: &Study, logs: &Path) -> Result<String> {
     let configs = study.configs()?;
     let config = study.machine(&configs)?;
-    let missing: Vec<String> = study
-        .spec
-        .kernels
-        .iter()
-        .filter(|k| !logs.join(format!("{}.log", k.name)).is_file())
-        .map(|k| k.name.clone())
-        .collect();
+    let log_of = |k: &spec::KernelSpec| logs.join(format!("{}.log", k.name));
+    let missing: Vec<String> =
+        study.spec.kernels.iter().filter(|k| !log_of(k).is_file()).map(|k| k.name.clone()).collect();
     if !missing.is_empty() {
         bail!(
             "{}: no log for {} (expected NAME.log for every kernel of the spec)",
@@ -143,13 +139,10 @@ pub fn record(study: &Study, logs: &Path) -> Result<String> {
     }
     let mut kernels = Vec::new();
     for k in &study.spec.kernels {
-        let log = crate::config::read_file(&logs.join(format!("{}.log", k.name)))?;
+        let log = crate::config::read_file(&log_of(k))?;
         let stats = peer_log::parse(&log);
         if stats.cycles.is_none() {
-            bail!(
-                "{}: the log has no gpu_tot_sim_cycle: the peer did not finish",
-                logs.join(format!("{}.log", k.name)).display()
-            );
+            bail!("{}: the log has no gpu_tot_sim_cycle: the peer did not finish", log_of(k).display());
         }
         let workload = study.workload(k, &config)?;
         let (trace_sha256, lanes) = digest::trace_counted(&workload)?;
@@ -158,7 +151,7 @@ pub fn record(study: &Study, logs: &Path) -> Result<String> {
         if let Some(peer) = stats.instructions.filter(|&n| n != lanes as f64) {
             bail!(
                 "{}: the peer ran {peer} thread instructions (gpu_tot_sim_insn) but {}'s trace has {lanes}: the log is of another trace; export it again (--export DIR) and run the peer on it",
-                logs.join(format!("{}.log", k.name)).display(),
+                log_of(k).display(),
                 k.name
             );
         }

@@ -100,9 +100,11 @@ impl Memcpy {
     /// comma-separated fields, a hex address and a decimal byte count.
     fn parse(line: &str) -> Option<Memcpy> {
         let mut f = line.split(',');
-        let (kind, addr, bytes) = (f.next()?, f.next()?, f.next()?);
-        let hex = addr.trim().strip_prefix("0x").or_else(|| addr.trim().strip_prefix("0X"))?;
-        (kind == "MemcpyHtoD" && f.next().is_none()).then_some(())?;
+        let (kind, addr, bytes) = (f.next()?, f.next()?.trim(), f.next()?);
+        if kind != "MemcpyHtoD" || f.next().is_some() {
+            return None;
+        }
+        let hex = addr.strip_prefix("0x").or_else(|| addr.strip_prefix("0X"))?;
         Some(Memcpy { addr: u64::from_str_radix(hex, 16).ok()?, bytes: bytes.trim().parse().ok()? })
     }
 

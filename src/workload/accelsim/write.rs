@@ -97,16 +97,16 @@ impl From<io::Error> for WriteError {
 /// Writes a `kernelslist.g` naming `kernel-1.traceg` .. `kernel-<N>.traceg` for `kernels`,
 /// with a trace kernel's `MemcpyHtoD` lines where its own list had them.
 pub fn write_list(out: &mut impl Write, kernels: &[Kernel]) -> io::Result<()> {
-    let memcpys = |k: &Kernel, after: bool| match k {
-        Kernel::Trace(t) => if after { &t.memcpys_after } else { &t.memcpys_before }.clone(),
-        _ => Vec::new(),
-    };
     for (i, k) in kernels.iter().enumerate() {
-        for m in memcpys(k, false) {
+        let (before, after): (&[_], &[_]) = match k {
+            Kernel::Trace(t) => (&t.memcpys_before, &t.memcpys_after),
+            _ => (&[], &[]),
+        };
+        for m in before {
             writeln!(out, "{}", m.line())?;
         }
         writeln!(out, "{}", file_name(i as u32 + 1))?;
-        for m in memcpys(k, true) {
+        for m in after {
             writeln!(out, "{}", m.line())?;
         }
     }
