@@ -111,6 +111,14 @@ fn benchmarks_read_back_as_the_same_run() {
     let root = tempfile::tempdir().unwrap();
     for (name, sets) in [
         ("atax", &["workload.nx=64", "workload.ny=96"][..]),
+        ("bicg", &["workload.nx=40", "workload.ny=72"]),
+        ("mvt", &["workload.n=48"]),
+        ("gesummv", &["workload.n=48"]),
+        ("syrk", &["workload.n=24", "workload.m=16"]),
+        ("syr2k", &["workload.n=24", "workload.m=16"]),
+        ("gemm", &["workload.n=24"]),
+        ("2mm", &["workload.n=24"]),
+        ("3mm", &["workload.n=24"]),
         ("3dconv", &["workload.n=20"]),
         ("bfs", &["workload.nodes=600"]),
         ("spmv", &["workload.rows=300"]),
@@ -126,6 +134,7 @@ fn benchmarks_read_back_as_the_same_run() {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
         let w = Workload::resolve(Some(Path::new(name)), &sets, 1).unwrap();
         let (back, dir) = round_trip(&w, root.path(), AddressModes::Compressed);
+        headers_give_each_kernels_registers_and_shared_memory(&w, &dir);
         let expected = report(w);
         assert_eq!(expected["status"], "done", "{name}");
         assert_eq!(report(back), expected, "{name} exported to {}", dir.display());
@@ -135,6 +144,49 @@ fn benchmarks_read_back_as_the_same_run() {
             let k1 = std::fs::read_to_string(dir.join("kernel-1.traceg")).unwrap();
             assert!(k1.contains(" RED.E.MIN.S32 1 R8 4 "), "{}", &k1[..3000]);
         }
+    }
+}
+
+/// Each exported kernel's header says the shared memory its CUDA source declares per CTA and
+/// the registers its program names: one more than the highest register of any of its
+/// instructions (a pair or quad counted whole), which is also what warpscope's occupancy uses.
+/// A launch may not run every instruction of its program (SSSP's last launch lowers no
+/// distance, so runs no atomic): the count is the program's, reached by some launch of it.
+fn headers_give_each_kernels_registers_and_shared_memory(w: &Workload, dir: &Path) {
+    let mut reached = std::collections::BTreeMap::<String, u32>::new();
+    for (i, k) in w.kernels.iter().enumerate() {
+        let text = std::fs::read_to_string(dir.join(format!("kernel-{}.traceg", i + 1))).unwrap();
+        let value =
+            |key: &str| text.lines().find_map(|l| l.strip_prefix(key)).map(|v| v.trim().to_string()).unwrap();
+        let mut highest = 0;
+        for cta in 0..k.ctas() {
+            for mut p in k.cta_programs(cta).unwrap() {
+                loop {
+                    let mut a = [0u64; 32];
+                    let i = p.fetch(k, &mut a);
+                    highest = highest.max(i.register_span());
+                    if i.op == Op::Exit {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(highest <= k.registers_per_thread(), "{}: R{} named", k.name(), highest - 1);
+        let most = reached.entry(k.name().to_string()).or_default();
+        *most = (*most).max(highest);
+        assert_eq!(value("-nregs = "), k.registers_per_thread().to_string(), "{}", k.name());
+        assert_eq!(value("-shmem = "), k.shared_bytes_per_cta().to_string(), "{}", k.name());
+        let declared = match k.name() {
+            "calculate_temp" => 3 * 16 * 16 * 4,
+            "needle_cuda_shared_1" | "needle_cuda_shared_2" => (17 * 17 + 16 * 16) * 4,
+            "bpnn_layerforward_CUDA" => (16 + 16 * 16) * 4,
+            "spmv_csr_vector_kernel" => 128 * 4,
+            _ => 0,
+        };
+        assert_eq!(k.shared_bytes_per_cta(), declared, "{}: the source's __shared__ arrays", k.name());
+    }
+    for k in &w.kernels {
+        assert_eq!(reached[k.name()], k.registers_per_thread(), "{}: its highest register", k.name());
     }
 }
 
@@ -251,7 +303,8 @@ fn the_files_follow_the_tracer_layout() {
             "-grid dim = (3,1,1)",
             "-block dim = (72,1,1)",
             "-shmem = 0",
-            "-nregs = 32",
+            // R30, the highest register it names.
+            "-nregs = 31",
             "-binary version = 70",
             "-cuda stream id = 0",
             "-accelsim tracer version = 4",

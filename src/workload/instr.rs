@@ -79,6 +79,14 @@ impl Instr {
         self.srcs.iter().copied().filter(|&r| r != NO_REG).chain(self.dsts())
     }
 
+    /// One more than the highest register the instruction names — its destinations (a pair
+    /// or quad counted whole) and its sources, RZ never — or 0 when it names none: how many
+    /// registers per thread a program made of it needs (see [`crate::workload::Kernel::
+    /// registers_per_thread`]).
+    pub fn register_span(&self) -> u32 {
+        self.regs().map(|r| u32::from(r) + 1).max().unwrap_or(0)
+    }
+
     /// Whether register `r` is one of [`Instr::regs`], without walking them: the scoreboard
     /// asks this of every decoded instruction (walking was 5 % of a trace run's instructions).
     #[inline]
@@ -125,6 +133,21 @@ mod tests {
         // Needleman-Wunsch's 16-thread CTAs half-fill their only warp.
         assert_eq!(warp_threads(16, 0), 0x0000_ffff);
         assert_eq!((warp_threads(72, 2), warp_threads(72, 3)), (0xff, 0));
+    }
+
+    #[test]
+    fn the_register_span_counts_pairs_and_quads_whole_and_never_rz() {
+        let i = Instr { pc: 0, op: Op::Alu, dst: 6, dst_regs: 2, srcs: [3, NO_REG, NO_REG, NO_REG], mask: 1 };
+        assert_eq!(i.register_span(), 8, "R6:R7");
+        let q = Instr { dst: 12, dst_regs: 4, srcs: [20, NO_REG, NO_REG, NO_REG], ..i };
+        assert_eq!(q.register_span(), 21, "a source above the quad R12..R15");
+        assert_eq!(Instr { dst: NO_REG, srcs: [NO_REG; 4], ..i }.register_span(), 0);
+        assert_eq!(
+            Instr { dst: 254, dst_regs: 4, srcs: [NO_REG; 4], ..i }.register_span(),
+            255,
+            "RZ ends it"
+        );
+        assert_eq!(Instr::exit(0, u32::MAX).register_span(), 0);
     }
 
     #[test]

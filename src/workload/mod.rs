@@ -97,13 +97,36 @@ impl Kernel {
         self.threads_per_cta().div_ceil(32)
     }
 
-    /// Shared memory a CTA declares, bytes: a trace's `-shmem`; warpscope's own kernels
-    /// declare none (their shared accesses have a fixed latency and no capacity), as their
-    /// exported traces say.
+    /// Shared memory a CTA declares, bytes: a trace's `-shmem`; a benchmark kernel's
+    /// `__shared__` arrays as its CUDA source declares them (each benchmark's module names
+    /// them); none for a synthetic kernel, whose shared accesses have a fixed latency and no
+    /// declared size. It sizes an adaptive L1, in warpscope as in the exported trace's
+    /// `-shmem`.
     pub fn shared_bytes_per_cta(&self) -> u32 {
         match self {
             Kernel::Trace(k) => k.header.shmem,
-            _ => 0,
+            Kernel::Nest(k) => k.shared_bytes,
+            Kernel::Spmv(k) => k.shared_bytes(),
+            Kernel::Synth(_) | Kernel::Bfs(_) | Kernel::Sssp(_) => 0,
+        }
+    }
+
+    /// Registers per thread, as the `-nregs` of a trace: a trace's own (0 when its header
+    /// has none), and for warpscope's own kernels the registers their warp program names —
+    /// the highest register number plus one over the kernel's instructions, a 64- or 128-bit
+    /// destination counting its pair or quad ([`Instr::register_span`]), worked out once per
+    /// kernel from its program, not by running it. warpscope cannot compile the CUDA source,
+    /// and nvcc's allocation would differ from the program warpscope runs anyway; this is the
+    /// count the exported program itself needs, so the peer's occupancy (`-nregs`) is that of
+    /// the instructions it runs.
+    pub fn registers_per_thread(&self) -> u32 {
+        match self {
+            Kernel::Synth(k) => k.registers(),
+            Kernel::Trace(k) => k.header.nregs.unwrap_or(0),
+            Kernel::Nest(k) => k.registers(),
+            Kernel::Bfs(k) => k.registers(),
+            Kernel::Spmv(k) => k.registers(),
+            Kernel::Sssp(k) => k.registers(),
         }
     }
 

@@ -243,6 +243,25 @@ impl SynthKernel {
         }
     }
 
+    /// Registers per thread its program names: one more than the highest destination (a
+    /// load's `width / 4` registers counted whole) or source of any step (see
+    /// [`crate::workload::Kernel::registers_per_thread`]).
+    pub fn registers(&self) -> u32 {
+        let span = |dst: u8, dst_regs: u8, srcs: [u8; 4]| {
+            Instr { pc: 0, op: Op::Alu, dst, dst_regs, srcs, mask: 0 }.register_span()
+        };
+        self.code
+            .iter()
+            .map(|c| match c {
+                Code::Alu { srcs, dst, .. } => span(*dst, 1, *srcs),
+                Code::Mem { load: true, reg, srcs, width, .. } => span(*reg, width.div_ceil(4).max(1), *srcs),
+                Code::Mem { load: false, srcs, .. } => span(NO_REG, 1, *srcs),
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Total threads of the grid.
     fn grid_threads(&self) -> u64 {
         u64::from(self.ctas) * u64::from(self.threads_per_cta)
@@ -784,5 +803,15 @@ mod tests {
             e.to_string(),
             "w.ron:3:18: kernels[0].program[0].array: \"b\" is not declared; declared arrays: a"
         );
+    }
+
+    #[test]
+    fn registers_are_the_highest_named_plus_one() {
+        let k = kernel(
+            r#"(name: "p", kernels: [(name: "k", ctas: 1, threads_per_cta: 32,
+            arrays: [(name: "a", elems: 64, elem_bytes: 16)],
+            program: [Load(array: "a", pattern: Coalesced, dst: 8, width: 16), Alu(srcs: [3])])])"#,
+        );
+        assert_eq!(k.registers(), 12, "R8..R11 of the 16-byte load");
     }
 }

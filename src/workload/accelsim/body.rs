@@ -117,6 +117,8 @@ pub struct Header {
     pub windows: Windows,
     /// `-shmem`: shared memory per thread block, bytes (sizes an adaptive L1).
     pub shmem: u32,
+    /// `-nregs`: registers per thread (`None` when the header has no such line).
+    pub nregs: Option<u32>,
 }
 
 impl Header {
@@ -168,6 +170,7 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
         lineinfo: false,
         windows: Windows::default(),
         shmem: 0,
+        nregs: None,
     };
     let (mut grid_seen, mut block_seen) = (false, false);
     let (body_line, begin) = loop {
@@ -249,7 +252,8 @@ pub fn header<R: BufRead>(r: &mut LineReader<R>) -> Result<(Header, Option<Line<
                 h.shmem = value.parse().map_err(|_| err("the shared memory per thread block in bytes"))?
             }
             "local mem base_addr" => h.windows.local_base = hex(value).ok_or_else(|| err("a hex address"))?,
-            // Other keys (nregs, stream, nvbit version, ...) do not change the simulation.
+            "nregs" => h.nregs = Some(value.parse().map_err(|_| err("the registers per thread"))?),
+            // Other keys (stream, nvbit version, ...) do not change the simulation.
             _ => {}
         }
     };

@@ -736,6 +736,7 @@ mod tests {
             lineinfo: false,
             windows: opcode::Windows { shmem_base: 0x7fc8_6700_0000, local_base: 0x7fc8_6500_0000 },
             shmem: 0,
+            nregs: Some(21),
         }
     }
 

@@ -28,8 +28,11 @@
 //! was. A warp's final `EXIT` is written with the lanes its program gives it: the warp's
 //! threads (Accel-Sim finishes a thread only as an active lane of an `EXIT`). The grid is
 //! written one-dimensional, `(ctas,1,1)` × `(threads,1,1)`, CTAs in launch order; `-shmem` is
-//! the kernel's declared shared memory (a trace's own, 0 for warpscope's kernels) and
-//! `-nregs = 32` (warpscope does not model register occupancy). A destination is one
+//! the shared memory a CTA declares and `-nregs` the registers per thread, which Accel-Sim
+//! sizes a kernel's occupancy with (`shader_core_config::max_cta`) — a trace's own, or for
+//! warpscope's kernels [`Kernel::shared_bytes_per_cta`] (the CUDA source's `__shared__`
+//! arrays) and [`Kernel::registers_per_thread`] (the registers the written program names).
+//! A destination is one
 //! register as the tracer writes it (Accel-Sim's `MAX_DST`), at most four sources; an
 //! instruction that cannot be written so that it reads back the same (a load writing fewer
 //! registers than its width, an ALU writing more than two) is an error naming it.
@@ -133,10 +136,18 @@ pub fn write_kernel(
     writeln!(out, "-grid dim = ({ctas},1,1)")?;
     writeln!(out, "-block dim = ({},1,1)", kernel.threads_per_cta())?;
     writeln!(out, "-shmem = {}", kernel.shared_bytes_per_cta())?;
-    writeln!(out, "-nregs = 32")?;
     let binary = match kernel {
-        Kernel::Trace(k) => k.header.binary_version,
-        _ => None,
+        Kernel::Trace(k) => {
+            // A trace's own, as its header has it (a line it lacks stays out).
+            if let Some(n) = k.header.nregs {
+                writeln!(out, "-nregs = {n}")?;
+            }
+            k.header.binary_version
+        }
+        _ => {
+            writeln!(out, "-nregs = {}", kernel.registers_per_thread())?;
+            None
+        }
     };
     writeln!(out, "-binary version = {}", binary.unwrap_or(BINARY_VERSION))?;
     writeln!(out, "-cuda stream id = 0")?;

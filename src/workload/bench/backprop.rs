@@ -15,6 +15,10 @@
 //!   `ly[index_y]`; after a `__syncthreads()`, row `ty == 0` of CTA 0 also updates the bias
 //!   weights `w[tx+1]`, `oldw[tx+1]`.
 //!
+//! Shared memory: `bpnn_layerforward_CUDA` declares `__shared__ float input_node[HEIGHT]` and
+//! `float weight_matrix[HEIGHT][WIDTH]`, (16 + 16 × 16) × 4 = 1,088 bytes per CTA;
+//! `bpnn_adjust_weights_cuda` none.
+//!
 //! Size: Rodinia's run script, 65,536 input units (seed 004 Table 5.2: "default"). Arrays in
 //! `cudaMalloc` order. Approximations: those of [`super::nest`]; the reduction's loop runs
 //! `log2f(HEIGHT)` = 4 times with `power_two = powf(2, i)`, written out here as four steps
@@ -59,7 +63,8 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
     let kernel =
         |name: &str, steps: &[Step]| NestKernel::new(name, [1, blocks], [16, 16], whole, m.arrays(), steps);
     vec![
-        kernel("bpnn_layerforward_CUDA", &forward(input, input_hidden, partial)),
+        kernel("bpnn_layerforward_CUDA", &forward(input, input_hidden, partial))
+            .with_shared_bytes(((WEIGHTS + H * H) * 4) as u32),
         kernel("bpnn_adjust_weights_cuda", &adjust(delta, input, input_hidden, prev)),
     ]
 }

@@ -18,6 +18,8 @@
 //! `g_graph_nodes[tid]` is loaded once before the edge loop (the source's loop condition names
 //! it on every trip; the compiler keeps it in registers); the host's `cudaMemcpy` of `over`
 //! between launches is not modelled.
+//!
+//! Neither `Kernel` nor `Kernel2` declares a `__shared__` array: no shared memory per CTA.
 
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
@@ -180,6 +182,15 @@ impl BfsKernel {
             mask: u32::MAX,
             j: 0,
             name: "",
+        }
+    }
+
+    /// Registers per thread [`BfsCursor::fetch`] names: R0..R8 in `Kernel`, R0..R2 in
+    /// `Kernel2`. Checked against the instructions by the benchmarks' register test.
+    pub fn registers(&self) -> u32 {
+        match self.phase {
+            Phase::Expand => 9,
+            Phase::Update => 3,
         }
     }
 

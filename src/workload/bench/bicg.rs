@@ -8,6 +8,8 @@
 //!   walks its own row: one request per lane).
 //!
 //! Sizes: NX × NY = 8K × 8K (seed 004 Table 3.2). Approximations: those of [`super::nest`].
+//!
+//! `bicg.cu`'s kernels declare no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};

@@ -9,6 +9,8 @@
 //! Size: NI = NJ = NK = 256 (PolyBench/GPU 1.0's default). Approximations: those of
 //! [`super::nest`] — each of the 15 taps written in the source is one load (the source reads
 //! three taps twice; the compiler may merge them) and each weighted term one ALU slot.
+//!
+//! `convolution3D_kernel` declares no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::syrk::BLOCK;

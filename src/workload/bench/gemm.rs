@@ -7,6 +7,8 @@
 //!
 //! Size: NI = NJ = NK = 512 (PolyBench/GPU 1.0's default). Approximations: those of
 //! [`super::nest`]; `ALPHA * a * b` is two ALU slots.
+//!
+//! `gemm_kernel` declares no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::syrk::BLOCK;

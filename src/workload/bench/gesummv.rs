@@ -6,6 +6,8 @@
 //!
 //! Size: N = 4K (seed 004 Table 3.2). Approximations: those of [`super::nest`]; the final
 //! statement is two ALU slots (multiply, multiply-add).
+//!
+//! `gesummv_kernel` declares no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};

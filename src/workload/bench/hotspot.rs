@@ -20,6 +20,10 @@
 //! it equals; at the grid's edge the neighbours `N`, `S`, `W`, `E` are clamped into the tile in
 //! CUDA and not here, which moves one shared-memory read of those lanes by a row or a column
 //! (shared memory has a fixed latency, so no timing changes).
+//!
+//! Shared memory: the three `__shared__ float [BLOCK_SIZE][BLOCK_SIZE]` tiles of
+//! `calculate_temp` (`temp_on_cuda`, `power_on_cuda`, `temp_t`), 3 × 16 × 16 × 4 = 3,072 bytes
+//! per CTA.
 
 use super::nest::{Affine, Cond, NestKernel, Step};
 use super::{Bench, Knob, Memory, Sizes};
@@ -55,6 +59,8 @@ const BS: i64 = 16;
 const TEMP: i64 = 0;
 const POWER: i64 = BS * BS;
 const TEMP_T: i64 = 2 * BS * BS;
+/// Bytes of the three tiles: `calculate_temp`'s `__shared__` declarations.
+const SHARED_BYTES: u32 = 3 * (BS * BS) as u32 * 4;
 
 fn build(s: &Sizes) -> Vec<NestKernel> {
     let (n, pyramid, total) = (s.get("grid"), s.get("pyramid"), s.get("steps"));
@@ -80,6 +86,7 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
                 m.arrays(),
                 &steps,
             )
+            .with_shared_bytes(SHARED_BYTES)
         })
         .collect()
 }

@@ -12,6 +12,10 @@
 //! the texture path and the centres from constant memory in Rodinia, both global loads here;
 //! `if (dist < min_dist)` is a compare and a select for every lane (the compiler predicates
 //! it); the block-delta and new-centre reductions compiled out by default are not modelled.
+//!
+//! Shared memory: none. `kmeansPoint`'s `__shared__` arrays (`deltas`, `new_center_ids`) sit
+//! inside `#ifdef GPU_DELTA_REDUCTION` / `GPU_NEW_CENTER_REDUCTION`, which the file leaves
+//! undefined, and the centres are `__constant__` (`c_clusters`).
 
 use super::nest::{Affine, NestKernel, Step};
 use super::{Bench, Knob, Memory, Sizes};

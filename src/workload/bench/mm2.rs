@@ -7,6 +7,8 @@
 //!
 //! Size: NI = NJ = NK = NL = 2048 (PolyBench/GPU 1.0's default). Approximations: those of
 //! [`super::nest`].
+//!
+//! `2mm.cu`'s kernels declare no `__shared__` array: no shared memory per CTA.
 
 use super::gemm::{Start, product};
 use super::nest::NestKernel;

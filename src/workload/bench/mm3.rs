@@ -6,6 +6,8 @@
 //!
 //! Size: NI = NJ = NK = NL = NM = 512 (PolyBench/GPU 1.0's default). Approximations: those of
 //! [`super::nest`].
+//!
+//! `3mm.cu`'s kernels declare no `__shared__` array: no shared memory per CTA.
 
 use super::gemm::{Start, product};
 use super::nest::NestKernel;

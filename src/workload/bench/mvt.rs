@@ -6,6 +6,8 @@
 //! - kernel 2: `for j < N: x2[i] += a[j*N + i] * y_2[j]` (lanes read consecutive columns).
 //!
 //! Size: N = 8K (seed 004 Table 3.2). Approximations: those of [`super::nest`].
+//!
+//! `mvt.cu`'s kernels declare no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};

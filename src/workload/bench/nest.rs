@@ -237,6 +237,9 @@ pub struct NestKernel {
     /// The guard's bounds: `lo ≤ gx < hi` and likewise for `gy`.
     pub guard: [(u32, u32); 2],
     pub arrays: Vec<ArrayInfo>,
+    /// Shared memory a CTA declares, bytes: the kernel's `__shared__` arrays
+    /// ([`NestKernel::with_shared_bytes`]; none by default, as PolyBench/GPU's kernels).
+    pub shared_bytes: u32,
     code: Vec<Code>,
     data: Arc<NestData>,
 }
@@ -388,9 +391,26 @@ impl NestKernel {
             block,
             guard,
             arrays: arrays.to_vec(),
+            shared_bytes: 0,
             code,
             data: Arc::default(),
         }
+    }
+
+    /// The kernel with `bytes` of shared memory per CTA, its `__shared__` arrays.
+    pub fn with_shared_bytes(self, bytes: u32) -> NestKernel {
+        NestKernel { shared_bytes: bytes, ..self }
+    }
+
+    /// Registers per thread its program names: one more than the highest of any step's
+    /// destination range and sources (see [`crate::workload::Kernel::registers_per_thread`]).
+    pub fn registers(&self) -> u32 {
+        self.code
+            .iter()
+            .map(|c| Instr { pc: 0, op: Op::Alu, dst: c.dst, dst_regs: c.dst_regs, srcs: c.srcs, mask: 0 })
+            .map(|i| i.register_span())
+            .max()
+            .unwrap_or(0)
     }
 
     /// The kernel with the values its data-dependent steps read.

@@ -14,6 +14,9 @@
 //!   memory and write the maximum, `__syncthreads()` after each;
 //! - stores its column of the tile back to `matrix_cuda`, row by row.
 //!
+//! Shared memory: both kernels declare `__shared__ int temp[BLOCK_SIZE+1][BLOCK_SIZE+1]` and
+//! `int ref[BLOCK_SIZE][BLOCK_SIZE]`, (17 × 17 + 16 × 16) × 4 = 2,180 bytes per CTA.
+//!
 //! Size: Rodinia's run script, 2048 × 2048 (`./needle 2048 10`: 255 launches). Approximations:
 //! those of [`super::nest`]; the four tile indices are one slot each, `maximum` of three is
 //! three slots (two adds and two compare-selects folded into three).
@@ -40,6 +43,8 @@ const BS: i64 = 16;
 /// Shared arrays, in elements: `temp[17][17]`, then `ref[16][16]`.
 const TEMP: i64 = 0;
 const REF: i64 = (BS + 1) * (BS + 1);
+/// Bytes of `temp` and `ref`: each kernel's `__shared__` declarations.
+const SHARED_BYTES: u32 = ((REF + BS * BS) * 4) as u32;
 
 fn build(s: &Sizes) -> Vec<NestKernel> {
     let n = s.get("n");
@@ -61,6 +66,7 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
             let name = if is_first { "needle_cuda_shared_1" } else { "needle_cuda_shared_2" };
             let steps = program(is_first, cols, nw, reference, matrix);
             NestKernel::new(name, [i as u32, 1], [16, 1], [(0, u32::MAX), (0, u32::MAX)], m.arrays(), &steps)
+                .with_shared_bytes(SHARED_BYTES)
         })
         .collect()
 }

@@ -21,6 +21,9 @@
 //! path in SHOC (`tex1Dfetch`) and is a global load here; one ALU slot per arithmetic
 //! statement and loop branch; in the reduction, each step is a shared load of `partialSums[t]`
 //! and of `partialSums[t+s]`, an add and a shared store.
+//!
+//! Shared memory: the vector kernel's `__shared__ volatile fpType partialSums[BLOCK_SIZE]`,
+//! 128 floats = 512 bytes per CTA; the scalar kernel declares none.
 
 use super::super::hash::{hash, unit};
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
@@ -204,6 +207,24 @@ impl SpmvKernel {
 
     pub fn threads_per_cta(&self) -> u32 {
         BLOCK
+    }
+
+    /// Shared memory a CTA declares: the vector kernel's `partialSums[BLOCK_SIZE]` floats.
+    pub fn shared_bytes(&self) -> u32 {
+        match self.form {
+            Form::Scalar => 0,
+            Form::Vector => BLOCK * 4,
+        }
+    }
+
+    /// Registers per thread [`SpmvCursor::fetch`] names: R0..R6 in the scalar kernel, up to
+    /// R8 (the reduction's two operands) in the vector kernel. Checked against the
+    /// instructions by the benchmarks' register test.
+    pub fn registers(&self) -> u32 {
+        match self.form {
+            Form::Scalar => 7,
+            Form::Vector => 9,
+        }
     }
 
     pub fn cursor(&self, cta: u32, warp: u32) -> SpmvCursor {

@@ -21,6 +21,9 @@
 //! gives Accel-Sim the atomic (which it performs at the L2, bypassing the L1); the
 //! first-edge lookup (`srcsrc`, `psrc`) is loaded once per edge and shared by
 //! `getDestination` and `getWeight`; one ALU slot per compare, add and loop branch.
+//!
+//! `drelax` (`apps/sssp/sssp_ls.h` of LonestarGPU 2.0) declares no `__shared__` array: no
+//! shared memory per CTA.
 
 use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
@@ -212,6 +215,12 @@ impl SsspKernel {
             ii: 0,
             name: "",
         }
+    }
+
+    /// Registers per thread [`SsspCursor::fetch`] names: R0..R8. Checked against the
+    /// instructions by the benchmarks' register test.
+    pub fn registers(&self) -> u32 {
+        9
     }
 
     fn addr(&self, array: usize, elem: u64) -> u64 {

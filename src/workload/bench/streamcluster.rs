@@ -22,6 +22,8 @@
 //! points; the branch and the index then follow from those values, computed in `f32` as the
 //! kernel does. One ALU issue slot per arithmetic statement and loop branch ([`super::nest`]);
 //! an index read from memory waits for the loads before it.
+//!
+//! `kernel_compute_cost` declares no `__shared__` array: no shared memory per CTA.
 
 use super::super::hash::{hash, unit};
 use super::nest::{Affine, NestData, NestKernel, Step};

@@ -6,6 +6,8 @@
 //!
 //! Sizes: N = M = 256 (seed 004 Table 3.2: 256²). Approximations: those of [`super::nest`];
 //! the update is four ALU slots (two multiplies, two multiply-adds).
+//!
+//! `syr2k_kernel` declares no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::syrk::BLOCK;

@@ -7,6 +7,8 @@
 //!
 //! Sizes: N = M = 512 (seed 004 Table 3.2: 512²). Approximations: those of [`super::nest`];
 //! `alpha * a * a` is two ALU slots (multiply, multiply-add).
+//!
+//! `syrk_kernel` declares no `__shared__` array: no shared memory per CTA.
 
 use super::nest::{Affine, NestKernel, Step};
 use super::{Bench, Knob, MAX_SIZE, Memory, Sizes, ctas_for};
