@@ -75,6 +75,18 @@ pub struct CoreConfig {
     pub max_threads: u32,
     /// Maximum resident CTAs per SM.
     pub max_ctas: u32,
+    /// Registers per SM that resident CTAs share (GPGPU-Sim's `-gpgpu_shader_registers`), or
+    /// `None`: registers do not limit residency. As in GPGPU-Sim's `shader_core_config::
+    /// max_cta`, a CTA takes its threads padded to whole warps × its kernel's registers per
+    /// thread (`-nregs`) rounded up to a multiple of 4; a kernel naming no registers takes none.
+    pub registers: Option<u32>,
+    /// Shared memory per SM that resident CTAs share, bytes (`-gpgpu_shmem_size`), or `None`:
+    /// shared memory does not limit residency. A CTA takes its kernel's declared shared memory
+    /// (`-shmem`).
+    pub shared_bytes: Option<u32>,
+    /// A kernel whose CTA needs more registers or shared memory than an SM has runs one CTA per
+    /// SM (`-gpgpu_ignore_resources_limitation 1`) instead of being refused.
+    pub ignore_resource_limits: bool,
     /// Warp schedulers per SM; warps are split between them by warp slot (even/odd for 2).
     pub warp_schedulers: u32,
     /// Warp scheduling policy.
@@ -669,6 +681,9 @@ impl Default for CoreConfig {
             count: 30,
             max_threads: 1024,
             max_ctas: 8,
+            registers: None,
+            shared_bytes: None,
+            ignore_resource_limits: false,
             warp_schedulers: 2,
             warp_scheduler: WarpSchedulerName::Gto,
             issue_order: IssueOrder::Rotate,

@@ -20,6 +20,7 @@ pub mod l1_banks;
 pub mod l2;
 mod leap;
 pub mod ledger;
+pub mod occupancy;
 pub mod queue;
 pub mod record;
 pub mod request;
@@ -69,6 +70,8 @@ pub struct CtaLauncher {
     pub kernel_start: u64,
     /// Every SM was full at the last attempt and no warp slot has been freed since.
     saturated: bool,
+    /// Per kernel, the CTAs an SM holds at once ([`occupancy::ctas_per_sm`]).
+    fits: Arc<[u32]>,
 }
 
 impl CtaLauncher {
@@ -119,6 +122,7 @@ impl Gpu {
     /// Builds the machine. Fails when a kernel's CTA cannot fit on an SM.
     pub fn new(config: Arc<Config>, workload: Arc<Workload>) -> Result<Gpu, String> {
         let c = &*config;
+        let mut fits = Vec::with_capacity(workload.kernels.len());
         for (i, k) in workload.kernels.iter().enumerate() {
             if k.threads_per_cta() > c.core.max_threads || k.warps_per_cta() as usize > c.warps_per_sm() {
                 return Err(format!(
@@ -128,6 +132,7 @@ impl Gpu {
                     c.core.max_threads
                 ));
             }
+            fits.push(occupancy::ctas_per_sm(c, k).map_err(|e| format!("kernel {i} ({}): {e}", k.name()))?);
         }
         let Some(first) = workload.kernels.first() else {
             return Err("the workload has no kernels".into());
@@ -146,7 +151,7 @@ impl Gpu {
             dram: (0..c.dram.channels).map(|i| Controller::new(c, i as u16)).collect(),
             ideal: IdealPipe::new(c),
             coord: c.dram.scheduler.coordinates().then(|| CoordNetwork::new(c)),
-            launcher: CtaLauncher::default(),
+            launcher: CtaLauncher { fits: fits.into(), ..CtaLauncher::default() },
             events: EventSink::default(),
             ledger: Ledger::default(),
             dram_feed_rr: vec![0; c.dram.channels as usize],
@@ -435,7 +440,8 @@ impl Gpu {
             if self.cycle < l.first_launch_at(&self.config, k) {
                 return false;
             }
-            let shared = u64::from(k.shared_bytes_per_cta()) * resident_ctas(&self.config, k);
+            let resident = occupancy::resident_ctas(&self.config, k, l.fits[l.kernel]);
+            let shared = u64::from(k.shared_bytes_per_cta()) * resident;
             if let Some(ways) = self.config.l1_adaptive_ways(shared) {
                 for sm in &mut self.sms {
                     sm.l1.use_ways(ways as usize);
@@ -443,6 +449,7 @@ impl Gpu {
             }
         }
         let first = l.next_cta;
+        let fit = l.fits[l.kernel];
         let n = self.sms.len();
         // One pass over the SMs from the one after the last served, as GPGPU-Sim's
         // issue_block2core; `rr` follows the CTAs placed but the pass does not restart from it
@@ -454,7 +461,7 @@ impl Gpu {
                 break;
             }
             let s = (start + i) % n;
-            if self.sms[s].can_launch(k.warps_per_cta()) {
+            if self.sms[s].can_launch(k.warps_per_cta(), fit) {
                 let programs = match k.cta_programs(l.next_cta) {
                     Ok(p) => p,
                     Err(e) => {
@@ -462,12 +469,12 @@ impl Gpu {
                         return false;
                     }
                 };
-                self.sms[s].launch(l.kernel, k, l.next_cta, programs, &mut self.events);
+                self.sms[s].launch(l.kernel, k, l.next_cta, fit, programs, &mut self.events);
                 l.next_cta += 1;
                 l.rr = (s + 1) % n;
             }
         }
-        l.saturated = l.next_cta < k.ctas() && !self.sms.iter().any(|s| s.can_launch(k.warps_per_cta()));
+        l.saturated = l.next_cta < k.ctas() && !self.sms.iter().any(|s| s.can_launch(k.warps_per_cta(), fit));
         l.next_cta > first
     }
 
@@ -549,13 +556,6 @@ impl Gpu {
         );
         h.0.finish()
     }
-}
-
-/// CTAs of `k` an SM holds at once (its CTA and warp slots), and no more than an even share
-/// of the grid — GPGPU-Sim's `shader_core_config::max_cta`, whose result sizes the adaptive L1.
-fn resident_ctas(c: &Config, k: &Kernel) -> u64 {
-    let fit = u64::from(c.core.max_ctas).min(c.warps_per_sm() as u64 / u64::from(k.warps_per_cta()));
-    fit.min(u64::from(k.ctas()).div_ceil(c.core.count.into()))
 }
 
 /// The request network takes from the SM's L1 miss queue.

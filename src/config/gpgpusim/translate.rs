@@ -173,6 +173,7 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_shader_cta")? {
         c.set("core.max_ctas", v, src(o));
     }
+    occupancy(c)?;
     if let Some((v, o)) = c.number("gpgpu_num_sched_per_core")? {
         c.set("core.warp_schedulers", v, src(o));
     }
@@ -203,6 +204,23 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
     }
     if let Some((v, o)) = c.number("gpgpu_TB_launch_latency")? {
         c.set("core.cta_launch_latency", v, src(o));
+    }
+    Ok(())
+}
+
+/// The registers and shared memory resident CTAs share, which limit them as GPGPU-Sim's
+/// `shader_core_config::max_cta` does (`crate::sim::occupancy`): each only when the files give
+/// it (GPGPU-Sim's defaults, 8192 registers and 16 KiB, are not assumed).
+/// `-gpgpu_ignore_resources_limitation 1` runs a kernel too large for an SM one CTA at a time.
+fn occupancy(c: &mut Ctx) -> Result<(), ConfigError> {
+    if let Some((v, o)) = c.number("gpgpu_shader_registers")? {
+        c.set("core.registers", format!("Some({v})"), src(o));
+    }
+    if let Some((v, o)) = c.number("gpgpu_shmem_size")? {
+        c.set("core.shared_bytes", format!("Some({v})"), src(o));
+    }
+    if let Some((v, o)) = c.number("gpgpu_ignore_resources_limitation")? {
+        c.set("core.ignore_resource_limits", v != 0, src(o));
     }
     Ok(())
 }
@@ -820,15 +838,12 @@ fn unrepresented(name: &str) -> &'static str {
             "execution-pipeline detail is not modelled: each scheduler issues one instruction per cycle, ALU results after core.alu_latency",
         ),
         (
-            &[
-                "gpgpu_shader_registers",
-                "gpgpu_registers_per_block",
-                "gpgpu_shmem_size",
-                "gpgpu_shmem_per_block",
-                "gpgpu_occupancy_sm_number",
-                "gpgpu_ignore_resources_limitation",
-            ],
-            "register and shared-memory occupancy limits are not modelled: resident CTAs are limited by core.max_threads and core.max_ctas",
+            &["gpgpu_registers_per_block", "gpgpu_shmem_per_block"],
+            "reported to the CUDA program (cudaDeviceProp) only: GPGPU-Sim's max_cta limits resident CTAs by -gpgpu_shader_registers and -gpgpu_shmem_size (core.registers, core.shared_bytes)",
+        ),
+        (
+            &["gpgpu_occupancy_sm_number"],
+            "PTX mode's ptxas target for counting a kernel's registers: a trace names its own (-nregs)",
         ),
         (
             &["gpgpu_shmem_num_banks", "gpgpu_shmem_limited_broadcast", "gpgpu_shmem_warp_parts"],

@@ -48,8 +48,6 @@ struct Params {
     /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
     /// (`cache::sectors::coalesce_bytes`).
     line_bytes: u64,
-    max_ctas: u32,
-    max_threads: u32,
     min_group_warps: u32,
     /// Seed 000 Fig. 4's perfect-coalescing oracle.
     perfect_coalescing: bool,
@@ -136,34 +134,36 @@ impl ExecUnit {
                 alu_latency: c.core.alu_latency.into(),
                 max_loads: c.core.max_loads_per_warp as u8,
                 line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
-                max_ctas: c.core.max_ctas,
-                max_threads: c.core.max_threads,
                 min_group_warps: c.core.owl.min_group_size,
                 perfect_coalescing: c.core.perfect_coalescing,
             },
         }
     }
 
-    /// Whether a CTA of `warps` warps fits now.
-    pub fn can_launch(&self, warps: u32) -> bool {
+    /// Whether a CTA of `warps` warps fits now: a free CTA slot, free warp slots, and fewer
+    /// than `fit` CTAs resident (the kernel's occupancy, [`crate::sim::occupancy`]).
+    pub fn can_launch(&self, warps: u32, fit: u32) -> bool {
         let free_slots = (!self.valid & mask_of(self.warps.len())).count_ones();
-        self.ctas.iter().any(|c| !c.active) && free_slots >= warps
+        let resident = self.ctas.iter().filter(|c| c.active).count();
+        resident < self.ctas.len() && resident < fit as usize && free_slots >= warps
     }
 
     /// Places CTA `cta` of kernel number `kernel_index`, whose warps run `programs`, in free
-    /// warp slots (the caller checked [`ExecUnit::can_launch`]). The warps are not decoded
-    /// yet: the SM decodes each with [`ExecUnit::decode`] once it has ranked them.
+    /// warp slots (the caller checked [`ExecUnit::can_launch`]); `fit` CTAs of the kernel fit
+    /// at once. The warps are not decoded yet: the SM decodes each with [`ExecUnit::decode`]
+    /// once it has ranked them.
     pub fn launch(
         &mut self,
         kernel_index: usize,
         kernel: &Kernel,
         cta: u32,
+        fit: u32,
         programs: Vec<WarpProgram>,
     ) -> Launched {
         let n = kernel.warps_per_cta();
         let new_kernel = self.kernel != Some(kernel_index);
         if new_kernel {
-            self.start_kernel(kernel_index, kernel);
+            self.start_kernel(kernel_index, n, fit);
         }
         let group = self.grouping.next_group();
         let slot = self.ctas.iter().position(|c| !c.active).expect("free CTA slot");
@@ -204,15 +204,10 @@ impl ExecUnit {
         Launched { warps: mask, new_kernel }
     }
 
-    /// A new kernel's first CTA arrives: form its CTA groups (Algorithm 1 over the CTAs that
-    /// fit at once).
-    fn start_kernel(&mut self, kernel_index: usize, kernel: &Kernel) {
-        let k = kernel.warps_per_cta().max(1);
-        let fit = (self.params.max_ctas)
-            .min(self.warps.len() as u32 / k)
-            .min(self.params.max_threads / kernel.threads_per_cta().max(1))
-            .max(1);
-        self.grouping.start_kernel(fit, k, self.params.min_group_warps);
+    /// A new kernel's first CTA arrives: form its CTA groups (Algorithm 1 over the `fit` CTAs
+    /// of `warps` warps that fit at once).
+    fn start_kernel(&mut self, kernel_index: usize, warps: u32, fit: u32) {
+        self.grouping.start_kernel(fit.max(1), warps.max(1), self.params.min_group_warps);
         self.kernel = Some(kernel_index);
     }
 

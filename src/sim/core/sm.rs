@@ -115,23 +115,25 @@ impl Sm {
         }
     }
 
-    /// Whether a CTA of `warps` warps fits now.
-    pub fn can_launch(&self, warps: u32) -> bool {
-        self.exec.can_launch(warps)
+    /// Whether a CTA of `warps` warps fits now, with at most `fit` CTAs of the kernel resident
+    /// ([`crate::sim::occupancy::ctas_per_sm`]).
+    pub fn can_launch(&self, warps: u32, fit: u32) -> bool {
+        self.exec.can_launch(warps, fit)
     }
 
     /// Places CTA `cta` of kernel number `kernel_index`, whose warps run `programs`, on this
-    /// SM (the caller checked [`Sm::can_launch`]).
+    /// SM (the caller checked [`Sm::can_launch`]); `fit` CTAs of the kernel fit at once.
     pub fn launch(
         &mut self,
         kernel_index: usize,
         kernel: &Kernel,
         cta: u32,
+        fit: u32,
         programs: Vec<WarpProgram>,
         sink: &mut EventSink,
     ) {
         self.poke();
-        let launched = self.exec.launch(kernel_index, kernel, cta, programs);
+        let launched = self.exec.launch(kernel_index, kernel, cta, fit, programs);
         if launched.new_kernel {
             // The divergent load classifier restarts per kernel (seed 004 §5.4.3).
             self.learner.kernel_started();
@@ -646,6 +648,11 @@ mod tests {
     use crate::config::{Config, Origin};
     use crate::workload::Workload;
 
+    /// CTAs of `k` that fit on an SM of `c`.
+    fn fit(c: &Config, k: &Kernel) -> u32 {
+        crate::sim::occupancy::ctas_per_sm(c, k).unwrap()
+    }
+
     /// An SM of machine `c` with `ctas` CTAs of a one-kernel workload resident, priorities
     /// refreshed. `kernel` is the kernel's fields after its name.
     fn resident(c: &Config, kernel: &str, ctas: u32) -> (Sm, EventSink) {
@@ -655,7 +662,7 @@ mod tests {
         let mut sm = Sm::new(c, 0, k.placeholder_program());
         let mut sink = EventSink::default();
         for cta in 0..ctas {
-            sm.launch(0, k, cta, k.cta_programs(cta).unwrap(), &mut sink);
+            sm.launch(0, k, cta, fit(c, k), k.cta_programs(cta).unwrap(), &mut sink);
         }
         sm.refresh_priorities();
         (sm, sink)
@@ -715,7 +722,7 @@ mod tests {
             let mut sm = Sm::new(&c, 0, k.placeholder_program());
             let mut sink = EventSink::default();
             sink.set_mask(u64::MAX);
-            sm.launch(0, k, 0, k.cta_programs(0).unwrap(), &mut sink);
+            sm.launch(0, k, 0, fit(&c, k), k.cta_programs(0).unwrap(), &mut sink);
             sink.clear();
             Rig {
                 sm,
@@ -952,7 +959,7 @@ mod tests {
         let mut sm = Sm::new(&c, 3, k.placeholder_program());
         let mut sink = EventSink::default();
         for cta in 0..8 {
-            sm.launch(0, k, cta, k.cta_programs(cta).unwrap(), &mut sink);
+            sm.launch(0, k, cta, fit(&c, k), k.cta_programs(cta).unwrap(), &mut sink);
         }
         assert_eq!(sm.exec.grouping.group_sizes, vec![3, 5]);
         let groups: Vec<u32> = sm.exec.ctas.iter().map(|c| c.group).collect();
@@ -962,13 +969,13 @@ mod tests {
         // The first CTA finishes; the next one opens round 1's first group (id 2).
         sm.exec.retire_warp(0, &mut sink);
         sm.exec.retire_warp(1, &mut sink);
-        sm.launch(0, k, 8, k.cta_programs(8).unwrap(), &mut sink);
+        sm.launch(0, k, 8, fit(&c, k), k.cta_programs(8).unwrap(), &mut sink);
         assert_eq!((sm.exec.ctas[0].cta, sm.exec.ctas[0].group), (8, 2));
         // A new kernel starts over.
         sm.exec.kernel = Some(7);
         sm.exec.retire_warp(2, &mut sink);
         sm.exec.retire_warp(3, &mut sink);
-        sm.launch(1, k, 0, k.cta_programs(0).unwrap(), &mut sink);
+        sm.launch(1, k, 0, fit(&c, k), k.cta_programs(0).unwrap(), &mut sink);
         assert_eq!(sm.exec.ctas[1].group, 0);
     }
 }
