@@ -139,12 +139,32 @@ fn benchmarks_read_back_as_the_same_run() {
         assert_eq!(expected["status"], "done", "{name}");
         assert_eq!(report(back), expected, "{name} exported to {}", dir.display());
         exits_carry_the_warps_threads(&dir);
+        if name == "bfs" {
+            // Kernel's predicated `if (!g_graph_visited[id])` body: a load of g_cost[tid] with
+            // no lane active when every neighbour was visited, as in a real trace of it.
+            let lines: String = (1..=w_kernels(&dir)).step_by(2).map(|i| kernel_text(&dir, i)).collect();
+            assert!(lines.lines().any(|l| l.contains(" 00000000 1 R8 LDG 1 R0 4 ")), "a predicated-off load");
+        }
         if name == "sssp" {
             // atomicMin leaves as the RED nvcc makes of it: Accel-Sim performs it at the L2.
             let k1 = std::fs::read_to_string(dir.join("kernel-1.traceg")).unwrap();
             assert!(k1.contains(" RED.E.MIN.S32 1 R8 4 "), "{}", &k1[..3000]);
         }
     }
+}
+
+/// Kernels listed in an exported directory.
+fn w_kernels(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("kernelslist.g"))
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("kernel-"))
+        .count()
+}
+
+/// The text of `kernel-<i>.traceg`.
+fn kernel_text(dir: &Path, i: usize) -> String {
+    std::fs::read_to_string(dir.join(format!("kernel-{i}.traceg"))).unwrap()
 }
 
 /// Each exported kernel's header says the shared memory its CUDA source declares per CTA and

@@ -15,9 +15,15 @@
 //! [`Graph`] of `nodes` nodes (1M by default, about 6M directed edges as Rodinia's
 //! `graph1MW_6.txt`) from `seed`; source node 0. The `bool` arrays are bytes, `Node` is one
 //! 8-byte load. Approximations: one ALU slot per compare, add and loop branch of the source;
-//! `g_graph_nodes[tid]` is loaded once before the edge loop (the source's loop condition names
-//! it on every trip; the compiler keeps it in registers); the host's `cudaMemcpy` of `over`
-//! between launches is not modelled.
+//! the host's `cudaMemcpy` of `over` between launches is not modelled.
+//!
+//! As the compiled kernel does (the SASS of Rodinia BFS's `Kernel` in `shared/traces/
+//! rodinia-bfs`, PCs `0x0f0`-`0x300`): the node struct is two 4-byte loads, `.no_of_edges`
+//! then `.starting`, lanes without edges leaving between them; the loop condition loads both
+//! again at the end of every trip (the stores in the loop may alias them, so they are not
+//! kept in registers); the `if (!g_graph_visited[id])` body is predicated, not branched
+//! around: its load of `g_cost[tid]`, add and two stores issue on every trip with the
+//! unvisited lanes active, none when every neighbour was visited (a trace line of mask 0).
 //!
 //! Neither `Kernel` nor `Kernel2` declares a `__shared__` array: no shared memory per CTA.
 
@@ -130,7 +136,8 @@ enum At {
     TestFlag,
     // Kernel: after the frontier test.
     ClearMask,
-    LoadNode,
+    LoadDegree,
+    LoadStart,
     End,
     LoopHead,
     LoadEdge,
@@ -140,6 +147,8 @@ enum At {
     AddOne,
     StoreCost,
     StoreUpdating,
+    ReloadDegree,
+    ReloadStart,
     Branch,
     // Kernel2: after the updating test.
     SetMask,
@@ -194,6 +203,11 @@ impl BfsKernel {
         }
     }
 
+    /// The byte address of field `offset` (0: `starting`, 4: `no_of_edges`) of `g_graph_nodes[t]`.
+    fn node_field(&self, t: u32, offset: u64) -> u64 {
+        self.addr(NODES, t.into()) + offset
+    }
+
     fn cost(&self, node: u32) -> i32 {
         self.input.cost[node as usize]
     }
@@ -202,6 +216,24 @@ impl BfsKernel {
         let a = &self.input.arrays[array];
         a.base + elem * a.elem_bytes
     }
+}
+
+/// A 4-byte load of field `offset` of the lanes' `g_graph_nodes[tid]` into `dst`, as nvcc
+/// compiles `g_graph_nodes[tid].starting` and `.no_of_edges`: two loads, not one of the struct.
+fn node_field(
+    k: &BfsKernel,
+    pc: u32,
+    first: u32,
+    mask: u32,
+    offset: u64,
+    dst: u8,
+    addrs: &mut LaneAddrs,
+) -> Instr {
+    for l in lanes(mask) {
+        addrs[l as usize] = k.node_field(first + l, offset);
+    }
+    let op = Op::Load { space: Space::Global, width: 4 };
+    Instr { pc, op, dst, dst_regs: 1, srcs: [0, NO_REG, NO_REG, NO_REG], mask }
 }
 
 impl BfsCursor {
@@ -274,12 +306,27 @@ impl BfsCursor {
                     r
                 }
                 At::ClearMask => {
-                    self.at = At::LoadNode;
+                    self.at = At::LoadDegree;
                     ("STG.U8 g_graph_mask[tid] = false", mem(MASK, true, 0, 0, &|t| t.into()))
                 }
-                At::LoadNode => {
-                    self.at = At::End;
-                    ("LDG.64 g_graph_nodes[tid]", mem(NODES, false, 4, 0, &|t| t.into()))
+                At::LoadDegree | At::ReloadDegree => {
+                    // The loop condition's `g_graph_nodes[tid].no_of_edges`; before the loop,
+                    // lanes without edges leave (nvcc's predicated EXIT), the rest load `starting`.
+                    let reload = self.at == At::ReloadDegree;
+                    self.at = if reload { At::ReloadStart } else { At::LoadStart };
+                    let i = node_field(k, pc, self.first, mask, 4, 4, addrs);
+                    if !reload {
+                        self.mask =
+                            lanes(mask).filter(|&l| g.node(self.first + l).1 > 0).fold(0, |m, l| m | 1 << l);
+                        if self.mask == 0 {
+                            self.at = At::Exit;
+                        }
+                    }
+                    ("LDG g_graph_nodes[tid].no_of_edges", i)
+                }
+                At::LoadStart | At::ReloadStart => {
+                    self.at = if self.at == At::ReloadStart { At::Branch } else { At::End };
+                    ("LDG g_graph_nodes[tid].starting", node_field(k, pc, self.first, mask, 0, 5, addrs))
                 }
                 At::End => {
                     self.at = At::LoopHead;
@@ -314,11 +361,10 @@ impl BfsCursor {
                             c < 0 || c > level
                         })
                         .fold(0, |m, l| m | 1 << l);
-                    self.at = if unvisited == 0 { At::Branch } else { At::LoadCost };
+                    // The `if` body is predicated: it issues with the unvisited lanes, maybe none.
+                    self.at = At::LoadCost;
                     let r = alu("ISETP !g_graph_visited[id]", 0, 7);
-                    if unvisited != 0 {
-                        self.mask = unvisited;
-                    }
+                    self.mask = unvisited;
                     r
                 }
                 At::LoadCost => {
@@ -335,7 +381,8 @@ impl BfsCursor {
                     ("STG g_cost[id]", mem(COST, true, 0, 8, &|t| neighbour(t, j).into()))
                 }
                 At::StoreUpdating => {
-                    self.at = At::Branch;
+                    self.mask = self.active;
+                    self.at = At::ReloadDegree;
                     let j = self.j;
                     (
                         "STG.U8 g_updating_graph_mask[id] = true",
@@ -343,7 +390,6 @@ impl BfsCursor {
                     )
                 }
                 At::Branch => {
-                    self.mask = self.active;
                     self.j += 1;
                     self.at = At::LoopHead;
                     let mask = self.active;
@@ -426,10 +472,19 @@ mod tests {
                     let front: Vec<usize> = live.iter().copied().filter(|&t| mask[t]).collect();
                     if !front.is_empty() {
                         s.push(access(true, 1, &front, &|t| gmask + t as u64));
-                        s.push(access(false, 8, &front, &|t| nodes + 8 * t as u64));
+                        let degree = |t: usize| nodes + 8 * t as u64 + 4;
+                        let start = |t: usize| nodes + 8 * t as u64;
+                        s.push(access(false, 4, &front, &degree));
                         for &t in &front {
                             mask[t] = false;
                         }
+                        let with_edges: Vec<usize> =
+                            front.iter().copied().filter(|&t| g.node(t as u32).1 > 0).collect();
+                        if with_edges.is_empty() {
+                            launch.push(s);
+                            continue;
+                        }
+                        s.push(access(false, 4, &with_edges, &start));
                         for j in 0.. {
                             let on: Vec<usize> =
                                 front.iter().copied().filter(|&t| g.node(t as u32).1 > j).collect();
@@ -440,17 +495,18 @@ mod tests {
                             let id = |t: usize| g.edges[e(t)] as u64;
                             s.push(access(false, 4, &on, &|t| edges + 4 * e(t) as u64));
                             s.push(access(false, 1, &on, &|t| gvis + id(t)));
+                            // Predicated: issued with no lane when every neighbour is visited.
                             let new: Vec<usize> =
                                 on.iter().copied().filter(|&t| !visited[id(t) as usize]).collect();
-                            if !new.is_empty() {
-                                s.push(access(false, 4, &new, &|t| gcost + 4 * t as u64));
-                                s.push(access(true, 4, &new, &|t| gcost + 4 * id(t)));
-                                s.push(access(true, 1, &new, &|t| gupd + id(t)));
-                                for &t in &new {
-                                    cost[id(t) as usize] = cost[t] + 1;
-                                    updating[id(t) as usize] = true;
-                                }
+                            s.push(access(false, 4, &new, &|t| gcost + 4 * t as u64));
+                            s.push(access(true, 4, &new, &|t| gcost + 4 * id(t)));
+                            s.push(access(true, 1, &new, &|t| gupd + id(t)));
+                            for &t in &new {
+                                cost[id(t) as usize] = cost[t] + 1;
+                                updating[id(t) as usize] = true;
                             }
+                            s.push(access(false, 4, &on, &degree));
+                            s.push(access(false, 4, &on, &start));
                         }
                     }
                 }
