@@ -358,7 +358,7 @@ fn blame_issue(ix: &Index<'_>, issue: &Pass) -> Result<LoadBlame, String> {
     let count = usize::from(issue.detail);
     let accesses: Vec<&Pass> = ix
         .at(Point::Access, core, issue.cycle, u64::MAX)
-        .filter(|p| is_load(p) && p.who.kind == Some(AccessKind::Load))
+        .filter(|p| is_load(p) && p.who.kind.is_some_and(AccessKind::is_load))
         .take(count)
         .collect();
     if accesses.len() < count {
@@ -678,11 +678,15 @@ fn cause_of(me: &Who, other: &Who) -> Cause {
         Some(AccessKind::Writeback | AccessKind::Store) => Cause::Writes,
         Some(AccessKind::Prefetch) => Cause::Prefetch,
         None => Cause::Refresh,
-        Some(AccessKind::Load) if other.core == me.core && other.warp == me.warp && other.seq == me.seq => {
+        Some(AccessKind::Load | AccessKind::Atomic)
+            if other.core == me.core && other.warp == me.warp && other.seq == me.seq =>
+        {
             Cause::SameLoad
         }
-        Some(AccessKind::Load) if other.core == me.core && other.warp == me.warp => Cause::OwnWarp,
-        Some(AccessKind::Load) => Cause::OtherWarps,
+        Some(AccessKind::Load | AccessKind::Atomic) if other.core == me.core && other.warp == me.warp => {
+            Cause::OwnWarp
+        }
+        Some(AccessKind::Load | AccessKind::Atomic) => Cause::OtherWarps,
     }
 }
 

@@ -196,7 +196,7 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
                 moves.push(p);
             }
         }
-        if let Some(first) = moves.first().filter(|p| p.point == Point::Access && kind == AccessKind::Load)
+        if let Some(first) = moves.first().filter(|p| p.point == Point::Access && kind.is_load())
             && let Some(&issued) = issues
                 .get(&(who.core, who.warp, who.seq))
                 .and_then(|v| v.iter().rfind(|&&t| t <= first.cycle))
@@ -267,6 +267,7 @@ fn stays(passes: &[Pass]) -> Vec<Stay> {
 fn label(who: &Who) -> String {
     match who.kind {
         Some(AccessKind::Load) => format!("{}.{} load {}", who.core, who.warp, who.seq),
+        Some(AccessKind::Atomic) => format!("{}.{} atomic {}", who.core, who.warp, who.seq),
         Some(AccessKind::Store) => format!("{}.{} store", who.core, who.warp),
         Some(AccessKind::Writeback) => "writeback".into(),
         Some(AccessKind::Prefetch) => "prefetch".into(),
@@ -277,6 +278,7 @@ fn label(who: &Who) -> String {
 fn kind_name(kind: Option<AccessKind>) -> &'static str {
     match kind {
         Some(AccessKind::Load) => "load",
+        Some(AccessKind::Atomic) => "atomic",
         Some(AccessKind::Store) => "store",
         Some(AccessKind::Writeback) => "writeback",
         Some(AccessKind::Prefetch) => "prefetch",
@@ -623,7 +625,7 @@ fn flows(placed: &[Placed<'_>], ids: &Ids, events: &mut Vec<Event>) -> usize {
     for mut path in by_request.into_values() {
         path.sort_by_key(|p| (p.stay.from, p.stay.to));
         let last = *path.last().expect("a request with slices");
-        if last.stay.who.kind == Some(AccessKind::Load) && last.stay.last && last.stay.to == last.end {
+        if last.stay.who.kind.is_some_and(AccessKind::is_load) && last.stay.last && last.stay.to == last.end {
             let w = last.stay.who;
             returns.entry((w.core, w.warp, w.seq)).or_default().push(last);
         }

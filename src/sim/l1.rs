@@ -130,7 +130,7 @@ impl Looked {
             load_slot: o.load_slot,
             index: o.index,
             addr: req.addr,
-            load: req.kind == AccessKind::Load,
+            load: req.kind.is_load(),
             outcome,
         }
     }
@@ -326,7 +326,7 @@ impl L1 {
             self.send_below(req, now);
             return Ok(CacheOutcome::Write);
         }
-        if self.skip {
+        if self.skip || req.kind == AccessKind::Atomic {
             return self.skip_load(req, ctx, (map, now), sink);
         }
         let (set, probe) = self.probe(req.addr);
@@ -603,7 +603,8 @@ impl L1 {
     }
 
     /// A load that skips the L1 (`l1.skip_global`; GPGPU-Sim's `-gpgpu_gmem_skip_L1D` path of
-    /// `ldst_unit::memory_cycle`): it goes below as its sectors when the miss queue has room
+    /// `ldst_unit::memory_cycle`), or an atomic (which Accel-Sim marks `CACHE_GLOBAL`, the same
+    /// path, whatever the L1's banks): it goes below as its sectors when the miss queue has room
     /// (GPGPU-Sim's `m_icnt->full` check), with no lookup, line or MSHR, and is not an L1
     /// access in the statistics (GPGPU-Sim counts none); its reply passes through.
     fn skip_load(
@@ -1273,6 +1274,27 @@ mod tests {
         r.l1.fill(first, &wide, &mut out, &mut r.sink);
         assert_eq!((out.len(), r.l1.fills), (1, 0), "passed through, nothing filled");
         assert_eq!(r.access(0x1000, &one(0), 1), Ok(CacheOutcome::Miss), "still not cached");
+    }
+
+    /// An atomic passes the L1 as a skipping load does (Accel-Sim's CACHE_GLOBAL): its
+    /// sectors go below, no lookup, line or MSHR, not even on a line the L1 holds; its reply
+    /// passes through.
+    #[test]
+    fn atomics_pass_the_l1_without_a_lookup() {
+        let mut r = rig(&[]);
+        // A load caches line 0x1000.
+        assert_eq!(r.access(0x1000, &one(0), 0), Ok(CacheOutcome::Miss));
+        let fill = r.l1.miss_queue.pop().unwrap();
+        r.l1.fill(fill, &one(0), &mut Vec::new(), &mut r.sink);
+        let before = (r.l1.stats.reads, r.l1.mshr.used(), r.l1.fills);
+        let atomic = MemRequest { kind: AccessKind::Atomic, ..req(r.next_id, 0x1000, 0) };
+        assert_eq!(r.l1.access(atomic, &one(1), 1, &r.map, &mut r.sink), Ok(CacheOutcome::Miss));
+        assert_eq!((r.l1.stats.reads, r.l1.mshr.used(), r.l1.fills), before, "no lookup, MSHR or fill");
+        let below = r.l1.miss_queue.pop().expect("the atomic goes below");
+        assert_eq!((below.kind, below.bytes, below.trace.bypassed), (AccessKind::Atomic, 32, true));
+        let mut out = Vec::new();
+        r.l1.fill(below, &one(1), &mut out, &mut r.sink);
+        assert_eq!((out.len(), r.l1.fills), (1, 1), "passed through");
     }
 
     #[test]

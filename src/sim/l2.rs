@@ -369,6 +369,19 @@ impl L2Slice {
         }
     }
 
+    /// An atomic was performed on line `way` of `set` (on a hit, or when the line it missed
+    /// arrives): the line, or in a sectored slice the atomic's sector, is now dirty
+    /// (GPGPU-Sim's `data_cache::rd_hit_base` and `baseline_cache::fill` mark a line an atomic
+    /// read MODIFIED, for the atomic's sector mask).
+    fn performed_atomic(&mut self, set: usize, way: usize, addr: u64) {
+        let sector = sectors::bit(addr, self.line_bytes);
+        let line = self.tags.line_mut(set, way);
+        line.dirty = true;
+        if self.sectored {
+            line.dirty_sectors |= sector;
+        }
+    }
+
     fn respond(&mut self, req: MemRequest) {
         if self.response_queue.push(req).is_err() {
             unreachable!("response slot reserved");
@@ -393,6 +406,7 @@ impl L2Slice {
         let mut out = std::mem::take(&mut self.scratch);
         out.push(reply);
         self.mshr.release(key, &mut out);
+        let atomic = out.iter().any(|r| r.kind == AccessKind::Atomic);
         for r in out.drain(..) {
             if self.response_room() > 0 {
                 self.respond(r);
@@ -406,6 +420,9 @@ impl L2Slice {
                 sectors::filled(&mut self.tags, (set, way), addr, self.line_bytes, &self.mshr);
             } else {
                 self.tags.line_mut(set, way).state = LineState::Valid;
+            }
+            if atomic {
+                self.performed_atomic(set, way, addr);
             }
         }
         // A sectored slice writes the sector it fetched through its fill port.
@@ -531,6 +548,9 @@ impl L2Slice {
                 if !self.perfect {
                     self.tags.touch(set, way);
                     self.demand_hit(set, way);
+                    if req.kind == AccessKind::Atomic {
+                        self.performed_atomic(set, way, req.addr);
+                    }
                 }
                 let mut req = self.pop_head(now);
                 if req.origin.last_to_channel {
@@ -839,6 +859,75 @@ mod tests {
         s.access_queue.accept(read(4, 0x1060, 32, &map));
         step(&mut s, 5);
         assert_eq!(s.miss_queue.pop().map(|q| (q.id, q.bytes)), Some((4, 32)), "sector 3 was never fetched");
+    }
+
+    /// An atomic is a read at the L2 that leaves its line dirty (GPGPU-Sim marks an atomic's
+    /// line MODIFIED on a hit and when its miss fills): it replies with the data, and the
+    /// line's eviction writes it back. One way per set: two lines of a set evict each other.
+    #[test]
+    fn an_atomic_reads_its_line_replies_and_leaves_it_dirty() {
+        let (mut s, map, mut st) = slice(&["l2.ways=1"]);
+        let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
+        let in_set = |a: u64| {
+            let l = map.map(a);
+            (l.channel == 0 && l.slice == 0).then(|| s.tags.set_of(l.slice_line))
+        };
+        let lines: Vec<u64> =
+            (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(2).collect();
+        let atomic = |id: u64, addr: u64| MemRequest { kind: AccessKind::Atomic, ..read(id, addr, 32, &map) };
+        let mut now = 0;
+        let mut run = |s: &mut L2Slice, until: &dyn Fn(&L2Slice) -> bool| {
+            while !until(s) {
+                step(s, now);
+                now += 1;
+                assert!(now < 1000, "the slice never got there");
+            }
+        };
+        // A miss: the line is read from DRAM as for a load, not written.
+        s.access_queue.accept(atomic(1, lines[0]));
+        run(&mut s, &|s| !s.miss_queue.is_empty());
+        let below = s.miss_queue.pop().expect("the atomic's read");
+        assert_eq!((below.kind, s.stats.read_misses, s.stats.writes), (AccessKind::Atomic, 1, 0));
+        s.fills.push_back(below);
+        run(&mut s, &|s| !s.response_queue.is_empty());
+        assert_eq!(
+            s.response_queue.pop().map(|r| (r.id, r.kind)),
+            Some((1, AccessKind::Atomic)),
+            "the old value returns"
+        );
+        // The filled line is dirty: a load of the other line of the set writes it back.
+        s.access_queue.accept(read(2, lines[1], 32, &map));
+        run(&mut s, &|s| s.miss_queue.len() == 2);
+        let kinds: Vec<AccessKind> = std::iter::from_fn(|| s.miss_queue.pop()).map(|r| r.kind).collect();
+        assert_eq!(kinds, [AccessKind::Writeback, AccessKind::Load]);
+        // A load's line is clean: filled and evicted by an atomic that hits nothing, no write-back.
+        s.fills.push_back(MemRequest { loc: map.map(lines[1]), ..read(2, lines[1], 32, &map) });
+        run(&mut s, &|s| !s.response_queue.is_empty());
+        s.response_queue.pop();
+        s.access_queue.accept(atomic(3, lines[0]));
+        run(&mut s, &|s| !s.miss_queue.is_empty());
+        let kinds: Vec<AccessKind> = std::iter::from_fn(|| s.miss_queue.pop()).map(|r| r.kind).collect();
+        assert_eq!(kinds, [AccessKind::Atomic], "the load's line was clean");
+        // An atomic that hits dirties the line it hits.
+        let (mut s, map, mut st) = slice(&["l2.ways=1"]);
+        s.access_queue.accept(read(4, lines[0], 32, &map));
+        let mut t = 0;
+        while s.miss_queue.is_empty() {
+            st.step(&mut s, t);
+            t += 1;
+        }
+        let below = s.miss_queue.pop().unwrap();
+        s.fills.push_back(below);
+        s.access_queue.accept(atomic(5, lines[0]));
+        s.access_queue.accept(read(6, lines[1], 32, &map));
+        while s.miss_queue.len() < 2 {
+            st.step(&mut s, t);
+            t += 1;
+            assert!(t < 1000);
+        }
+        assert_eq!(s.stats.read_hits, 1, "the atomic hit the filled line");
+        let kinds: Vec<AccessKind> = std::iter::from_fn(|| s.miss_queue.pop()).map(|r| r.kind).collect();
+        assert_eq!(kinds, [AccessKind::Writeback, AccessKind::Load]);
     }
 
     /// A sectored slice as GPGPU-Sim 4 has it (`S:` L2, write-back with lazy fetch on read):

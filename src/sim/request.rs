@@ -14,6 +14,9 @@ pub enum AccessKind {
     Load,
     /// A line the memory controller prefetched from an open row into the L2 (no waiter).
     Prefetch,
+    /// An atomic ([`Space::Atomic`](crate::workload::instr::Space::Atomic)): passes the L1,
+    /// is read at the L2, which leaves the line dirty, and its data returns to the SM.
+    Atomic,
     /// A store's data (write-evict, no-write-allocate at L1; no reply).
     Store,
     /// An L2 eviction of a dirty line to DRAM (no reply).
@@ -21,6 +24,12 @@ pub enum AccessKind {
 }
 
 impl AccessKind {
+    /// A load's or an atomic's request: its data returns to a warp's load.
+    #[inline]
+    pub fn is_load(self) -> bool {
+        matches!(self, AccessKind::Load | AccessKind::Atomic)
+    }
+
     /// Writes go to the DRAM write queue (the variants after the reads).
     #[inline]
     pub fn is_write(self) -> bool {
@@ -136,9 +145,10 @@ pub struct MemRequest {
 }
 
 impl MemRequest {
-    /// Bytes of the packet carrying this request on the request network.
+    /// Bytes of the packet carrying this request on the request network: a write's and an
+    /// atomic's carry their data (GPGPU-Sim's `mem_fetch::get_num_flits`).
     pub fn request_packet_bytes(&self, header: u32) -> u32 {
-        if self.kind.is_write() { header + self.bytes } else { header }
+        if self.kind.is_write() || self.kind == AccessKind::Atomic { header + self.bytes } else { header }
     }
 
     /// Bytes of the reply packet (loads only): the header and the requested data.

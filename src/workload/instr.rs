@@ -13,6 +13,12 @@ pub enum Space {
     Local,
     /// Shared memory: on-chip scratchpad, fixed latency, never leaves the SM.
     Shared,
+    /// A global atomic (`ATOMG`, `RED`, generic `ATOM`), performed at the L2 as Accel-Sim
+    /// performs it (`trace_warp_inst_t::parse_from_trace_struct`: a load with `cache_op =
+    /// CACHE_GLOBAL`): it bypasses the L1, reads its line at the L2 and leaves it dirty there
+    /// (`l2_cache::access` marks an atomic's line MODIFIED), and returns the old value to its
+    /// destination register (none for `RED`).
+    Atomic,
 }
 
 /// The operation class of an instruction.

@@ -44,10 +44,12 @@ pub fn op_name(op: Op) -> String {
     let space = |s: Space| match s {
         Space::Global => "G",
         Space::Local => "L",
+        Space::Atomic => "A",
         Space::Shared => "S",
     };
     match op {
         Op::Alu => "ALU".into(),
+        Op::Load { space: Space::Atomic, width } => format!("ATOM.{}", width * 8),
         Op::Load { space: s, width } => format!("LD{}.{}", space(s), width * 8),
         Op::Store { space: s, width } => format!("ST{}.{}", space(s), width * 8),
         Op::Barrier => "BAR".into(),

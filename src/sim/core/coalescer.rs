@@ -87,6 +87,35 @@ impl Coalesced {
         }
     }
 
+    /// Coalesces an atomic's active lanes as GPGPU-Sim does
+    /// (`warp_inst_t::memory_coalescing_arch_atomic`): into 32 B segments, where lanes whose
+    /// bytes overlap — atomics to one address — need requests of their own: each lane joins
+    /// the first request of its segment that does not touch its bytes yet. An access that
+    /// would cross its segment (GPGPU-Sim asserts none does) is cut at the segment's end.
+    pub fn build_atomic(&mut self, addrs: &LaneAddrs, mask: u32, width: u32) {
+        self.n = 0;
+        // Per request, the bytes of its segment its lanes touch.
+        let mut touched = [0u32; 64];
+        for lane in lanes(mask) {
+            let a = addrs[lane as usize];
+            let segment = a & !(SECTOR_BYTES - 1);
+            let offset = (a - segment) as u32;
+            let bytes = width.clamp(1, SECTOR_BYTES as u32 - offset);
+            let bits = (((1u64 << bytes) - 1) << offset) as u32;
+            let k = (0..self.n).find(|&k| self.lines[k] == segment && touched[k] & bits == 0).unwrap_or_else(
+                || {
+                    self.lines[self.n] = segment;
+                    self.lanes[self.n] = 0;
+                    self.sectors[self.n] = 1;
+                    self.n += 1;
+                    self.n - 1
+                },
+            );
+            self.lanes[k] |= 1 << lane;
+            touched[k] |= bits;
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         (0..self.n).map(|k| (self.lines[k], self.lanes[k]))
     }
@@ -133,6 +162,37 @@ mod tests {
         let c = coalesce(|l| 0x1010 + 16 * l, 0b1100, 16);
         assert_eq!(c.sectors[0], 0b0110);
         assert_eq!(coalesce(|l| l, 0, 4).n, 0);
+    }
+
+    /// GPGPU-Sim's atomic coalescing: 32 B segments; lanes on one address are serialised into
+    /// as many requests as the most lanes on one address, others share them.
+    #[test]
+    fn atomics_coalesce_into_segments_and_split_lanes_on_one_address() {
+        let atomic = |f: &dyn Fn(u64) -> u64, mask: u32, width: u32| {
+            let mut a = [0u64; 32];
+            for (l, x) in a.iter_mut().enumerate() {
+                *x = f(l as u64);
+            }
+            let mut c = Coalesced::default();
+            c.build_atomic(&a, mask, width);
+            c
+        };
+        // Unit stride, 4 bytes: four 32 B segments of eight lanes.
+        let c = atomic(&|l| 0x1000 + 4 * l, u32::MAX, 4);
+        assert_eq!(&c.lines[..c.n], &[0x1000, 0x1020, 0x1040, 0x1060]);
+        assert_eq!(c.lanes[1], 0xff00);
+        // Every lane on one address: 32 requests, one lane each.
+        let c = atomic(&|_| 0x2004, u32::MAX, 4);
+        assert_eq!(c.n, 32);
+        assert!((0..32).all(|k| c.lines[k] == 0x2000 && c.lanes[k] == 1 << k));
+        // Lanes 0, 1 on 0x3000, lane 2 on 0x3004, lane 3 on 0x3000 again: lane 2 joins the
+        // first request, lane 3 needs a third.
+        let c = atomic(&|l| [0x3000, 0x3000, 0x3004, 0x3000][l as usize % 4], 0b1111, 4);
+        assert_eq!(&c.lanes[..c.n], &[0b0101, 0b0010, 0b1000]);
+        // 8-byte atomics overlap at 4-byte distance.
+        let c = atomic(&|l| 0x4000 + 4 * l, 0b11, 8);
+        assert_eq!(c.n, 2);
+        assert_eq!(atomic(&|l| l, 0, 4).n, 0);
     }
 
     #[test]

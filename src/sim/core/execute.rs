@@ -267,7 +267,9 @@ impl ExecUnit {
                 // Coalesced where the LD/ST queue keeps it (`queue::SlotQueue`).
                 let coalesced = &mut slot.coalesced;
                 coalesced.n = 0;
-                if space != Space::Shared {
+                if space == Space::Atomic {
+                    coalesced.build_atomic(&warp.addrs, instr.mask, width.into());
+                } else if space != Space::Shared {
                     coalesced.build(&warp.addrs, instr.mask, width.into(), self.params.line_bytes);
                     if load && self.params.perfect_coalescing && coalesced.n > 1 {
                         // Oracle: the first line serves every lane (and the sectors of all).

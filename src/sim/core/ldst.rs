@@ -249,7 +249,11 @@ impl Ldst {
             k as u8,
             head.coalesced.sectors[k],
         );
-        let kind = if head.load { AccessKind::Load } else { AccessKind::Store };
+        let kind = match (head.load, head.space) {
+            (true, Space::Atomic) => AccessKind::Atomic,
+            (true, _) => AccessKind::Load,
+            (false, _) => AccessKind::Store,
+        };
         let bytes = if head.load { io.line_bytes as u32 } else { lanes.count_ones() * u32::from(head.width) };
         let mut req = MemRequest {
             id: io.ledger.next_id(),
@@ -275,8 +279,9 @@ impl Ldst {
             io.tagger.tag(k, head.coalesced.n, &mut req.origin);
         }
         let mut parked = false;
-        let taken = if io.l1.banked() {
+        let taken = if io.l1.banked() && kind != AccessKind::Atomic {
             // The lookup comes later: the tags leave what the prediction at the head's start said.
+            // (An atomic passes the L1 without a lookup, as a skipped load does.)
             io.l1.offer(req, &ctx).map(|()| CacheOutcome::None)
         } else {
             io.l1.access(req, &ctx, io.now, io.map, io.sink)

@@ -8,14 +8,18 @@
 //! | `LDL` / `STL`                        | local load / store (through L1 and L2 like global)  |
 //! | `LDS`, `LDSM` / `STS`                | shared load / store (on-chip, fixed latency)        |
 //! | `STG`                                | global store                                        |
-//! | `ATOMG`                              | global load: the old value returns to a register    |
-//! | `RED`, `REDG`                        | global store: a reduction returns nothing           |
+//! | `ATOMG`, `ATOM` (generic)            | atomic: a load performed at the L2, the old value returns to a register |
+//! | `RED`, `REDG`                        | atomic with no destination (a reduction)            |
 //! | `ATOMS`                              | shared load                                         |
-//! | `LD`, `ST`, `ATOM` (generic)         | by the first active lane's address: within 16 MiB above `-shmem base_addr` shared, above `-local mem base_addr` local, otherwise global |
+//! | `LD`, `ST` (generic)                 | by the first active lane's address: within 16 MiB above `-shmem base_addr` shared, above `-local mem base_addr` local, otherwise global |
 //! | `BAR.SYNC`, `BAR.RED`, `BAR`         | CTA barrier (`BAR.ARV` only arrives: an issue slot) |
 //! | `EXIT`                               | the warp's last instruction ends it; an earlier (partly predicated) `EXIT` retires some lanes and is an issue slot |
 //! | anything else with addresses         | a global load if it writes a register, else a store (`CCTL` cache control is an issue slot) |
 //! | anything else                        | an ALU issue slot                                   |
+//!
+//! Atomics follow Accel-Sim (`trace_driven.cc`, `parse_from_trace_struct`): `ATOMG`, `RED` and
+//! `ATOM` are all global loads performed at the L2 (`cache_op = CACHE_GLOBAL`), the generic
+//! `ATOM` too, whatever its address.
 //!
 //! Access widths come from the opcode suffix as Accel-Sim reads them (`.U8`/`.S8` = 1,
 //! `.16` = 2, `.64` = 8, `.128` = 16, also `.U16`, `.F64`, ...); without one, the line's
@@ -32,7 +36,7 @@ pub const WINDOW_BYTES: u64 = 16 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SpaceRule {
     Fixed(Space),
-    /// Generic `LD`/`ST`/`ATOM`: decided by address.
+    /// Generic `LD`/`ST`: decided by address.
     Generic,
 }
 
@@ -131,11 +135,12 @@ pub fn classify(opcode: &str, mem_width: u32, writes: bool) -> Result<OpInfo, St
     use Space::*;
     use SpaceRule::*;
     let class = match base {
-        "LDG" | "LDGSTS" | "ATOMG" => Class::Load(Fixed(Global)),
+        "LDG" | "LDGSTS" => Class::Load(Fixed(Global)),
+        "ATOMG" | "ATOM" | "RED" | "REDG" => Class::Load(Fixed(Atomic)),
         "LDL" => Class::Load(Fixed(Local)),
         "LDS" | "LDSM" | "ATOMS" => Class::Load(Fixed(Shared)),
-        "LD" | "ATOM" => Class::Load(Generic),
-        "STG" | "RED" | "REDG" => Class::Store(Fixed(Global)),
+        "LD" => Class::Load(Generic),
+        "STG" => Class::Store(Fixed(Global)),
         "STL" => Class::Store(Fixed(Local)),
         "STS" => Class::Store(Fixed(Shared)),
         "ST" => Class::Store(Generic),
@@ -221,11 +226,15 @@ mod tests {
 
     #[test]
     fn atomics_barriers_and_generic_accesses() {
-        assert_eq!(c("ATOMG.E.ADD.STRONG.GPU", 4, true).class, Class::Load(SpaceRule::Fixed(Space::Global)));
+        let atomic = Class::Load(SpaceRule::Fixed(Space::Atomic));
+        assert_eq!(c("ATOMG.E.ADD.STRONG.GPU", 4, true).class, atomic);
+        assert_eq!(c("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", 4, false).class, atomic);
         assert_eq!(
-            c("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", 4, false).class,
-            Class::Store(SpaceRule::Fixed(Space::Global))
+            c("ATOM.E.CAS.64", 8, true).class,
+            atomic,
+            "a generic ATOM is global, as Accel-Sim takes it"
         );
+        assert_eq!(c("ATOM.E.CAS.64", 8, true).width, 8);
         assert_eq!(c("ATOMS.ADD", 4, true).class, Class::Load(SpaceRule::Fixed(Space::Shared)));
         assert_eq!(c("BAR.SYNC", 0, false).class, Class::Barrier);
         assert_eq!(c("BAR.SYNC.DEFER_BLOCKING", 0, false).class, Class::Barrier);

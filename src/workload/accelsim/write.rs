@@ -17,7 +17,7 @@
 //! Opcodes: an instruction whose program names it with an opcode that reads back as the
 //! same operation and registers (a trace's own SASS opcode, see [`super::opcode`]) keeps
 //! it, and so does a memory instruction whose name starts with one (a benchmark's
-//! `LDG.U8 g_graph_mask[tid]`, SSSP's `RED.E.MIN.S32 dist[dst], altdist`, which Accel-Sim
+//! `LDG.U8 g_graph_mask[tid]`, SSSP's `ATOMG.E.MIN.S32 olddist = atomicMin(...)`, which Accel-Sim
 //! performs as an atomic at the L2). What is approximated: other warpscope instructions carry an operation class, not a
 //! SASS opcode, so each gets a representative one the importer and Accel-Sim classify the
 //! same way — `LDG.E`/`LDL`/`LDS` loads and `STG.E`/`STL`/`STS` stores with the width suffix
@@ -32,6 +32,8 @@
 //! sizes a kernel's occupancy with (`shader_core_config::max_cta`) — a trace's own, or for
 //! warpscope's kernels [`Kernel::shared_bytes_per_cta`] (the CUDA source's `__shared__`
 //! arrays) and [`Kernel::registers_per_thread`] (the registers the written program names).
+//! The `-shmem base_addr` and `-local mem base_addr` lines are a trace's own, or
+//! [`WINDOWS`].
 //! A destination is one
 //! register as the tracer writes it (Accel-Sim's `MAX_DST`), at most four sources; an
 //! instruction that cannot be written so that it reads back the same (a load writing fewer
@@ -41,7 +43,7 @@ use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space, reg_range};
 use super::super::synth::lanes;
 use super::super::{Kernel, WarpProgram};
 use super::line::is_opcode;
-use super::opcode::classify;
+use super::opcode::{Windows, classify};
 use std::io::{self, Write};
 
 /// `-accelsim tracer version` written: the line layout of versions 3 and 4 (no leading
@@ -51,6 +53,12 @@ pub const TRACER_VERSION: u32 = 4;
 /// which has every representative opcode written here. A trace kernel keeps its own (its
 /// opcodes are from that architecture's table, which has the representative ones too).
 pub const BINARY_VERSION: u32 = 70;
+
+/// The generic-address windows written for warpscope's kernels, laid out as the CUDA driver
+/// lays them out in the NVBit traces of `shared/traces` (local memory 32 MiB below shared
+/// memory), far above every array warpscope allocates. Their instructions name their space
+/// (`LDG`, `LDS`, `LDL`, never a generic `LD`), so the windows only complete the header.
+pub const WINDOWS: Windows = Windows { shmem_base: 0x0000_7f00_0200_0000, local_base: 0x0000_7f00_0000_0000 };
 
 /// How memory addresses are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -136,21 +144,27 @@ pub fn write_kernel(
     writeln!(out, "-grid dim = ({ctas},1,1)")?;
     writeln!(out, "-block dim = ({},1,1)", kernel.threads_per_cta())?;
     writeln!(out, "-shmem = {}", kernel.shared_bytes_per_cta())?;
-    let binary = match kernel {
+    let (binary, windows) = match kernel {
         Kernel::Trace(k) => {
             // A trace's own, as its header has it (a line it lacks stays out).
             if let Some(n) = k.header.nregs {
                 writeln!(out, "-nregs = {n}")?;
             }
-            k.header.binary_version
+            (k.header.binary_version, k.header.windows)
         }
         _ => {
             writeln!(out, "-nregs = {}", kernel.registers_per_thread())?;
-            None
+            (None, WINDOWS)
         }
     };
     writeln!(out, "-binary version = {}", binary.unwrap_or(BINARY_VERSION))?;
     writeln!(out, "-cuda stream id = 0")?;
+    if windows.shmem_base != 0 {
+        writeln!(out, "-shmem base_addr = {:#018x}", windows.shmem_base)?;
+    }
+    if windows.local_base != 0 {
+        writeln!(out, "-local mem base_addr = {:#018x}", windows.local_base)?;
+    }
     writeln!(out, "-accelsim tracer version = {TRACER_VERSION}")?;
     writeln!(out, "-enable lineinfo = 0")?;
     writeln!(out)?;
@@ -211,8 +225,8 @@ pub fn write_instr(
     addrs: &LaneAddrs,
     modes: AddressModes,
 ) -> Result<(), WriteError> {
-    // A benchmark names a memory instruction as SASS does, opcode first (`RED.E.MIN.S32
-    // dist[dst], altdist`): the opcode says what Accel-Sim does with it (a RED is an atomic,
+    // A benchmark names a memory instruction as SASS does, opcode first (`ATOMG.E.MIN.S32
+    // olddist = ...`): the opcode says what Accel-Sim does with it (an ATOMG is an atomic,
     // performed at the L2), so it is kept when it reads back the same and Accel-Sim reads the
     // same width from it. An ALU instruction keeps only a name that is an opcode (a trace's
     // own), so Accel-Sim times every synthetic one as IADD3.
@@ -330,15 +344,25 @@ fn sass_opcode(i: &Instr) -> Result<(&'static str, bool), WriteError> {
     const STG: [&str; 5] = ["STG.E.U8", "STG.E.U16", "STG.E", "STG.E.64", "STG.E.128"];
     const STL: [&str; 5] = ["STL.U8", "STL.U16", "STL", "STL.64", "STL.128"];
     const STS: [&str; 5] = ["STS.U8", "STS.U16", "STS", "STS.64", "STS.128"];
-    let by_width = |table: [&'static str; 5], width: u8| match width {
-        1 => Ok(table[0]),
-        2 => Ok(table[1]),
-        4 => Ok(table[2]),
-        8 => Ok(table[3]),
-        16 => Ok(table[4]),
-        w => Err(WriteError::Instr(format!(
-            "a memory access of {w} bytes per lane has no SASS opcode (1, 2, 4, 8 or 16)"
-        ))),
+    // Atomics are 4 or 8 bytes wide: an ATOMG returns the old value, a RED returns nothing.
+    const ATOMG: [&str; 5] = ["", "", "ATOMG.E.ADD", "ATOMG.E.ADD.64", ""];
+    const RED: [&str; 5] = ["", "", "RED.E.ADD", "RED.E.ADD.64", ""];
+    let by_width = |table: [&'static str; 5], width: u8| {
+        match width {
+            1 => Ok(table[0]),
+            2 => Ok(table[1]),
+            4 => Ok(table[2]),
+            8 => Ok(table[3]),
+            16 => Ok(table[4]),
+            _ => Err(()),
+        }
+        .and_then(|op| if op.is_empty() { Err(()) } else { Ok(op) })
+        .map_err(|()| {
+            WriteError::Instr(format!(
+                "a memory access of {width} bytes per lane has no SASS opcode ({})",
+                if table == ATOMG || table == RED { "atomics: 4 or 8" } else { "1, 2, 4, 8 or 16" }
+            ))
+        })
     };
     // The registers the importer infers: `regs` from the destination on.
     let same_writes = |regs: u8| reg_range(i.dst, i.dst_regs).eq(reg_range(i.dst, regs));
@@ -361,6 +385,8 @@ fn sass_opcode(i: &Instr) -> Result<(&'static str, bool), WriteError> {
                 Space::Global => LDG,
                 Space::Local => LDL,
                 Space::Shared => LDS,
+                Space::Atomic if i.dst == NO_REG => RED,
+                Space::Atomic => ATOMG,
             };
             Ok((by_width(table, width)?, true))
         }
@@ -369,6 +395,11 @@ fn sass_opcode(i: &Instr) -> Result<(&'static str, bool), WriteError> {
                 Space::Global => STG,
                 Space::Local => STL,
                 Space::Shared => STS,
+                Space::Atomic => {
+                    return Err(WriteError::Instr(
+                        "an atomic store: an atomic returns its old value, it is written as a load".into(),
+                    ));
+                }
             };
             Ok((by_width(table, width)?, false))
         }
@@ -518,12 +549,18 @@ mod tests {
             (accel_sim_width("LDG.E.128"), accel_sim_width("STG.E.U16"), accel_sim_width("RED.E.MIN.S32")),
             (16, 2, 4)
         );
-        let red = Instr { op: Op::Store { space: Space::Global, width: 4 }, dst: NO_REG, dst_regs: 1, ..ld };
+        let red = Instr { op: Op::Load { space: Space::Atomic, width: 4 }, dst: NO_REG, dst_regs: 1, ..ld };
         assert_eq!(named(&red, "RED.E.MIN.S32 dist[dst], altdist", false), "RED.E.MIN.S32");
+        let atomg = Instr { dst: 9, ..red };
         assert_eq!(
-            named(&red, "ATOM.MIN dist[dst]", false),
-            "STG.E",
-            "a generic ATOM returns a value: a load"
+            named(&atomg, "ATOMG.E.MIN.S32 olddist = atomicMin(&dist[dst], altdist)", false),
+            "ATOMG.E.MIN.S32"
+        );
+        assert_eq!(named(&atomg, "LDG.E dist[dst]", false), "ATOMG.E.ADD", "a load's opcode is no atomic's");
+        assert_eq!(
+            named(&red, "ATOMG.E.MIN.S32 dist[dst]", false),
+            "ATOMG.E.MIN.S32",
+            "an ATOMG may write RZ"
         );
         assert_eq!(named(&alu, "FFMA x = a*b + c", false), "IADD3");
         // A generic access to shared memory: the exported header has no windows, so it
@@ -571,5 +608,24 @@ mod tests {
             "an ALU operation writing 4 registers has no SASS form (one register, or a pair)"
         );
         assert!(err(&Instr { op: Op::Load { space: Space::Global, width: 32 }, ..alu }).contains("32 bytes"));
+        // Atomics: ATOMG when the old value is kept, RED when not; 4 or 8 bytes, never a store.
+        let atom = Instr { op: Op::Load { space: Space::Atomic, width: 8 }, dst_regs: 2, ..alu };
+        assert_eq!(
+            line(&atom, &a, AddressModes::Compressed),
+            "0030 00000001 1 R6 ATOMG.E.ADD.64 2 R6 R3 8 2 0x1000 \n"
+        );
+        let red = Instr { op: Op::Load { space: Space::Atomic, width: 4 }, dst: NO_REG, ..alu };
+        assert_eq!(
+            line(&red, &a, AddressModes::Compressed),
+            "0030 00000001 0 RED.E.ADD 2 R6 R3 4 2 0x1000 \n"
+        );
+        assert!(
+            err(&Instr { op: Op::Load { space: Space::Atomic, width: 2 }, ..alu })
+                .contains("atomics: 4 or 8")
+        );
+        assert!(
+            err(&Instr { op: Op::Store { space: Space::Atomic, width: 4 }, ..red })
+                .contains("written as a load")
+        );
     }
 }

@@ -15,10 +15,11 @@
 //! (one legal interleaving: all reads before all atomics; on the GPU a thread may see a lower
 //! distance another thread of the same launch just wrote), so launch L leaves the shortest
 //! distances over at most L edges; `*changed` is stored by every lane whose `if` was taken
-//! (on the GPU, by those whose `atomicMin` still lowered the distance); `atomicMin` is a 4-byte
-//! store (it is performed at the L2, like a store, and its result only feeds that test), named
-//! `RED.E.MIN.S32` as nvcc compiles an atomic whose result is unused, so an exported trace
-//! gives Accel-Sim the atomic (which it performs at the L2, bypassing the L1); the
+//! (on the GPU, by those whose `atomicMin` still lowered the distance, `if (altdist <
+//! olddist)`); `atomicMin` is a 4-byte atomic whose old value `olddist` feeds that test, so
+//! nvcc compiles it to `ATOMG.E.MIN.S32` with a destination register (not `RED`, which it
+//! emits for an unused result), and the warp waits for it before the test; it is performed
+//! at the L2, bypassing the L1 ([`Space::Atomic`]), in warpscope as in Accel-Sim; the
 //! first-edge lookup (`srcsrc`, `psrc`) is loaded once per edge and shared by
 //! `getDestination` and `getWeight`; one ALU slot per compare, add and loop branch.
 //!
@@ -177,6 +178,7 @@ enum At {
     LoadDistDst,
     Compare,
     AtomicMin,
+    CompareOld,
     SetChanged,
     Branch,
     Exit,
@@ -217,10 +219,10 @@ impl SsspKernel {
         }
     }
 
-    /// Registers per thread [`SsspCursor::fetch`] names: R0..R8. Checked against the
+    /// Registers per thread [`SsspCursor::fetch`] names: R0..R9. Checked against the
     /// instructions by the benchmarks' register test.
     pub fn registers(&self) -> u32 {
-        9
+        10
     }
 
     fn addr(&self, array: usize, elem: u64) -> u64 {
@@ -244,17 +246,13 @@ impl SsspCursor {
                 srcs: [src, NO_REG, NO_REG, NO_REG],
                 mask,
             };
-            let mut access = |array: usize, load: bool, dst: u8, src: u8, elem: &dyn Fn(u32) -> u64| {
+            // A load (or atomic) of `space` writing `dst`, or a global store (`dst` NO_REG).
+            let mut access = |array: usize, space: Space, dst: u8, src: u8, elem: &dyn Fn(u32) -> u64| {
                 for l in lanes(mask) {
                     addrs[l as usize] = k.addr(array, elem(self.first + l));
                 }
                 let width = k.input.arrays[array].elem_bytes as u8;
-                let space = Space::Global;
-                let (op, dst) = if load {
-                    (Op::Load { space, width }, dst)
-                } else {
-                    (Op::Store { space, width }, NO_REG)
-                };
+                let op = if dst == NO_REG { Op::Store { space, width } } else { Op::Load { space, width } };
                 Instr { pc, op, dst, dst_regs: 1, srcs: [src, NO_REG, NO_REG, NO_REG], mask }
             };
             let ii = self.ii;
@@ -275,7 +273,7 @@ impl SsspCursor {
                 At::LoadDegree => {
                     self.at = At::LoopHead;
                     self.ii = 0;
-                    ("LDG noutgoing[idx]", access(NOUTGOING, true, 1, 0, &|t| t.into()))
+                    ("LDG noutgoing[idx]", access(NOUTGOING, Space::Global, 1, 0, &|t| t.into()))
                 }
                 At::LoopHead => {
                     self.active = lanes(self.inside)
@@ -287,27 +285,27 @@ impl SsspCursor {
                 }
                 At::LoadSrcsrc => {
                     self.at = At::LoadPsrc;
-                    ("LDG srcsrc[idx]", access(SRCSRC, true, 2, 0, &|t| t.into()))
+                    ("LDG srcsrc[idx]", access(SRCSRC, Space::Global, 2, 0, &|t| t.into()))
                 }
                 At::LoadPsrc => {
                     self.at = At::LoadDst;
-                    ("LDG psrc[srcsrc[idx]]", access(PSRC, true, 3, 2, &|t| t.into()))
+                    ("LDG psrc[srcsrc[idx]]", access(PSRC, Space::Global, 3, 2, &|t| t.into()))
                 }
                 At::LoadDst => {
                     self.at = At::LoadWt;
-                    ("LDG edgessrcdst[edge]", access(DST, true, 4, 3, &|t| u64::from(edge(t)) + 1))
+                    ("LDG edgessrcdst[edge]", access(DST, Space::Global, 4, 3, &|t| u64::from(edge(t)) + 1))
                 }
                 At::LoadWt => {
                     self.at = At::LoadDistSrc;
-                    ("LDG edgessrcwt[edge]", access(WT, true, 5, 3, &|t| u64::from(edge(t)) + 1))
+                    ("LDG edgessrcwt[edge]", access(WT, Space::Global, 5, 3, &|t| u64::from(edge(t)) + 1))
                 }
                 At::LoadDistSrc => {
                     self.at = At::LoadDistDst;
-                    ("LDG dist[idx]", access(DIST, true, 6, 0, &|t| t.into()))
+                    ("LDG dist[idx]", access(DIST, Space::Global, 6, 0, &|t| t.into()))
                 }
                 At::LoadDistDst => {
                     self.at = At::Compare;
-                    ("LDG dist[dst]", access(DIST, true, 7, 4, &|t| dst(t).into()))
+                    ("LDG dist[dst]", access(DIST, Space::Global, 7, 4, &|t| dst(t).into()))
                 }
                 At::Compare => {
                     let l = k.launch;
@@ -325,12 +323,19 @@ impl SsspCursor {
                     ("ISETP altdist < dist[dst]", alu(8, 7))
                 }
                 At::AtomicMin => {
+                    self.at = At::CompareOld;
+                    (
+                        "ATOMG.E.MIN.S32 olddist = atomicMin(&dist[dst], altdist)",
+                        access(DIST, Space::Atomic, 9, 8, &|t| dst(t).into()),
+                    )
+                }
+                At::CompareOld => {
                     self.at = At::SetChanged;
-                    ("RED.E.MIN.S32 dist[dst], altdist", access(DIST, false, NO_REG, 8, &|t| dst(t).into()))
+                    ("ISETP altdist < olddist", alu(8, 9))
                 }
                 At::SetChanged => {
                     self.at = At::Branch;
-                    ("STG.U8 *changed = true", access(CHANGED, false, NO_REG, NO_REG, &|_| 0))
+                    ("STG.U8 *changed = true", access(CHANGED, Space::Global, NO_REG, NO_REG, &|_| 0))
                 }
                 At::Branch => {
                     self.mask = self.active;
@@ -403,7 +408,8 @@ mod tests {
                             .filter(|&t| start[t] + u32::from(g.weights[e(t)]) < start[d(t)])
                             .collect();
                         if !lower.is_empty() {
-                            push(&mut s, true, 4, &lower, &|t| dist_a + 4 * d(t) as u64);
+                            // olddist = atomicMin(...): an atomic returns a value, a load.
+                            push(&mut s, false, 4, &lower, &|t| dist_a + 4 * d(t) as u64);
                             push(&mut s, true, 1, &lower, &|_| changed_a);
                             for &t in &lower {
                                 dist[d(t)] = dist[d(t)].min(start[t] + u32::from(g.weights[e(t)]));
