@@ -755,6 +755,15 @@ mod tests {
         }
     }
 
+    /// Two 128-byte lines that map to set 0 of slice 0.
+    fn two_lines_in_set_0(s: &L2Slice, map: &AddressMap) -> Vec<u64> {
+        let in_set = |a: u64| {
+            let l = map.map(a);
+            (l.channel == 0 && l.slice == 0).then(|| s.tags.set_of(l.slice_line))
+        };
+        (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(2).collect()
+    }
+
     /// Slice 0 of the default machine with `sets`, its address map, and what steps it.
     fn slice(sets: &[&str]) -> (L2Slice, AddressMap, Stepper) {
         let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
@@ -868,12 +877,7 @@ mod tests {
     fn an_atomic_reads_its_line_replies_and_leaves_it_dirty() {
         let (mut s, map, mut st) = slice(&["l2.ways=1"]);
         let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
-        let in_set = |a: u64| {
-            let l = map.map(a);
-            (l.channel == 0 && l.slice == 0).then(|| s.tags.set_of(l.slice_line))
-        };
-        let lines: Vec<u64> =
-            (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(2).collect();
+        let lines = two_lines_in_set_0(&s, &map);
         let atomic = |id: u64, addr: u64| MemRequest { kind: AccessKind::Atomic, ..read(id, addr, 32, &map) };
         let mut now = 0;
         let mut run = |s: &mut L2Slice, until: &dyn Fn(&L2Slice) -> bool| {
@@ -939,13 +943,7 @@ mod tests {
     fn a_sectored_slice_writes_back_written_sectors_only_and_fills_beside_lookups() {
         let (mut s, map, mut st) = slice(&["l1.sectored=true", "l2.sectored=true", "l2.ways=1"]);
         let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
-        // Two lines of slice 0 in one set.
-        let in_set = |a: u64| {
-            let l = map.map(a);
-            (l.channel == 0 && l.slice == 0).then(|| s.tags.set_of(l.slice_line))
-        };
-        let lines: Vec<u64> =
-            (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(2).collect();
+        let lines = two_lines_in_set_0(&s, &map);
         let store = |id: u64, addr: u64, bytes: u32| MemRequest {
             kind: AccessKind::Store,
             ..read(id, addr, bytes, &map)
