@@ -145,6 +145,35 @@ fn geometry_constraints() {
     assert!(e.contains("dram.mapping.custom: has 0 'H' bits but dram.channels = 8 needs 3"), "{e}");
 }
 
+/// Random partition indexing (GPGPU-Sim's `-gpgpu_memory_partition_indexing 4`) needs a
+/// `dramid@` mapping whose lowest bank bits name the slice, and leaves nothing for the row
+/// prefetcher to read back.
+#[test]
+fn random_partition_indexing_needs_a_channel_bit_mapping_and_no_row_prefetcher() {
+    let titanx = [
+        "dram.mapping.scheme=custom",
+        "dram.mapping.channel_bit=Some(8)",
+        "dram.mapping.custom=RRRRRRRRRRRRR.BBB.CCCC.B.CC.SSSSS",
+        "dram.mapping.partition_indexing=random",
+        "l2.slices_per_channel=2",
+        "dram.row_bytes=2048",
+    ];
+    let with = |extra: &[&str]| {
+        let sets: Vec<String> = titanx.iter().chain(extra).map(|s| s.to_string()).collect();
+        Config::from_text("()", Origin::File("m.ron".into()), &sets).map(|_| ()).map_err(|e| e.to_string())
+    };
+    assert_eq!(with(&[]), Ok(()));
+    let e = set_error(&["dram.mapping.partition_indexing=random"]);
+    assert!(e.contains("= \"random\": needs a custom mapping with channel_bit"), "{e}");
+    let e = with(&["l2.slices_per_channel=3"]).unwrap_err();
+    assert!(e.contains("l2.slices_per_channel must be a power of two and at most dram.banks"), "{e}");
+    let e = with(&["dram.prefetch.enabled=true"]).unwrap_err();
+    assert!(
+        e.contains("dram.prefetch.enabled = true: the row prefetcher reads a row's other lines back"),
+        "{e}"
+    );
+}
+
 #[test]
 fn index_functions_name_the_set_count_they_need() {
     // seed 004 ch. 3: the Fermi hash is defined for 32 or 64 sets, pMOD at least two sets,

@@ -139,11 +139,9 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     let tx = import_files(&[TITANX]);
     // S:4:128:96 as given (at most 256 ways).
     assert_eq!((tx.config.l1.sets, tx.config.l1.ways), (4, 96));
-    assert!(noted(
-        &tx,
-        "gpgpu_memory_partition_indexing",
-        "partition indexing 4: only 0 (none) and 2 (IPOLY)"
-    ));
+    // RANDOM over 12 × 2 sub-partitions, with the 12 channels taken by modulo of dramid@8.
+    assert_eq!(tx.config.dram.mapping.partition_indexing, PartitionIndexing::Random);
+    assert_eq!(tx.config.dram.mapping.channel_bit, Some(8));
     assert!(tx.config.l1.skip_global, "-gpgpu_gmem_skip_L1D 1: loads skip the L1");
     assert!(!qv.config.l1.skip_global, "-gpgpu_gmem_skip_L1D 0");
     // -gpgpu_ignore_resources_limitation 1: a kernel too large for an SM runs one CTA at a time.

@@ -63,6 +63,18 @@ fn every_request_that_enters_the_memory_system_leaves_it() {
             "l1.latency_queue=true",
             "dram.frontend_latency=100",
         ][..],
+        // The TITAN X's RANDOM partitions over 6 channels by modulo of dramid@8, IPOLY L2 sets.
+        &[
+            "dram.channels=6",
+            "l2.slices_per_channel=2",
+            "dram.mapping.scheme=custom",
+            "dram.mapping.channel_bit=Some(8)",
+            "dram.mapping.custom=RRRRRRRRRRRRR.BBB.CCCC.B.CC.SSSSS",
+            "dram.mapping.partition_indexing=random",
+            "dram.row_bytes=2048",
+            "l2.sets=32",
+            "l2.index=ipoly",
+        ][..],
         // GPGPU-Sim's fixed delays of the seed machines.
         &["l2.latency_queue=true", "dram.frontend_latency=100"][..],
     ] {

@@ -606,10 +606,12 @@ pub struct MappingConfig {
     /// `-gpgpu_mem_addr_mapping dramid@N;...` address decoding.
     pub channel_bit: Option<u32>,
     /// How lines are spread over the memory partitions and their L2 slices: `"consecutive"`
-    /// (as the scheme says), or `"ipoly"` — GPGPU-Sim's `-gpgpu_memory_partition_indexing 2`
-    /// for a `custom` mapping with `channel_bit`: the slice is numbered channel ×
-    /// slices_per_channel + the lowest bank bits and then IPOLY-hashed with the address bits above
-    /// them (see `sim::dram::mapping`).
+    /// (as the scheme says); for a `custom` mapping with `channel_bit`, `"ipoly"` (GPGPU-Sim's
+    /// `-gpgpu_memory_partition_indexing 2`: the slice is numbered channel × slices_per_channel
+    /// plus the lowest bank bits and then IPOLY-hashed with the address bits above them) or
+    /// `"random"` (`-gpgpu_memory_partition_indexing 4`: each chunk of the address just below
+    /// the channel bits, 128 bytes with `dramid@8` and two slices, goes to a sub-partition drawn
+    /// uniformly; bank, row and column stay as decoded). See `sim::dram::mapping`.
     pub partition_indexing: PartitionIndexing,
 }
 

@@ -364,6 +364,10 @@ policy_names! {
         Consecutive => "consecutive",
         /// GPGPU-Sim's IPOLY partition hash (`-gpgpu_memory_partition_indexing 2`).
         Ipoly => "ipoly",
+        /// GPGPU-Sim's random interleaving (`-gpgpu_memory_partition_indexing 4`): every chunk of
+        /// `2^(channel_bit - log2 l2.slices_per_channel)` bytes in a sub-partition of its own
+        /// drawn uniformly.
+        Random => "random",
     }
 }
 

@@ -453,6 +453,25 @@ fn dram(k: &mut Checker, c: &Config) {
             );
         }
     }
+    if m.partition_indexing == PartitionIndexing::Random {
+        if m.scheme != MappingScheme::Custom || m.channel_bit.is_none() {
+            k.fail(
+                "dram.mapping.partition_indexing",
+                "= \"random\": needs a custom mapping with channel_bit (GPGPU-Sim's dramid@N)",
+            );
+        } else if !c.l2.slices_per_channel.is_power_of_two() || d.banks < c.l2.slices_per_channel {
+            k.fail(
+                "dram.mapping.partition_indexing",
+                "= \"random\": a line's sub-partition is decoded from the lowest bank bits, so l2.slices_per_channel must be a power of two and at most dram.banks",
+            );
+        }
+        if d.prefetch.enabled {
+            k.fail(
+                "dram.prefetch.enabled",
+                "= true: the row prefetcher reads a row's other lines back from (channel, bank, row, column), which random partition indexing cannot invert; use \"consecutive\" or \"ipoly\"",
+            );
+        }
+    }
 }
 
 /// The scheduler's own sections, and what each scheduler needs from the machine.

@@ -130,15 +130,17 @@ impl L2Slice {
     pub fn new(c: &Config, id: u16) -> L2Slice {
         let l = &c.l2;
         let (sets, ways) = (l.sets as usize, l.ways as usize);
+        let mut tags = TagArray::new(
+            sets,
+            ways,
+            IndexKind::new(l.index, sets, l.line_bytes.trailing_zeros()),
+            ReplacementKind::new(l.replacement, sets, ways, c),
+        );
+        tags.group_keys(AddressMap::new(c).set_group());
         L2Slice {
             id,
             channel: id / l.slices_per_channel as u16,
-            tags: TagArray::new(
-                sets,
-                ways,
-                IndexKind::new(l.index, sets, l.line_bytes.trailing_zeros()),
-                ReplacementKind::new(l.replacement, sets, ways, c),
-            ),
+            tags,
             mshr: Mshr::new(l.mshr_entries as usize, l.mshr_merge as usize),
             access_queue: BoundedQueue::new(l.access_queue as usize),
             miss_queue: BoundedQueue::new(l.miss_queue as usize),

@@ -713,7 +713,8 @@ fn mapping(c: &mut Ctx) -> Result<(), ConfigError> {
 /// `-gpgpu_memory_partition_indexing`: 0 spreads lines as the mapping says, 2 (IPOLY) hashes the
 /// sub-partition as warpscope's `dram.mapping.partition_indexing = "ipoly"` does — for a
 /// `dramid@` mapping over a power-of-two channel count and 16, 32 or 64 sub-partitions, the
-/// cases GPGPU-Sim's hash is defined for without a modulo.
+/// cases GPGPU-Sim's hash is defined for without a modulo — and 4 (RANDOM) draws it per chunk
+/// as `"random"` does, for a `dramid@` mapping (any channel count).
 fn partition_indexing(c: &mut Ctx, mapping: &Opt, channel_bit: Option<u32>) {
     const SLICES: &str = "L2 sub-partition: GPGPU-Sim takes it from the low bank bits, warpscope alternates the lines of a row between slices";
     let Some(p) = c.get("gpgpu_memory_partition_indexing") else {
@@ -738,7 +739,11 @@ fn partition_indexing(c: &mut Ctx, mapping: &Opt, channel_bit: Option<u32>) {
             c.set("dram.mapping.partition_indexing", "\"ipoly\"", format!("{} (IPOLY over {} sub-partitions)", src(p), channels * per));
         }
         "2" => c.note(p, format!("IPOLY over {channels} × {per} sub-partitions: warpscope hashes only a dramid@ mapping over a power-of-two channel count and 16, 32 or 64 sub-partitions; the channel is the plain modulo of dramid@")),
-        other => c.note(p, format!("partition indexing {other}: only 0 (none) and 2 (IPOLY) are modelled; the channel is the plain modulo of dramid@")),
+        "4" if channel_bit.is_some() && per.is_power_of_two() => {
+            c.set("dram.mapping.partition_indexing", "\"random\"", format!("{} (RANDOM over {} sub-partitions)", src(p), channels * per));
+        }
+        "4" => c.note(p, format!("RANDOM over {channels} × {per} sub-partitions: warpscope draws sub-partitions only for a dramid@ mapping and a power-of-two sub-partition count; the channel is the plain modulo of dramid@")),
+        other => c.note(p, format!("partition indexing {other}: only 0 (none), 2 (IPOLY) and 4 (RANDOM) are modelled; the channel is the plain modulo of dramid@")),
     }
 }
 

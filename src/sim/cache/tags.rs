@@ -1,7 +1,9 @@
 //! The tag array: sets × ways of lines, a set-index function and a replacement policy.
 //!
 //! Lines are keyed by line number (the L1 uses address / line size, an L2 slice its
-//! slice-local line number). A line is *reserved* from the miss that allocated it until its
+//! slice-local line number). The set index reads the key divided by the array's set group,
+//! 1 but for an L2 slice under random partition indexing, whose keys carry the line's decoded
+//! sub-partition below its partition line (`sim::dram::mapping`). A line is *reserved* from the miss that allocated it until its
 //! fill arrives (allocate-on-miss); reserved lines cannot be victims.
 //!
 //! Only the first `active_ways` ways of a set are looked up and replaced: the L1 of an
@@ -34,6 +36,8 @@ pub struct TagArray {
     holds_lines: bool,
     lines: Vec<Line>,
     pub index: IndexKind,
+    /// Keys per set-index input (see the module doc).
+    set_group: u64,
     pub replacement: ReplacementKind,
     /// Re-reference depth by inserting priority (`cache::reuse`; the L1D turns it on).
     pub reuse: Option<Reuse>,
@@ -48,9 +52,16 @@ impl TagArray {
             holds_lines: false,
             lines: vec![Line::default(); sets * ways],
             index,
+            set_group: 1,
             replacement,
             reuse: None,
         }
+    }
+
+    /// Indexes sets by the key divided by `n` from now on (`n` ≥ 1; see the module doc).
+    pub fn group_keys(&mut self, n: u64) {
+        debug_assert!(n >= 1);
+        self.set_group = n;
     }
 
     /// Counts each line's first re-reference by the priority of the warp that inserted it,
@@ -73,7 +84,7 @@ impl TagArray {
 
     #[inline]
     pub fn set_of(&self, key: u64) -> usize {
-        self.index.set(key)
+        self.index.set(if self.set_group == 1 { key } else { key / self.set_group })
     }
 
     #[inline]
@@ -271,5 +282,28 @@ mod tests {
             (Probe::Miss, Probe::Miss, Probe::Pending(1))
         );
         assert_eq!(t.reserved(), 1);
+    }
+
+    /// Keys grouped by 24 (a slice under random partition indexing over 24 sub-partitions):
+    /// keys 24·p … 24·p + 23 index the set of partition line p, and stay distinct lines there.
+    #[test]
+    fn grouped_keys_share_their_groups_set_and_keep_their_own_tags() {
+        let c = Config::default();
+        let mut t = TagArray::new(
+            8,
+            2,
+            IndexKind::new(IndexName::Conv, 8, 7),
+            ReplacementKind::new(ReplacementName::Lru, 8, 2, &c),
+        );
+        t.group_keys(24);
+        assert_eq!((t.set_of(24 * 3), t.set_of(24 * 3 + 23), t.set_of(24 * 11 + 5)), (3, 3, 3));
+        assert_eq!(t.set_of(24 * 4), 4);
+        let ctx = AccessCtx::default();
+        t.install(3, 0, line(24 * 3 + 1, LineState::Valid), &ctx);
+        t.install(3, 1, line(24 * 3 + 7, LineState::Valid), &ctx);
+        assert_eq!(
+            (t.probe(24 * 3 + 1), t.probe(24 * 3 + 7), t.probe(24 * 3 + 2).1),
+            ((3, Probe::Hit(0)), (3, Probe::Hit(1)), Probe::Miss)
+        );
     }
 }

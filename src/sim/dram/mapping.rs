@@ -23,9 +23,24 @@
 //! slices_per_channel, while bank, row and column stay as decoded. A slice numbers its lines by
 //! the address with the channel and slice bits taken out (GPGPU-Sim's `partition_address`,
 //! which its L2 set index reads).
+//!
+//! With `partition_indexing = "random"` (`-gpgpu_memory_partition_indexing 4`, the `RANDOM`
+//! case of `addrdec_tlx`), every chunk of `2^(channel_bit - log2 slices_per_channel)` bytes
+//! (GPGPU-Sim's `addr >> (ADDR_CHIP_S - log2sub_partition)`: 128 bytes for `dramid@8` and two
+//! sub-partitions) goes to a sub-partition drawn uniformly, its channel being that over
+//! slices_per_channel, while bank, row and column stay as decoded. GPGPU-Sim draws it with
+//! `rand()` when the chunk is first decoded and keeps it in a table; here it is a hash of the
+//! chunk number ([`crate::workload::hash::mix`]): the same uniform, independent choice per chunk
+//! without a table, though not the same chunks land together. This mapping is no bijection:
+//! two lines can share a channel, bank, row and column (as in GPGPU-Sim, where DRAM holds no
+//! data) and `unmap` cannot invert it. A line's slice key stays unique: the partition line
+//! (as under IPOLY) times the number of sub-partitions plus the sub-partition the line decodes
+//! to, and the slice's set index divides that back out ([`AddressMap::set_group`]), since
+//! GPGPU-Sim indexes its L2 set by the partition address and tags the whole address.
 
 use crate::config::{Config, CustomFields, MappingScheme, PartitionIndexing};
 use crate::sim::ipoly;
+use crate::workload::hash::mix;
 
 /// Where a line lives in the memory system.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -61,8 +76,9 @@ pub struct AddressMap {
     custom: Option<CustomFields>,
     /// `dram.mapping.channel_bit` of a custom mapping.
     channel_bit: Option<u32>,
-    /// IPOLY partition indexing: the address bits of the slice number's bank bits.
-    ipoly_slice_bits: Option<u64>,
+    indexing: PartitionIndexing,
+    /// IPOLY or random partition indexing: the address bits of the slice number's bank bits.
+    hashed_slice_bits: Option<u64>,
 }
 
 impl AddressMap {
@@ -88,8 +104,9 @@ impl AddressMap {
             bank_shift: c.dram.banks.trailing_zeros(),
             line_shift: c.l2.line_bytes.trailing_zeros(),
             burst_shift: c.dram_burst_bytes().trailing_zeros(),
-            ipoly_slice_bits: match (&custom, c.dram.mapping.partition_indexing) {
-                (Some(f), PartitionIndexing::Ipoly) => {
+            indexing: c.dram.mapping.partition_indexing,
+            hashed_slice_bits: match (&custom, c.dram.mapping.partition_indexing) {
+                (Some(f), PartitionIndexing::Ipoly | PartitionIndexing::Random) => {
                     Some(f.lowest_bits(b'B', c.l2.slices_per_channel.trailing_zeros()))
                 }
                 _ => None,
@@ -105,6 +122,17 @@ impl AddressMap {
     fn ipoly_term(&self, packed: u64, s: u32) -> u64 {
         let higher = packed >> s >> self.slices.trailing_zeros();
         ipoly::hash(higher, 0, self.channels * self.slices)
+    }
+
+    /// How many slice keys share a set-index input: the sub-partitions under random partition
+    /// indexing (a key is the partition line times them plus the decoded sub-partition), else
+    /// 1. An L2 slice's tag array divides its keys by this before indexing a set.
+    pub fn set_group(&self) -> u64 {
+        if self.indexing == PartitionIndexing::Random && self.hashed_slice_bits.is_some() {
+            self.channels * self.slices
+        } else {
+            1
+        }
     }
 
     /// Maps a byte address (any byte of the line).
@@ -138,7 +166,9 @@ impl AddressMap {
     }
 
     /// The line-aligned address of a DRAM location: the inverse of [`AddressMap::map`]
-    /// (`col` is a burst column; any burst of the line gives the line).
+    /// (`col` is a burst column; any burst of the line gives the line). Not under random
+    /// partition indexing, which has none (the config refuses it with the row prefetcher, the
+    /// one caller).
     pub fn unmap(&self, channel: u32, bank: u32, row: u32, col: u32) -> u64 {
         let col_bytes = (u64::from(col) << self.burst_shift) & !(self.line_bytes - 1);
         if let Some(f) = &self.custom {
@@ -152,11 +182,11 @@ impl AddressMap {
                 Some(s) => {
                     // Under IPOLY the channel given is the hashed one: the decoded channel is it
                     // XOR the term's channel bits (the hash is an XOR with the higher bits).
-                    let channel = match self.ipoly_slice_bits {
-                        Some(_) => {
+                    let channel = match self.indexing {
+                        PartitionIndexing::Ipoly => {
                             u64::from(channel) ^ (self.ipoly_term(fields, s) >> self.slices.trailing_zeros())
                         }
-                        None => u64::from(channel),
+                        _ => u64::from(channel),
                     };
                     let quotient = fields >> s;
                     ((quotient * self.channels + channel) << s) | (fields & ((1u64 << s) - 1))
@@ -195,6 +225,7 @@ impl AddressMap {
 
     fn map_custom(&self, addr: u64) -> DramLocation {
         let f = self.custom.as_ref().expect("custom fields present");
+        let original = addr;
         let (channel, addr) = match self.channel_bit {
             // dramid@s: the channel is the chunk number above bit s modulo the channels; the
             // quotient, put back above bit s, is what the fields are read from.
@@ -207,20 +238,30 @@ impl AddressMap {
         let bank = f.extract(addr, b'B');
         let row = f.extract(addr, b'R') % self.rows;
         let col_bytes = (f.extract(addr, b'C') << f.count(b'S')) | f.extract(addr, b'S');
-        if let (Some(slice_bits), Some(s)) = (self.ipoly_slice_bits, self.channel_bit) {
-            let slice = (channel * self.slices + (bank & (self.slices - 1))) ^ self.ipoly_term(addr, s);
+        if let (Some(slice_bits), Some(s)) = (self.hashed_slice_bits, self.channel_bit) {
+            let decoded = channel * self.slices + (bank & (self.slices - 1));
             // `addr` without its slice bits, packed, highest first (the channel is already out).
             let mut partition_addr = addr;
             for b in (0..64).rev().filter(|b| slice_bits >> b & 1 == 1) {
                 partition_addr = ((partition_addr >> (b + 1)) << b) | (partition_addr & ((1u64 << b) - 1));
             }
+            let partition_line = partition_addr >> self.line_shift;
+            let (slice, slice_line) = match self.indexing {
+                PartitionIndexing::Random => {
+                    let partitions = self.channels * self.slices;
+                    // channel_bit is at least 7 (a line) and slices at most 16: the shift is ≥ 3.
+                    let chunk = original >> (s - self.slices.trailing_zeros());
+                    (mix(chunk) % partitions, partition_line * partitions + decoded)
+                }
+                _ => (decoded ^ self.ipoly_term(addr, s), partition_line),
+            };
             return DramLocation {
                 channel: (slice / self.slices) as u32,
                 slice: (slice % self.slices) as u32,
                 bank: bank as u32,
                 row: row as u32,
                 col: (col_bytes / self.burst_bytes) as u32,
-                slice_line: partition_addr >> self.line_shift,
+                slice_line,
             };
         }
         // Inside a channel, lines are numbered by (row, bank, column) so slices alternate.
@@ -386,6 +427,75 @@ mod tests {
             assert!(slice_lines.insert((l.channel, l.slice, l.slice_line)), "slice line aliases {addr:#x}");
             assert_eq!(m.unmap(l.channel, l.bank, l.row, l.col), addr, "{addr:#x}");
         }
+    }
+
+    /// A TITAN X-like machine of Accel-Sim's SM6_TITANX config: 12 channels × 2 slices,
+    /// `dramid@8`, RANDOM partition indexing.
+    fn titanx_random() -> AddressMap {
+        let mut c = Config::default();
+        c.dram.channels = 12;
+        c.dram.banks = 16;
+        c.dram.rows = 8192;
+        c.dram.row_bytes = 2048;
+        c.dram.mapping.scheme = MappingScheme::Custom;
+        c.dram.mapping.channel_bit = Some(8);
+        c.dram.mapping.custom = "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS".into();
+        c.dram.mapping.partition_indexing = PartitionIndexing::Random;
+        CustomFields::parse(&c.dram.mapping.custom, &c).unwrap();
+        AddressMap::new(&c)
+    }
+
+    /// GPGPU-Sim's RANDOM case, written out for the TITAN X mapping: a 128-byte chunk
+    /// (`addr >> (8 - 1)`) has one sub-partition of 24, bank, row and column are the plain
+    /// decoding's, and the slice key is the partition line (the address without the channel,
+    /// by modulo, and the lowest bank bit, bit 7 once the channel is out) × 24 + the decoded
+    /// sub-partition, which the set index divides back out.
+    #[test]
+    fn random_partition_indexing_draws_a_sub_partition_per_chunk_and_keeps_keys_unique() {
+        let m = titanx_random();
+        let mut plain_config = Config::default();
+        plain_config.dram.channels = 12;
+        plain_config.dram.rows = 8192;
+        plain_config.dram.row_bytes = 2048;
+        plain_config.dram.mapping.scheme = MappingScheme::Custom;
+        plain_config.dram.mapping.channel_bit = Some(8);
+        plain_config.dram.mapping.custom = "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS".into();
+        let plain = AddressMap::new(&plain_config);
+        assert_eq!(m.set_group(), 24);
+        assert_eq!(plain.set_group(), 1);
+        let mut keys = BTreeSet::new();
+        for i in 0..20_000u64 {
+            let addr = i * 128 * 7919 % (1 << 32) / 128 * 128;
+            let l = m.map(addr);
+            let p = plain.map(addr);
+            let slice = mix(addr >> 7) % 24;
+            assert_eq!((u64::from(l.channel), u64::from(l.slice)), (slice / 2, slice % 2), "{addr:#x}");
+            assert_eq!((l.bank, l.row, l.col), (p.bank, p.row, p.col), "{addr:#x}");
+            let last = m.map(addr + 127);
+            assert_eq!(
+                (last.channel, last.slice, last.slice_line),
+                (l.channel, l.slice, l.slice_line),
+                "{addr:#x}"
+            );
+            let rest = ((addr >> 8) / 12) << 8 | (addr & 0xff);
+            let (partition_line, decoded) = (rest >> 8, (addr >> 8) % 12 * 2 + ((rest >> 7) & 1));
+            assert_eq!(l.slice_line, partition_line * 24 + decoded, "{addr:#x}");
+            assert!(keys.insert((l.channel, l.slice, l.slice_line)), "slice key aliases {addr:#x}");
+        }
+    }
+
+    /// A column walk of a 12 KiB-wide matrix (a multiple of the 12 × 256 bytes the modulo
+    /// deals over channels) stays on one channel and slice without hashing; RANDOM spreads it
+    /// over all 24 sub-partitions, about evenly.
+    #[test]
+    fn random_partition_indexing_spreads_a_stride_the_modulo_camps_on() {
+        let m = titanx_random();
+        let mut count = [0u32; 24];
+        for t in 0..2_400u64 {
+            let l = m.map(t * 12 * 1024);
+            count[(l.channel * 2 + l.slice) as usize] += 1;
+        }
+        assert!(count.iter().all(|&n| (60..=140).contains(&n)), "{count:?}");
     }
 
     #[test]
