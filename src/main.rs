@@ -112,6 +112,11 @@ struct ReproArgs {
     /// writes nothing. Exits 1 if any differs: the simulator changed since they were made.
     #[arg(long, value_name = "N")]
     verify: Option<usize>,
+    /// Compare the claims' verdicts on the runs stored in --out with those on FILE (an earlier
+    /// results.jsonl of the same spec, e.g. from `git show`): prints a table of the claims
+    /// whose verdict changed; runs nothing and writes nothing.
+    #[arg(long, value_name = "FILE", conflicts_with = "verify")]
+    since: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -809,6 +814,19 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
             return Err(usage(&format!("--out {dir}"), "holds no results.jsonl to verify"));
         }
         return verify_stored(&r.sweep, &results, n);
+    }
+    if let Some(old) = &a.since {
+        for f in [old, &results] {
+            if !f.is_file() {
+                return Err(usage(
+                    &format!("--since {}", old.display()),
+                    &format!("{} is not a results file", f.display()),
+                ));
+            }
+        }
+        let (before, after) = (repro::outcomes(&r, old)?, repro::outcomes(&r, &results)?);
+        out(&warpscope::batch::repro_changes::changes_markdown(&r, &before, &after))?;
+        return Ok(0);
     }
     std::fs::create_dir_all(&a.out)
         .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;

@@ -281,3 +281,57 @@ fn verify_runs_stored_runs_again_and_names_what_differs() {
     assert_eq!(std::fs::read_to_string(&results).unwrap(), edited, "verify writes nothing");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `--since OLD` lists the claims whose verdict differs between an earlier results file and the
+/// stored runs (issue 35.8). An old file in which FCFS ran at half (or twice) FR-FCFS's cycles
+/// turns the speedup claim and the no-slowdown floor around; the same file twice changes
+/// nothing; a missing file is refused.
+#[test]
+fn since_lists_the_claims_whose_verdict_changed() {
+    let out = tmp("since");
+    let repro = |extra: &[&str]| {
+        Command::new(BIN).args(["repro", MINI, "--out"]).arg(&out).args(extra).output().unwrap()
+    };
+    assert!(repro(&[]).status.success());
+    let stored = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    let run = |sched: &str| -> serde_json::Value {
+        let line = stored.lines().find(|l| l.contains(&format!("dram.scheduler={sched}\""))).unwrap();
+        serde_json::from_str(line).unwrap()
+    };
+    let (fcfs, frfcfs) = (run("fcfs"), run("frfcfs"));
+    let cycles = |v: &serde_json::Value| v["report"]["cycles"].as_f64().unwrap();
+    let now = cycles(&fcfs) / cycles(&frfcfs);
+    let then = if now > 1.0 { 0.5 } else { 2.0 };
+    let mut old_fcfs = fcfs.clone();
+    old_fcfs["report"]["cycles"] = ((cycles(&frfcfs) * then) as u64).into();
+    let old_line = serde_json::to_string(&old_fcfs).unwrap();
+    let fcfs_line = stored.lines().find(|l| l.contains("dram.scheduler=fcfs\"")).unwrap();
+    let old = out.join("old.jsonl");
+    std::fs::write(&old, stored.replace(fcfs_line, &old_line)).unwrap();
+
+    let since = repro(&["--since", old.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&since.stdout).to_string();
+    assert!(since.status.success(), "{text}{}", String::from_utf8_lossy(&since.stderr));
+    let capped = |v: &serde_json::Value| v["status"] == "max-cycles";
+    let mark = if capped(&fcfs) || capped(&frfcfs) { " *capped*" } else { "" };
+    let then = cycles(&old_fcfs) / cycles(&frfcfs);
+    let verdict = |s: f64| if s > 1.0 { "yes" } else { "**no**" };
+    let row = format!(
+        "| Fig. A | FR-FCFS speedup over FCFS | +50.0 % | {:+.1} %{mark} → {:+.1} %{mark} | {} → {} |",
+        (then - 1.0) * 100.0,
+        (now - 1.0) * 100.0,
+        verdict(then),
+        verdict(now)
+    );
+    assert!(text.contains(&row), "{row}\n{text}");
+    assert!(text.contains("| §D | FR-FCFS: no benchmark slower than with FCFS |"), "{text}");
+    assert!(!text.contains("| Fig. B |"), "the row hit rate claim did not move\n{text}");
+    assert!(text.contains("2 of the 4 claims changed verdict."), "{text}");
+
+    let same = repro(&["--since", out.join("results.jsonl").to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&same.stdout), "No verdict of the 4 claims changed.\n");
+    let missing = repro(&["--since", "/nonexistent/results.jsonl"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("is not a results file"));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod peak_memory;
 pub mod peer_log;
 pub mod repro;
+pub mod repro_changes;
 pub mod run;
 pub mod sweep;
 pub mod table;

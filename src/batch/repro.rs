@@ -536,7 +536,12 @@ fn pct(x: f64) -> String {
     format!("{:+.1} %", (x - 1.0) * 100.0)
 }
 
-fn yes_no(b: Option<bool>) -> &'static str {
+/// A claim's number as the report prints it: a ratio as a percentage, a value to 3 places.
+pub(crate) fn show(c: &Claim, v: f64) -> String {
+    if c.measure.is_ratio() { pct(v) } else { format!("{v:.3}") }
+}
+
+pub(crate) fn yes_no(b: Option<bool>) -> &'static str {
     match b {
         Some(true) => "yes",
         Some(false) => "**no**",
@@ -548,7 +553,6 @@ fn yes_no(b: Option<bool>) -> &'static str {
 /// benchmark.
 pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String {
     let s = &r.sweep;
-    let show = |c: &Claim, v: f64| if c.measure.is_ratio() { pct(v) } else { format!("{v:.3}") };
     let side = |c: &Claim| match c.stated {
         Stated::Number => "",
         Stated::AtLeast => "≥ ",
