@@ -17,15 +17,17 @@
 //! Approximations: those of [`super::nest`]; the index set-up before the copy is one slot per
 //! index computed, the bounds and neighbours (`validYmin` ... `E`) four slots; the stencil is six
 //! arithmetic slots. `IN_RANGE(tx, validXmin, validXmax)` is written as `0 ≤ xidx < cols`, which
-//! it equals; at the grid's edge the neighbours `N`, `S`, `W`, `E` are clamped into the tile in
-//! CUDA and not here, which moves one shared-memory read of those lanes by a row or a column
-//! (shared memory has a fixed latency, so no timing changes).
+//! it equals. At the grid's edge the neighbours `N`, `S`, `W`, `E` are clamped as CUDA clamps them
+//! (`N = (N < validYmin) ? validYmin : N`, ...): a computing lane's neighbour row or column
+//! outside the grid is its own, so its shared-memory read moves by a row or a column
+//! ([`super::nest::Clamp`]). For such a lane only the grid bound can bind (it has `1 ≤ tx, ty ≤ 14`), so the
+//! clamp keeps the neighbour's grid coordinate in `0..n`.
 //!
 //! Shared memory: the three `__shared__ float [BLOCK_SIZE][BLOCK_SIZE]` tiles of
 //! `calculate_temp` (`temp_on_cuda`, `power_on_cuda`, `temp_t`), 3 × 16 × 16 × 4 = 3,072 bytes
 //! per CTA.
 
-use super::nest::{Affine, Cond, NestKernel, Step};
+use super::nest::{Affine, Clamp, Cond, NestKernel, Step};
 use super::{Bench, Knob, Memory, Sizes};
 
 pub const BENCH: Bench = Bench {
@@ -98,6 +100,15 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
     let xidx = Affine::ZERO.bx(small).tx(1).c(-border);
     let index = Affine::ZERO.by(small * n).ty(n).bx(small).tx(1).c(-border * n - border);
     let tile = |base: i64, dy: i64, dx: i64| Affine::ZERO.ty(BS).tx(1).c(base + dy * BS + dx);
+    // The neighbour `dy` rows and `dx` columns away, clamped into the grid.
+    let neighbour = |dy: i64, dx: i64, name| {
+        let (on, scale) = if dy != 0 {
+            (Affine { c: yidx.c + dy, ..yidx }, BS)
+        } else {
+            (Affine { c: xidx.c + dx, ..xidx }, 1)
+        };
+        Step::ClampedSharedLoad { at: tile(TEMP, dy, dx), clamp: Clamp { on, lo: 0, hi: n - 1, scale }, name }
+    };
     // `IN_RANGE(tx, i+1, BLOCK_SIZE-i-2) && IN_RANGE(ty, ...) && (inside the grid)` at step
     // `i`: the loop counter, or the last step's constant after the loop.
     let computes = |i: Affine| {
@@ -139,12 +150,12 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
     p.extend([
         Step::SharedLoad { at: tile(TEMP, 0, 0), name: "LDS temp_on_cuda[ty][tx]" },
         Step::SharedLoad { at: tile(POWER, 0, 0), name: "LDS power_on_cuda[ty][tx]" },
-        Step::SharedLoad { at: tile(TEMP, 1, 0), name: "LDS temp_on_cuda[S][tx]" },
-        Step::SharedLoad { at: tile(TEMP, -1, 0), name: "LDS temp_on_cuda[N][tx]" },
+        neighbour(1, 0, "LDS temp_on_cuda[S][tx]"),
+        neighbour(-1, 0, "LDS temp_on_cuda[N][tx]"),
         Step::Alu("FADD S + N - 2*t"),
         Step::Alu("FFMA (S+N-2t)*Ry_1 + power"),
-        Step::SharedLoad { at: tile(TEMP, 0, 1), name: "LDS temp_on_cuda[ty][E]" },
-        Step::SharedLoad { at: tile(TEMP, 0, -1), name: "LDS temp_on_cuda[ty][W]" },
+        neighbour(0, 1, "LDS temp_on_cuda[ty][E]"),
+        neighbour(0, -1, "LDS temp_on_cuda[ty][W]"),
         Step::Alu("FADD E + W - 2*t"),
         Step::Alu("FFMA (E+W-2t)*Rx_1"),
         Step::Alu("FFMA (amb_temp-t)*Rz_1"),
@@ -219,11 +230,11 @@ mod tests {
                     && in_range(tx, valid_xmin, valid_xmax)
                     && in_range(ty, valid_ymin, valid_ymax);
                 if computed {
-                    // Unclamped neighbours, as the module's documentation says.
+                    // Rodinia's clamped neighbours.
+                    let (n_, s_) = ((ty - 1).max(valid_ymin), (ty + 1).min(valid_ymax));
+                    let (w_, e_) = ((tx - 1).max(valid_xmin), (tx + 1).min(valid_xmax));
                     for (j, (y, x)) in
-                        [(ty, tx), (-1, -1), (ty + 1, tx), (ty - 1, tx), (ty, tx + 1), (ty, tx - 1)]
-                            .into_iter()
-                            .enumerate()
+                        [(ty, tx), (-1, -1), (s_, tx), (n_, tx), (ty, e_), (ty, w_)].into_iter().enumerate()
                     {
                         let at = if j == 1 { shared(POWER, ty, tx) } else { shared(TEMP, y, x) };
                         a.push((key + j as u64, false, at));

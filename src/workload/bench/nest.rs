@@ -166,6 +166,25 @@ impl Cond {
     }
 }
 
+/// A clamped neighbour: the index moves by `scale · (clamp(on, lo, hi) − on)`, so a lane whose
+/// neighbour coordinate `on` falls outside `lo..=hi` reads the nearest one inside (HotSpot's
+/// `N = (N < validYmin) ? validYmin : N`, in grid rows: `scale` is the tile's row length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clamp {
+    pub on: Affine,
+    pub lo: i64,
+    pub hi: i64,
+    pub scale: i64,
+}
+
+impl Clamp {
+    #[inline]
+    fn shift(&self, t: &Thread, iter: [u32; 2]) -> i64 {
+        let v = self.on.at(t, iter);
+        self.scale * (v.clamp(self.lo, self.hi) - v)
+    }
+}
+
 /// One step of a thread's program; `&'static str`s are the names the debugger shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -177,6 +196,8 @@ pub enum Step {
     Store { array: usize, at: Affine, name: &'static str },
     /// A 4-byte load from the CTA's shared memory at element `at` (byte offset `4·at`).
     SharedLoad { at: Affine, name: &'static str },
+    /// [`Step::SharedLoad`] of a neighbour the kernel clamps: element `at` moved by `clamp`.
+    ClampedSharedLoad { at: Affine, clamp: Clamp, name: &'static str },
     /// A 4-byte store to the CTA's shared memory at element `at`.
     SharedStore { at: Affine, name: &'static str },
     /// `__syncthreads()`.
@@ -311,7 +332,10 @@ impl NestKernel {
                 _ => {}
             }
             match step {
-                Step::Load { .. } | Step::SharedLoad { .. } | Step::Gather { store: false, .. } => {
+                Step::Load { .. }
+                | Step::SharedLoad { .. }
+                | Step::ClampedSharedLoad { .. }
+                | Step::Gather { store: false, .. } => {
                     if matches!(step, Step::Gather { .. }) {
                         // Its index was loaded: it waits for the loads before it.
                         for (s, r) in c.srcs.iter_mut().zip(loaded.iter().rev()) {
@@ -532,6 +556,18 @@ impl NestCursor {
                     self.pc += 1;
                     self.name = name;
                     return instr(op);
+                }
+                Step::ClampedSharedLoad { at, clamp, name } => {
+                    let map = self.threads(k);
+                    for lane in lanes(self.mask) {
+                        let t = map.thread(lane);
+                        let e = at.at(&t, self.iter) + clamp.shift(&t, self.iter);
+                        debug_assert!(e >= 0, "{}: {name}: shared element {e}", k.name);
+                        addrs[lane as usize] = 4 * e as u64;
+                    }
+                    self.pc += 1;
+                    self.name = name;
+                    return instr(Op::Load { space: Space::Shared, width: 4 });
                 }
                 Step::Guard => {
                     let [(xlo, xhi), (ylo, yhi)] = k.guard;
