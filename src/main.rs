@@ -99,7 +99,7 @@ struct ReproArgs {
     /// Directory for results.jsonl, report.md and report.svg (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Simulations run at once (default: one per core).
+    /// Simulations run at once (default: one per core; at most the runs and 4 per core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// Cap every run at N core cycles instead of the spec's cap (a quick smoke run of the whole
@@ -223,7 +223,7 @@ struct SweepArgs {
     /// column per metric, values formatted as `run` shows them.
     #[arg(long, value_name = "PATH", conflicts_with = "merge")]
     md: Option<PathBuf>,
-    /// Parallel runs (default: all cores).
+    /// Parallel runs (default: all cores; at most the runs and 4 per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
 }
@@ -287,7 +287,7 @@ struct CompareArgs {
     /// Stop each run after this many core cycles.
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_cycles: u64,
-    /// Parallel runs (default: all cores).
+    /// Parallel runs (default: all cores; at most the runs and 4 per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
 }
@@ -397,6 +397,19 @@ fn main() {
 }
 
 /// A mistake in how `arg` was given (exit code 2, like every input error).
+/// Builds the pool `--jobs` asks for, cut to the simulations to run and the cores
+/// ([`warpscope::batch::jobs::pool_size`]); `--jobs 0` is refused.
+fn job_pool(jobs: Option<usize>, points: usize) -> Result<()> {
+    let Some(j) = jobs else { return Ok(()) };
+    if j == 0 {
+        return Err(usage("--jobs 0", "give the number of simulations to run at once, 1 or more"));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n = warpscope::batch::jobs::pool_size(j, points, cores);
+    rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+    Ok(())
+}
+
 fn usage(arg: &str, message: &str) -> anyhow::Error {
     ConfigError {
         origin: Origin::Argument(arg.to_string()),
@@ -559,9 +572,7 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     };
     let configs = compare::configs(&config, &variants)?;
     compare::check_metrics(&metrics, &configs, &workload)?;
-    if let Some(j) = a.jobs {
-        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
-    }
+    job_pool(a.jobs, configs.len())?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, ..Default::default() };
     let result = compare::compare(&config, &configs, workload, variants, &opts)?;
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
@@ -707,9 +718,7 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     }
     let s = sweep::Sweep::load(grid)?;
     let shard = a.shard.as_deref().map(sweep::parse_shard).transpose()?;
-    if let Some(j) = a.jobs {
-        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
-    }
+    job_pool(a.jobs, s.points.len())?;
     let opts = sweep::SweepOptions { csv: a.csv.clone(), json: a.json.clone(), shard };
     let bar = progress_bar()?;
     let summary = sweep::run(&s, &opts, &bar)?;
@@ -802,9 +811,7 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     if let Some(n) = a.max_cycles {
         r.sweep.set_max_cycles(n);
     }
-    if let Some(j) = a.jobs {
-        rayon::ThreadPoolBuilder::new().num_threads(j.max(1)).build_global()?;
-    }
+    job_pool(a.jobs, a.verify.unwrap_or(r.sweep.points.len()))?;
     let results = a.out.join("results.jsonl");
     if let Some(n) = a.verify {
         if n == 0 {
