@@ -396,7 +396,6 @@ fn main() {
     std::process::exit(code);
 }
 
-/// A mistake in how `arg` was given (exit code 2, like every input error).
 /// Builds the pool `--jobs` asks for, cut to the simulations to run and the cores
 /// ([`warpscope::batch::jobs::pool_size`]); `--jobs 0` is refused.
 fn job_pool(jobs: Option<usize>, points: usize) -> Result<()> {
@@ -410,6 +409,7 @@ fn job_pool(jobs: Option<usize>, points: usize) -> Result<()> {
     Ok(())
 }
 
+/// A mistake in how `arg` was given (exit code 2, like every input error).
 fn usage(arg: &str, message: &str) -> anyhow::Error {
     ConfigError {
         origin: Origin::Argument(arg.to_string()),
@@ -637,8 +637,10 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
     check_outputs(&[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())])?;
     let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
     if let Some(pattern) = a.generate {
-        let mut file = std::fs::File::create(&a.trace)?;
-        dram::generate(&config, pattern, a.requests, &mut file)?;
+        // `-` is standard output, as for every output; a file appears whole or not at all.
+        let mut out = output::Output::open(&a.trace)?;
+        dram::generate(&config, pattern, a.requests, &mut out)?;
+        out.finish()?;
         return Ok(0);
     }
     let opts = dram::DramOptions { command_trace: a.dram_trace.clone(), no_skip: false };

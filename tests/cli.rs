@@ -263,8 +263,8 @@ fn output_paths_are_checked_before_the_run_and_argument_errors_exit_2() {
         ("--dram-trace", vec!["dram", "-c", SMALL, "--trace", trace, "--dram-trace", bad]),
         ("--trace", vec!["dram", "--generate", "random", "--requests", "4", "--trace", bad]),
     ];
-    for (flag, args) in cases {
-        let (code, stdout, stderr) = run(&args);
+    for (flag, args) in &cases {
+        let (code, stdout, stderr) = run(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert_eq!(
             stderr.trim(),
@@ -274,6 +274,15 @@ fn output_paths_are_checked_before_the_run_and_argument_errors_exit_2() {
             "{args:?}"
         );
         assert!(stdout.is_empty(), "{args:?}: nothing ran: {stdout}");
+    }
+    // The same flags given `-` write to standard output, never to a file named `-` (issue 37:
+    // `dram --generate --trace -` did, endlessly with 2^64 - 1 requests).
+    for (_, args) in &cases {
+        let args: Vec<&str> = args.iter().map(|&a| if a == bad { "-" } else { a }).collect();
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert!(!stdout.is_empty(), "{args:?}");
+        assert!(!std::path::Path::new("-").exists(), "{args:?} wrote a file named -");
     }
     let d = dir.path().to_str().unwrap();
     let (code, _, stderr) = run(&["run", "-c", SMALL, "-w", TINY, "--json", d]);

@@ -210,3 +210,45 @@ fn bench_dram_runs_both_generated_traces() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"), "{extra:?}");
     }
 }
+
+/// `--generate ... --trace -` writes to standard output (it created a file named `-` and, with
+/// 2^64 - 1 requests, filled the disk), and ends as soon as its reader does (`| head`).
+#[test]
+fn a_generated_trace_goes_to_standard_output_and_stops_with_its_reader() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["dram", "--generate", "stream", "--requests", "5", "--trace", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "0x0 R\n0x80 R\n0x100 R\n0x180 R\n0x200 R\n");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no file named - (or any other)");
+
+    let mut endless = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["dram", "--generate", "random", "--requests", "18446744073709551615", "--trace", "-"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(endless.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.starts_with("0x") && (first.ends_with(" R") || first.ends_with(" W")), "{first}");
+    drop(lines);
+    // The writer sees a broken pipe and stops; give it far longer than that takes.
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = endless.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            endless.kill().unwrap();
+            panic!("the generator kept writing after its reader left");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "a reader that leaves is no error: {status}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
