@@ -3,6 +3,7 @@
 mod common;
 
 use common::{gpu, run_conserving, run_traced, small_config, workload};
+use std::sync::Arc;
 use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Event, EventKind, Status};
 
@@ -253,4 +254,41 @@ fn the_instruction_cap_stops_at_the_first_cycle_that_reaches_it() {
     }
     let unreached = run(&[format!("sim.max_instructions={}", all + 1)], 0);
     assert_eq!((unreached.status.as_str(), unreached.cycles), ("done", whole.cycles));
+}
+
+/// However a run is driven — `Gpu::run` at once, or a slice at a time while the DRAM command
+/// trace is written — it stops at the same limit with the same report, for cycle and
+/// instruction caps drawn at random (issue 37: the trace writer ran on past the instruction cap,
+/// `run --dram-trace F --set sim.max_instructions=1000` never ended). The tiny workload runs
+/// 184,029 cycles and 94,702 thread instructions, so most caps drawn stop it.
+#[test]
+fn the_trace_writer_stops_where_the_plain_run_does() {
+    use proptest::prelude::*;
+    use warpscope::batch::run::{RunOptions, simulate};
+    let config = Arc::new(small_config(&[]));
+    let tiny = workload(TINY, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("cmds.txt").display().to_string();
+    // The report without the host's timing; a run that does not end within a minute fails.
+    let report = |o: RunOptions| {
+        let (config, tiny) = (Arc::clone(&config), Arc::clone(&tiny));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(simulate(&config, tiny, &o).unwrap().1));
+        let r = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("the run stops at its limit");
+        let mut r = serde_json::to_value(r).unwrap();
+        r.as_object_mut().unwrap().remove("sim");
+        r
+    };
+    let caps = (prop_oneof![Just(0u64), 1_000u64..200_000], prop_oneof![Just(0u64), 1u64..100_000]);
+    // No shrinking: a run that does not stop would wait out its minute at every step.
+    let cases = ProptestConfig { cases: 12, max_shrink_iters: 0, ..ProptestConfig::default() };
+    proptest!(cases, |((max_cycles, max_instructions) in caps)| {
+        let opts = RunOptions { max_cycles, max_instructions, dram_trace: None };
+        let traced = RunOptions { dram_trace: Some(trace.clone()), ..opts.clone() };
+        let (a, b) = (report(opts), report(traced));
+        prop_assert_eq!(&a, &b);
+        if a["status"] == "max-instructions" {
+            prop_assert!(a["thread_instructions"].as_u64() >= Some(max_instructions));
+        }
+    });
 }

@@ -61,7 +61,7 @@ fn run_with_trace(gpu: &mut Gpu, max: u64, path: &str) -> Result<()> {
         Ok(())
     };
     let limit = if max == 0 { u64::MAX } else { max };
-    while gpu.is_running() && gpu.cycle < limit {
+    while gpu.may_continue(limit) {
         // Runs as `simulate` does, a slice at a time: each DRAM cycle issues at most a command
         // per channel, so a slice's commands stay few.
         gpu.run(limit.min(gpu.cycle + TRACE_SLICE));

@@ -280,12 +280,18 @@ impl Gpu {
     /// no instruction issues in them, so a leap never passes the cap).
     pub fn run(&mut self, max_cycles: u64) {
         let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
-        while self.is_running() && self.cycle < limit && !self.instruction_cap_reached() {
+        while self.may_continue(limit) {
             if self.leap_over(limit) == 0 {
                 self.advance();
             }
         }
         self.settle();
+    }
+
+    /// Running, before cycle `limit` and below the instruction cap: what every loop that drives
+    /// the machine a slice at a time asks (the DRAM trace writer's ran on past the cap).
+    pub fn may_continue(&self, limit: u64) -> bool {
+        self.is_running() && self.cycle < limit && !self.instruction_cap_reached()
     }
 
     /// The thread instructions issued so far have reached `sim.max_instructions` (never when it
