@@ -306,3 +306,43 @@ fn sectored_caches_need_sector_lines_an_l1_that_allocates_on_miss_and_a_sectored
         "{e}"
     );
 }
+
+/// Clocks of any value: a config is accepted only with every clock between 1 and 100,000 MHz and
+/// the interconnect and DRAM within 64× of the cores either way, else refused naming the clock
+/// (issue 37: `clocks.icnt_mhz=1e12` made a 2,000-cycle run step the interconnect 10^9 times a
+/// cycle, never ending). An accepted machine runs 200 cycles.
+#[test]
+fn clocks_are_bounded_and_so_are_their_ratios() {
+    use proptest::prelude::*;
+    let mhz = prop_oneof![
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(0.0),
+        Just(-700.0),
+        Just(1e12),
+        Just(1e-3),
+        0.5f64..200_000.0,
+        100.0f64..4_000.0,
+    ];
+    let config = ProptestConfig { cases: 64, ..ProptestConfig::default() };
+    proptest!(config, |(core in mhz.clone(), icnt in mhz.clone(), dram in mhz)| {
+        let sets = [format!("clocks.core_mhz={core:?}"), format!("clocks.icnt_mhz={icnt:?}"), format!("clocks.dram_mhz={dram:?}")];
+        let ok = |v: f64| (1.0..=100_000.0).contains(&v);
+        let near = |v: f64| ok(v) && ok(core) && (1.0 / 64.0..=64.0).contains(&(v / core));
+        match Config::from_text("()", Origin::File("m.ron".into()), &sets) {
+            Ok(c) => {
+                prop_assert!(ok(core) && near(icnt) && near(dram), "{sets:?} accepted");
+                let tiny = include_str!("fixtures/tiny.ron");
+                let w = std::sync::Arc::new(Workload::from_text(tiny, &Origin::File("tiny".into()), 1).unwrap());
+                let mut g = warpscope::sim::Gpu::new(std::sync::Arc::new(c), w).unwrap();
+                g.run(200);
+                prop_assert_eq!(g.cycle, 200);
+            }
+            Err(e) => {
+                let e = e.to_string();
+                prop_assert!(!(ok(core) && near(icnt) && near(dram)), "{sets:?} refused: {e}");
+                prop_assert!(e.contains("clocks."), "{e}");
+            }
+        }
+    });
+}

@@ -71,9 +71,35 @@ impl Checker {
     fn positive(&mut self, key: &str, v: f64) {
         if !(v.is_finite() && v > 0.0) {
             self.fail(key, format!("= {v}: must be a positive frequency in MHz"));
+        } else if !(MIN_MHZ..=MAX_MHZ).contains(&v) {
+            self.fail(key, format!("= {v}: must be between {MIN_MHZ} and {MAX_MHZ} MHz"));
+        }
+    }
+
+    /// A clock domain stepped from the core's: within [`MAX_CLOCK_RATIO`] of `core` either way
+    /// (each core cycle steps it at most that many times; `icnt_mhz = 1e12` made a 2,000-cycle
+    /// run step the interconnect 10^9 times a cycle).
+    fn ratio(&mut self, key: &str, v: f64, core: f64) {
+        let r = v / core;
+        if v.is_finite()
+            && v > 0.0
+            && core.is_finite()
+            && core > 0.0
+            && !(1.0 / MAX_CLOCK_RATIO..=MAX_CLOCK_RATIO).contains(&r)
+        {
+            self.fail(
+                key,
+                format!("= {v}: must be within {MAX_CLOCK_RATIO}× of clocks.core_mhz ({core}) either way"),
+            );
         }
     }
 }
+
+/// The clocks a config may give, MHz: from a slow FPGA prototype to well beyond any GPU.
+pub const MIN_MHZ: f64 = 1.0;
+pub const MAX_MHZ: f64 = 100_000.0;
+/// How much faster or slower than the cores the interconnect and DRAM clocks may run.
+pub const MAX_CLOCK_RATIO: f64 = 64.0;
 
 /// Every problem, in key order.
 pub fn issues(c: &Config) -> Vec<Issue> {
@@ -81,6 +107,8 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.positive("clocks.core_mhz", c.clocks.core_mhz);
     k.positive("clocks.icnt_mhz", c.clocks.icnt_mhz);
     k.positive("clocks.dram_mhz", c.clocks.dram_mhz);
+    k.ratio("clocks.icnt_mhz", c.clocks.icnt_mhz, c.clocks.core_mhz);
+    k.ratio("clocks.dram_mhz", c.clocks.dram_mhz, c.clocks.core_mhz);
 
     let core = &c.core;
     k.range("core.count", core.count, 1, 1024);
