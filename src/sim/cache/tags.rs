@@ -223,19 +223,24 @@ mod tests {
     use super::*;
     use crate::config::{Config, IndexName, ReplacementName};
 
+    /// `sets` × `ways` of 128-byte lines, modulo set index, LRU.
+    fn lru(sets: usize, ways: usize) -> TagArray {
+        let c = Config::default();
+        TagArray::new(
+            sets,
+            ways,
+            IndexKind::new(IndexName::Conv, sets, 7),
+            ReplacementKind::new(ReplacementName::Lru, sets, ways, &c),
+        )
+    }
+
     fn line(key: u64, state: LineState) -> Line {
         Line { key, state, ..Line::default() }
     }
 
     #[test]
     fn reserved_lines_are_never_victims() {
-        let c = Config::default();
-        let mut t = TagArray::new(
-            1,
-            2,
-            IndexKind::new(IndexName::Conv, 1, 7),
-            ReplacementKind::new(ReplacementName::Lru, 1, 2, &c),
-        );
+        let mut t = lru(1, 2);
         let ctx = AccessCtx::default();
         assert_eq!(t.victim(0), Some(0));
         t.install(0, 0, line(10, LineState::Reserved), &ctx);
@@ -254,13 +259,7 @@ mod tests {
 
     #[test]
     fn only_active_ways_are_found_and_replaced_and_a_flush_keeps_pending_fills() {
-        let c = Config::default();
-        let mut t = TagArray::new(
-            1,
-            4,
-            IndexKind::new(IndexName::Conv, 1, 7),
-            ReplacementKind::new(ReplacementName::Lru, 1, 4, &c),
-        );
+        let mut t = lru(1, 4);
         let ctx = AccessCtx::default();
         for way in 0..4 {
             t.install(0, way, line(10 + way as u64, LineState::Valid), &ctx);
@@ -288,13 +287,7 @@ mod tests {
     /// keys 24·p … 24·p + 23 index the set of partition line p, and stay distinct lines there.
     #[test]
     fn grouped_keys_share_their_groups_set_and_keep_their_own_tags() {
-        let c = Config::default();
-        let mut t = TagArray::new(
-            8,
-            2,
-            IndexKind::new(IndexName::Conv, 8, 7),
-            ReplacementKind::new(ReplacementName::Lru, 8, 2, &c),
-        );
+        let mut t = lru(8, 2);
         t.group_keys(24);
         assert_eq!((t.set_of(24 * 3), t.set_of(24 * 3 + 23), t.set_of(24 * 11 + 5)), (3, 3, 3));
         assert_eq!(t.set_of(24 * 4), 4);

@@ -390,18 +390,29 @@ mod tests {
         assert!(CustomFields::parse(&c.dram.mapping.custom, &c).unwrap_err().contains("leave 'H' out"));
     }
 
-    /// A Volta-like machine of Accel-Sim's QV100 config: 32 channels × 2 slices, `dramid@8`.
-    fn qv100(indexing: PartitionIndexing) -> AddressMap {
+    /// A machine of one of Accel-Sim's configs: `channels` × 2 slices, 8,192 rows of 2 KB and
+    /// the `dramid@8` mapping `custom`.
+    fn dramid8(channels: u32, custom: &str, indexing: PartitionIndexing) -> AddressMap {
         let mut c = Config::default();
-        c.dram.channels = 32;
+        c.dram.channels = channels;
         c.dram.rows = 8192;
         c.dram.row_bytes = 2048;
         c.dram.mapping.scheme = MappingScheme::Custom;
         c.dram.mapping.channel_bit = Some(8);
-        c.dram.mapping.custom = "0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS".into();
+        c.dram.mapping.custom = custom.into();
         c.dram.mapping.partition_indexing = indexing;
         CustomFields::parse(&c.dram.mapping.custom, &c).unwrap();
         AddressMap::new(&c)
+    }
+
+    /// A Volta-like machine of Accel-Sim's QV100 config: 32 channels.
+    fn qv100(indexing: PartitionIndexing) -> AddressMap {
+        dramid8(32, "0000RRRR.RRRRRRRR.RBBBCCCB.CCCSSSSS", indexing)
+    }
+
+    /// A TITAN X-like machine of Accel-Sim's SM6_TITANX config: 12 channels.
+    fn titanx(indexing: PartitionIndexing) -> AddressMap {
+        dramid8(12, "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS", indexing)
     }
 
     /// GPGPU-Sim's IPOLY sub-partition, written out for this mapping: the decoded channel is
@@ -429,22 +440,6 @@ mod tests {
         }
     }
 
-    /// A TITAN X-like machine of Accel-Sim's SM6_TITANX config: 12 channels × 2 slices,
-    /// `dramid@8`, RANDOM partition indexing.
-    fn titanx_random() -> AddressMap {
-        let mut c = Config::default();
-        c.dram.channels = 12;
-        c.dram.banks = 16;
-        c.dram.rows = 8192;
-        c.dram.row_bytes = 2048;
-        c.dram.mapping.scheme = MappingScheme::Custom;
-        c.dram.mapping.channel_bit = Some(8);
-        c.dram.mapping.custom = "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS".into();
-        c.dram.mapping.partition_indexing = PartitionIndexing::Random;
-        CustomFields::parse(&c.dram.mapping.custom, &c).unwrap();
-        AddressMap::new(&c)
-    }
-
     /// GPGPU-Sim's RANDOM case, written out for the TITAN X mapping: a 128-byte chunk
     /// (`addr >> (8 - 1)`) has one sub-partition of 24, bank, row and column are the plain
     /// decoding's, and the slice key is the partition line (the address without the channel,
@@ -452,15 +447,7 @@ mod tests {
     /// sub-partition, which the set index divides back out.
     #[test]
     fn random_partition_indexing_draws_a_sub_partition_per_chunk_and_keeps_keys_unique() {
-        let m = titanx_random();
-        let mut plain_config = Config::default();
-        plain_config.dram.channels = 12;
-        plain_config.dram.rows = 8192;
-        plain_config.dram.row_bytes = 2048;
-        plain_config.dram.mapping.scheme = MappingScheme::Custom;
-        plain_config.dram.mapping.channel_bit = Some(8);
-        plain_config.dram.mapping.custom = "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS".into();
-        let plain = AddressMap::new(&plain_config);
+        let (m, plain) = (titanx(PartitionIndexing::Random), titanx(PartitionIndexing::Consecutive));
         assert_eq!(m.set_group(), 24);
         assert_eq!(plain.set_group(), 1);
         let mut keys = BTreeSet::new();
@@ -489,7 +476,7 @@ mod tests {
     /// over all 24 sub-partitions, about evenly.
     #[test]
     fn random_partition_indexing_spreads_a_stride_the_modulo_camps_on() {
-        let m = titanx_random();
+        let m = titanx(PartitionIndexing::Random);
         let mut count = [0u32; 24];
         for t in 0..2_400u64 {
             let l = m.map(t * 12 * 1024);
