@@ -543,31 +543,28 @@ impl NestCursor {
                     self.name = name;
                     return instr(op);
                 }
-                Step::SharedLoad { at, name } | Step::SharedStore { at, name } => {
+                Step::SharedLoad { at, name }
+                | Step::SharedStore { at, name }
+                | Step::ClampedSharedLoad { at, name, .. } => {
+                    // A clamped neighbour's lanes, looked up only for a clamped load.
+                    let clamp = match c.step {
+                        Step::ClampedSharedLoad { clamp, .. } => Some((clamp, self.threads(k))),
+                        _ => None,
+                    };
+                    let iter = self.iter;
                     self.elements(k, &at, |lane, e| {
+                        let e = e + clamp.as_ref().map_or(0, |(c, map)| c.shift(&map.thread(lane), iter));
                         debug_assert!(e >= 0, "{}: {name}: shared element {e}", k.name);
                         addrs[lane as usize] = 4 * e as u64;
                     });
-                    let op = if matches!(c.step, Step::SharedLoad { .. }) {
-                        Op::Load { space: Space::Shared, width: 4 }
-                    } else {
+                    let op = if matches!(c.step, Step::SharedStore { .. }) {
                         Op::Store { space: Space::Shared, width: 4 }
+                    } else {
+                        Op::Load { space: Space::Shared, width: 4 }
                     };
                     self.pc += 1;
                     self.name = name;
                     return instr(op);
-                }
-                Step::ClampedSharedLoad { at, clamp, name } => {
-                    let map = self.threads(k);
-                    for lane in lanes(self.mask) {
-                        let t = map.thread(lane);
-                        let e = at.at(&t, self.iter) + clamp.shift(&t, self.iter);
-                        debug_assert!(e >= 0, "{}: {name}: shared element {e}", k.name);
-                        addrs[lane as usize] = 4 * e as u64;
-                    }
-                    self.pc += 1;
-                    self.name = name;
-                    return instr(Op::Load { space: Space::Shared, width: 4 });
                 }
                 Step::Guard => {
                     let [(xlo, xhi), (ylo, yhi)] = k.guard;
