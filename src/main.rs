@@ -420,14 +420,23 @@ fn usage(arg: &str, message: &str) -> anyhow::Error {
     .into()
 }
 
-/// Checks every output path given with its flag before any work starts.
-fn check_outputs(outputs: &[(&str, Option<&str>)]) -> Result<()> {
-    for (flag, path) in outputs {
-        if let Some(p) = path {
-            output::check_target(flag, p)?;
-        }
+/// Checks every output path given with its flag before any work starts: each can be written,
+/// none is one of the command's `inputs` and no two are one file.
+fn check_outputs(outputs: &[(&str, Option<&str>)], inputs: &[(&str, Option<&str>)]) -> Result<()> {
+    Ok(output::paths::check_paths(outputs, inputs)?)
+}
+
+impl Machine {
+    /// The machine's files, `-c` and `-w`, as inputs an output must not replace.
+    fn inputs(&self) -> [(&'static str, Option<String>); 2] {
+        let shown = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        [("-c", shown(&self.config)), ("-w", shown(&self.workload))]
     }
-    Ok(())
+}
+
+/// Borrows owned (flag, path) pairs as [`check_outputs`] takes them.
+fn pairs<'a>(list: &'a [(&'a str, Option<String>)]) -> Vec<(&'a str, Option<&'a str>)> {
+    list.iter().map(|(f, p)| (*f, p.as_deref())).collect()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -473,7 +482,9 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
     use std::io::IsTerminal;
     let size = match &a.screenshot {
         Some(path) => {
-            check_outputs(&[("--screenshot", Some(path))])?;
+            let mut inputs = a.machine.inputs().to_vec();
+            inputs.push(("--script", a.commands.script.as_ref().map(|p| p.display().to_string())));
+            check_outputs(&[("--screenshot", Some(path))], &pairs(&inputs))?;
             Some(
                 warpscope::tui::screenshot::parse_size(&a.size)
                     .map_err(|e| usage(&format!("--size {}", a.size), &e))?,
@@ -544,7 +555,10 @@ fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
 }
 
 fn run_cmd(a: RunArgs) -> Result<i32> {
-    check_outputs(&[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())])?;
+    check_outputs(
+        &[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())],
+        &pairs(&a.machine.inputs()),
+    )?;
     let (config, workload) = load(&a.machine)?;
     let opts =
         run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone(), ..Default::default() };
@@ -563,7 +577,10 @@ fn run_cmd(a: RunArgs) -> Result<i32> {
 
 fn compare_cmd(a: CompareArgs) -> Result<i32> {
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
-    check_outputs(&[("--csv", a.csv.as_deref()), ("--json", a.json.as_deref()), ("--svg", svg.as_deref())])?;
+    check_outputs(
+        &[("--csv", a.csv.as_deref()), ("--json", a.json.as_deref()), ("--svg", svg.as_deref())],
+        &pairs(&a.machine.inputs()),
+    )?;
     let (config, workload) = load(&a.machine)?;
     let variants = compare::named_variants(&a.variant, &a.vary)?;
     let metrics: Vec<String> = match &a.metrics {
@@ -631,10 +648,15 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
 }
 
 fn dram_cmd(a: DramArgs) -> Result<i32> {
-    if a.generate.is_some() {
-        check_outputs(&[("--trace", Some(a.trace.as_str()))])?;
-    }
-    check_outputs(&[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())])?;
+    let config_file = a.config.as_ref().map(|p| p.display().to_string());
+    let (generated, read) = match a.generate {
+        Some(_) => (Some(a.trace.as_str()), None),
+        None => (None, Some(a.trace.as_str())),
+    };
+    check_outputs(
+        &[("--trace", generated), ("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())],
+        &[("--config", config_file.as_deref()), ("--trace", read)],
+    )?;
     let config = Config::load_or_builtin(a.config.as_deref(), &a.sets)?;
     if let Some(pattern) = a.generate {
         // `-` is standard output, as for every output; a file appears whole or not at all.
@@ -679,12 +701,19 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let json = a.json.as_ref().map(|p| p.display().to_string());
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
     let md = a.md.as_ref().map(|p| p.display().to_string());
-    check_outputs(&[
-        ("--csv", csv.as_deref()),
-        ("--json", json.as_deref()),
-        ("--svg", svg.as_deref()),
-        ("--md", md.as_deref()),
-    ])?;
+    // A sweep resumes from its --csv and --json, so they are outputs only; the grid (or, with
+    // --merge, the shards' files) must not be written over.
+    let grids: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
+    let inputs: Vec<(&str, Option<&str>)> = grids.iter().map(|g| ("grid file", Some(g.as_str()))).collect();
+    check_outputs(
+        &[
+            ("--csv", csv.as_deref()),
+            ("--json", json.as_deref()),
+            ("--svg", svg.as_deref()),
+            ("--md", md.as_deref()),
+        ],
+        if a.merge { &[] } else { &inputs },
+    )?;
     if a.merge {
         let target = match (&a.csv, &a.json) {
             (Some(p), None) | (None, Some(p)) => p,
@@ -745,7 +774,9 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
 }
 
 fn config_import_cmd(a: ImportArgs) -> Result<i32> {
-    check_outputs(&[("--output", Some(&a.output))])?;
+    let names: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
+    let inputs: Vec<(&str, Option<&str>)> = names.iter().map(|n| ("option file", Some(n.as_str()))).collect();
+    check_outputs(&[("--output", Some(&a.output))], &inputs)?;
     let mut files = Vec::new();
     for path in &a.files {
         files.push((read_file(path)?, path.display().to_string()));
@@ -899,7 +930,8 @@ fn validate_cmd(a: ValidateArgs) -> Result<i32> {
         eprintln!("wrote {path}");
         return Ok(0);
     }
-    check_outputs(&[("--output", Some(&a.output))])?;
+    let spec = a.spec.display().to_string();
+    check_outputs(&[("--output", Some(&a.output))], &[("spec", Some(&spec))])?;
     let v = validate::validate(&study, only.as_deref())?;
     output::write_atomic(&a.output, &validate::table::markdown(&v))?;
     Ok(0)
@@ -926,7 +958,7 @@ fn export_cmd(a: ExportArgs) -> Result<i32> {
 
 fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
     use warpscope::debug::timeline;
-    check_outputs(&[("--out", Some(&a.out))])?;
+    check_outputs(&[("--out", Some(&a.out))], &pairs(&a.machine.inputs()))?;
     timeline::check_window(a.from, a.to)
         .map_err(|e| usage(&format!("--from {} --to {}", a.from, a.to), &e))?;
     let (config, workload) = load(&a.machine)?;

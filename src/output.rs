@@ -1,5 +1,8 @@
 //! Writing result files and directories atomically: a temporary one next to the target, then a
-//! rename, so a reader never sees half a report or half a trace. `-` means standard output.
+//! rename, so a reader never sees half a report or half a trace. `-` means standard output; a
+//! device or FIFO is written through, and a symbolic link is followed, never replaced.
+
+pub mod paths;
 
 use crate::config::{ConfigError, Origin};
 use anyhow::{Context, Result};
@@ -16,6 +19,23 @@ pub fn check_target(flag: &str, target: &str) -> Result<(), ConfigError> {
     let path = Path::new(target);
     if path.is_dir() || target.ends_with('/') {
         return Err(argument_error(flag, target, "is a directory; give a file path".into()));
+    }
+    let written = paths::written_as(path);
+    if written.as_path() != path {
+        if written.is_dir() {
+            return Err(argument_error(
+                flag,
+                target,
+                format!("links to the directory `{}`; give a file path", written.display()),
+            ));
+        }
+        if let Some(dir) = written.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+            return Err(argument_error(
+                flag,
+                target,
+                format!("is a symbolic link into `{}`, a directory that does not exist", dir.display()),
+            ));
+        }
     }
     check_parent(flag, target)
 }
@@ -70,43 +90,56 @@ pub fn write_atomic(target: &str, text: &str) -> Result<()> {
     out.finish()
 }
 
-/// A streamed output: standard output, or a file that appears only when finished.
+/// A streamed output: standard output, a device or FIFO written through, or a file that
+/// appears only when finished.
 pub enum Output {
     Stdout(std::io::BufWriter<std::io::Stdout>),
+    Special(std::io::BufWriter<std::fs::File>),
     File(AtomicFile),
 }
 
 impl Output {
-    /// `-` is standard output; anything else a file path.
+    /// `-` is standard output; anything else a file path. An existing path that is neither a
+    /// file nor a directory (`/dev/null`, a FIFO) is opened and written, not replaced.
     pub fn open(target: &str) -> Result<Output> {
-        Ok(if target == "-" {
-            Output::Stdout(std::io::BufWriter::new(std::io::stdout()))
-        } else {
-            Output::File(AtomicFile::create(Path::new(target))?)
-        })
+        if target == "-" {
+            return Ok(Output::Stdout(std::io::BufWriter::new(std::io::stdout())));
+        }
+        let path = Path::new(target);
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("{target}: cannot open for writing"))?;
+            return Ok(Output::Special(std::io::BufWriter::new(file)));
+        }
+        Ok(Output::File(AtomicFile::create(path)?))
     }
 
     /// Flushes, and renames a file into place.
     pub fn finish(self) -> Result<()> {
         match self {
             Output::Stdout(mut w) => Ok(w.flush()?),
+            Output::Special(mut w) => Ok(w.flush()?),
             Output::File(f) => f.commit(),
+        }
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Output::Stdout(w) => w,
+            Output::Special(w) => w,
+            Output::File(f) => f,
         }
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Output::Stdout(w) => w.write(buf),
-            Output::File(f) => f.write(buf),
-        }
+        self.writer().write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Output::Stdout(w) => w.flush(),
-            Output::File(f) => f.flush(),
-        }
+        self.writer().flush()
     }
 }
 
@@ -118,7 +151,9 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
+    /// Starts the file that will replace `target`, or the file `target` links to.
     pub fn create(target: &Path) -> Result<AtomicFile> {
+        let target = &paths::written_as(target);
         let name = target.file_name().with_context(|| format!("{}: not a file path", target.display()))?;
         let tmp = target.with_file_name(format!(".{}.tmp-{}", name.to_string_lossy(), std::process::id()));
         let file =

@@ -49,16 +49,19 @@ pub fn bench(config: &Config, requests: u64, runs: usize) -> Result<Vec<DramBenc
                 std::env::temp_dir().join(format!("warpscope-bench-{}-{name}.trace", std::process::id()));
             let mut file =
                 std::fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
-            generate(config, pattern, requests, &mut file)?;
+            let generated = generate(config, pattern, requests, &mut file);
             drop(file);
-            let result = (0..runs.max(1))
-                .map(|_| {
-                    let file = std::fs::File::open(&path)?;
-                    let reader = std::io::BufReader::with_capacity(1 << 16, file);
-                    let mut trace = DramTrace::new(reader, &path.display().to_string());
-                    Ok(simulate(config, &mut trace, &DramOptions::default())?.1)
-                })
-                .collect::<Result<Vec<_>>>();
+            // The temporary trace goes whether the generation or a run failed (issue 37.3).
+            let result = generated.map_err(anyhow::Error::from).and_then(|()| {
+                (0..runs.max(1))
+                    .map(|_| {
+                        let file = std::fs::File::open(&path)?;
+                        let reader = std::io::BufReader::with_capacity(1 << 16, file);
+                        let mut trace = DramTrace::new(reader, &path.display().to_string());
+                        Ok(simulate(config, &mut trace, &DramOptions::default())?.1)
+                    })
+                    .collect::<Result<Vec<_>>>()
+            });
             std::fs::remove_file(&path).ok();
             let reports = result?;
             Ok(DramBench {
