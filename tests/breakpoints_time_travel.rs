@@ -167,3 +167,33 @@ fn watchpoints_measure_change_from_the_current_cycle() {
     let (_, want) = fresh_continue(&["watch l1[1].mshr.used"], c1);
     assert_eq!(run(&mut s, "c"), want.replace("Watchpoint 1", "Watchpoint 2"));
 }
+
+/// A condition that cannot be evaluated stops the machine at its first evaluation and says
+/// why, as gdb stops on an error in a breakpoint's condition (issue 37.4): a division by zero
+/// in `break cycle N if`, a remainder by zero set by `condition`, and a name a `load-done`
+/// event does not have. Reached forward or by `reverse-continue`, the stop reads the same.
+#[test]
+fn a_condition_that_cannot_be_evaluated_stops_and_names_its_error() {
+    let mut s = session(&["break cycle 100 if 1/0 > 0"]);
+    let out = run(&mut s, "continue");
+    assert_eq!(s.gpu.cycle, 100);
+    assert!(out.contains("Breakpoint 1, cycle 100: reached cycle 100; stopped because its condition `1/0 > 0` failed: division by zero"), "{out}");
+
+    let mut s = session(&["break cycle 60", "condition 1 1 % 0 == 0"]);
+    let out = run(&mut s, "continue");
+    assert_eq!(s.gpu.cycle, 60);
+    assert!(out.contains("its condition `1 % 0 == 0` failed"), "{out}");
+
+    let mut s = session(&["break load-done if no_such_field > 3"]);
+    let first = run(&mut s, "continue");
+    let at = s.gpu.cycle;
+    assert!(
+        first.contains("its condition `no_such_field > 3` failed: unknown state `no_such_field`"),
+        "{first}"
+    );
+    run(&mut s, "continue");
+    assert!(s.gpu.cycle > at, "the next load stops it again");
+    let back = run(&mut s, "reverse-continue");
+    assert_eq!(s.gpu.cycle, at);
+    assert_eq!(back, first, "the stop reads the same reached backwards");
+}

@@ -298,6 +298,16 @@ struct Record {
     ignored: bool,
 }
 
+/// Whether `b`'s condition holds in `scope` (no condition always does). A condition that
+/// cannot be evaluated (a division by zero, a field the event lacks) stops the machine as gdb
+/// does ("Error in testing condition"), and the stop names the error (issue 37.4).
+fn condition_holds(b: &Breakpoint, scope: &EventScope) -> bool {
+    match &b.condition {
+        Some((_, c)) => c.eval(scope).map_or(true, |v| v.truthy()),
+        None => true,
+    }
+}
+
 /// The breakpoint table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Breakpoints {
@@ -424,9 +434,17 @@ impl Breakpoints {
         if !filters.iter().all(|f| f.passes(event)) {
             return false;
         }
+        condition_holds(b, &EventScope { event: Some(event), gpu })
+    }
+
+    /// What a hit of `b` says: `what` happened, and the error its condition gave, if any.
+    pub fn describe(b: &Breakpoint, what: String, event: Option<&Event>, gpu: &Gpu) -> String {
         match &b.condition {
-            Some((_, c)) => c.eval(&EventScope { event: Some(event), gpu }).is_ok_and(|v| v.truthy()),
-            None => true,
+            Some((text, c)) => match c.eval(&EventScope { event, gpu }) {
+                Err(e) => format!("{what}; stopped because its condition `{text}` failed: {e}"),
+                Ok(_) => what,
+            },
+            None => what,
         }
     }
 
@@ -450,7 +468,8 @@ impl Breakpoints {
         let mut stop = None;
         for i in 0..self.list.len() {
             if Self::matches(&self.list[i], event, gpu)
-                && let Some(mut h) = self.hit(i, cycle, || event.describe())
+                && let what = Self::describe(&self.list[i], event.describe(), Some(event), gpu)
+                && let Some(mut h) = self.hit(i, cycle, || what)
                 && stop.is_none()
             {
                 h.event = Some(event.clone());
@@ -467,10 +486,11 @@ impl Breakpoints {
             let b = &self.list[i];
             let reached = b.enabled
                 && b.trigger == Trigger::Cycle(cycle)
-                && b.condition
-                    .as_ref()
-                    .is_none_or(|(_, c)| c.eval(&EventScope { event: None, gpu }).is_ok_and(|v| v.truthy()));
-            if reached && let Some(h) = self.hit(i, cycle, || format!("reached cycle {cycle}")) {
+                && condition_holds(b, &EventScope { event: None, gpu });
+            if reached
+                && let what = Self::describe(b, format!("reached cycle {cycle}"), None, gpu)
+                && let Some(h) = self.hit(i, cycle, || what)
+            {
                 stop = stop.or(Some(h));
             }
         }

@@ -531,7 +531,7 @@ impl Session {
                         label: b.label(),
                         id: b.id,
                         cycle: *cycle,
-                        what: e.describe(),
+                        what: Breakpoints::describe(b, e.describe(), Some(e), &g),
                         event: Some(e.clone()),
                     });
                 }
