@@ -346,3 +346,22 @@ fn clocks_are_bounded_and_so_are_their_ratios() {
         }
     });
 }
+
+/// DRAM timing no device can have is refused with the rule it breaks (issue 37.4): a tRCD or
+/// CAS latency of 0, a row cycle shorter than the row is held open, a refresh interval no
+/// longer than the refresh. Accel-Sim's SM6_TITANX (RC=52, RAS=37, RP=16) is a device: tRC
+/// below tRAS + tRP is allowed.
+#[test]
+fn dram_timing_no_device_can_have() {
+    for key in ["t_rcd", "t_cas"] {
+        let e = set_error(&[&format!("dram.timing.{key}=Ck(0)")]);
+        assert!(e.contains(&format!("dram.timing.{key}: must be at least one DRAM cycle")), "{e}");
+    }
+    let e = set_error(&["dram.timing.t_rc=Ck(10)", "dram.timing.t_ras=Ck(11)"]);
+    assert!(e.contains("dram.timing.t_rc = ") && e.contains("is shorter than t_ras"), "{e}");
+    let e = set_error(&["dram.refresh=Some((t_refi: Ck(10), t_rfc: Ck(10)))"]);
+    assert!(e.contains("dram.refresh.t_refi: must be longer than t_rfc"), "{e}");
+    let titanx = ["dram.timing.t_rc=Ck(52)", "dram.timing.t_ras=Ck(37)", "dram.timing.t_rp=Ck(16)"];
+    let sets: Vec<String> = titanx.iter().map(|s| s.to_string()).collect();
+    assert!(warpscope::config::Config::load_or_builtin(None, &sets).is_ok());
+}

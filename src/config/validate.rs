@@ -436,10 +436,36 @@ fn dram(k: &mut Checker, c: &Config) {
             k.fail(&format!("dram.timing.{name}"), "must be Ns(x) with x ≥ 0, or Ck(n)");
         }
     }
-    for (name, v) in [("t_burst", t.t_burst), ("t_ccds", t.t_ccds), ("t_ccdl", t.t_ccdl)] {
+    // A column command needs its row open and its data a cycle later at least: no device has a
+    // tRCD or CAS latency of 0 (issue 37.4).
+    for (name, v) in [
+        ("t_burst", t.t_burst),
+        ("t_ccds", t.t_ccds),
+        ("t_ccdl", t.t_ccdl),
+        ("t_rcd", t.t_rcd),
+        ("t_cas", t.t_cas),
+    ] {
         if v.cycles(tck) == 0 {
             k.fail(&format!("dram.timing.{name}"), "must be at least one DRAM cycle");
         }
+    }
+    // A row cycle holds its row open for tRAS at least, so tRC < tRAS is no device. tRC below
+    // tRAS + tRP is allowed: Accel-Sim's SM6_TITANX has RC=52 against RAS=37 + RP=16, and a
+    // bank waits tRAS + tRP between activates anyway (its precharge in between). Compared in
+    // nanoseconds, before each is rounded up to cycles.
+    let ns = |v: Time| match v {
+        Time::Ns(ns) => ns,
+        Time::Ck(c) => f64::from(c) * tck,
+    };
+    if ns(t.t_rc) + 1e-9 < ns(t.t_ras) {
+        k.fail(
+            "dram.timing.t_rc",
+            format!(
+                "= {:.2} ns: is shorter than t_ras ({:.2} ns); a row cycle holds its row open for tRAS and then precharges it",
+                ns(t.t_rc),
+                ns(t.t_ras)
+            ),
+        );
     }
     if let Some(r) = &d.refresh
         && r.t_refi.cycles(tck) <= r.t_rfc.cycles(tck)
