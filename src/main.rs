@@ -611,6 +611,9 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
 
 fn bench_cmd(a: BenchArgs) -> Result<i32> {
     if a.dram {
+        if a.runs == 0 {
+            return Err(usage("--runs 0", "give the number of runs of each trace, 1 or more"));
+        }
         let config = Config::load_or_builtin(a.machine.config.as_deref(), &a.machine.sets)?;
         out(&warpscope::batch::dram_bench::table(&warpscope::batch::dram_bench::bench(
             &config, a.requests, a.runs,
@@ -782,6 +785,11 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
         files.push((read_file(path)?, path.display().to_string()));
     }
     let imported = warpscope::config::gpgpusim::import(&files)?;
+    for file in &imported.empty {
+        eprintln!(
+            "warning: {file}: no GPGPU-Sim option found (an option reads `-gpgpu_n_clusters 15`); nothing in the machine comes from it"
+        );
+    }
     use warpscope::config::gpgpusim::NO_TIMING_EFFECT;
     let (quiet, shown): (Vec<_>, Vec<_>) = imported.notes.iter().partition(|n| n.reason == NO_TIMING_EFFECT);
     if !shown.is_empty() {

@@ -217,6 +217,30 @@ fn compare_variants_set_several_keys_under_one_name() {
     let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--variant", "x:l1.nope=3"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("l1.nope: unknown key"), "{stderr}");
+    // The same machine under two names is refused (issue 37.4): a key varied twice, a value
+    // listed twice.
+    let (code, _, stderr) = run(&[
+        "compare",
+        "-c",
+        SMALL,
+        "-w",
+        TINY,
+        "--vary",
+        "dram.scheduler=fcfs,frfcfs",
+        "--vary",
+        " dram.scheduler=fcfs",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("error: --vary  dram.scheduler=fcfs: dram.scheduler: is varied twice"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs, fcfs"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("dram.scheduler: lists `fcfs` twice"), "{stderr}");
+    let (code, _, stderr) = run(&["bench", "--dram", "--runs", "0", "--requests", "10"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("error: --runs 0: give the number of runs of each trace, 1 or more"), "{stderr}");
 }
 
 #[test]

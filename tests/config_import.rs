@@ -275,3 +275,21 @@ fn bad_files_are_errors_at_their_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--output /nonexistent/dir/m.ron"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A file that gives no option (empty, or only comments) imports with a warning naming it
+/// (issue 37.4): nothing in the machine comes from it.
+#[test]
+fn a_file_without_options_is_named_in_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.config");
+    std::fs::write(&empty, "# only a comment\n\n").unwrap();
+    let out =
+        Command::new(BIN).args(["config", "import", GTX480]).arg(&empty).args(["-o", "-"]).output().unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("warning: {}: no GPGPU-Sim option found", empty.display())), "{stderr}");
+    let full = Command::new(BIN).args(["config", "import", GTX480, "-o", "-"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&full.stderr).contains("no GPGPU-Sim option"));
+    let machine = |ron: &[u8]| String::from_utf8_lossy(ron).split_once("\n(").map(|(_, m)| m.to_string());
+    assert_eq!(machine(&out.stdout), machine(&full.stdout), "the machine is the other file's");
+}

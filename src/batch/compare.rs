@@ -95,13 +95,26 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
             });
         };
         let values = split_values(values);
+        let refuse = |message: String| ConfigError {
+            origin: Origin::Argument(format!("--vary {arg}")),
+            position: None,
+            key: key.trim().into(),
+            message,
+        };
         if values.iter().any(|v| v.is_empty()) {
-            return Err(ConfigError {
-                origin: Origin::Argument(format!("--vary {arg}")),
-                position: None,
-                key: key.into(),
-                message: "empty value in the list".into(),
-            });
+            return Err(refuse("empty value in the list".into()));
+        }
+        // A key varied twice, or a value listed twice, would run the same machine under two
+        // names (issue 37.4).
+        if varies
+            .iter()
+            .take_while(|a| !std::ptr::eq(*a, arg))
+            .any(|a| a.split_once('=').is_some_and(|(k, _)| k.trim() == key.trim()))
+        {
+            return Err(refuse("is varied twice; give each key one --vary with all its values".into()));
+        }
+        if let Some(v) = values.iter().enumerate().find_map(|(i, v)| values[..i].contains(v).then_some(v)) {
+            return Err(refuse(format!("lists `{v}` twice")));
         }
         let single = varies.len() == 1;
         out = out

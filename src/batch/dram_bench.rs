@@ -41,6 +41,7 @@ fn name(pattern: Pattern) -> String {
 
 /// Generates each pattern's trace of `requests` requests and simulates it `runs` times.
 pub fn bench(config: &Config, requests: u64, runs: usize) -> Result<Vec<DramBench>> {
+    anyhow::ensure!(runs > 0, "a benchmark needs one run of each trace at least");
     Pattern::value_variants()
         .iter()
         .map(|&pattern| {
@@ -53,7 +54,7 @@ pub fn bench(config: &Config, requests: u64, runs: usize) -> Result<Vec<DramBenc
             drop(file);
             // The temporary trace goes whether the generation or a run failed (issue 37.3).
             let result = generated.map_err(anyhow::Error::from).and_then(|()| {
-                (0..runs.max(1))
+                (0..runs)
                     .map(|_| {
                         let file = std::fs::File::open(&path)?;
                         let reader = std::io::BufReader::with_capacity(1 << 16, file);

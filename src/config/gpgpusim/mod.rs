@@ -27,14 +27,19 @@ pub struct Imported {
     pub config: Config,
     /// Options not (fully) represented, by line.
     pub notes: Vec<Note>,
+    /// Files that gave no option (empty, or only comments): each leaves GPGPU-Sim's defaults.
+    pub empty: Vec<String>,
 }
 
 /// Imports option files, given as (text, path) in order (the first path is also where the
 /// machine's name comes from: the directory of a `gpgpusim.config`, else the file's stem).
 pub fn import(files: &[(String, String)]) -> Result<Imported, ConfigError> {
     let mut opts = std::collections::BTreeMap::new();
+    let mut empty = Vec::new();
     for (text, file) in files {
-        options::read(text, file, &mut opts)?;
+        if options::read(text, file, &mut opts)? == 0 {
+            empty.push(file.clone());
+        }
     }
     let t = translate::translate(&opts)?;
     let first = files.first().map_or("", |(_, f)| f.as_str());
@@ -55,7 +60,7 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ConfigError> {
             },
         }
     })?;
-    Ok(Imported { ron, config, notes: t.notes })
+    Ok(Imported { ron, config, notes: t.notes, empty })
 }
 
 fn machine_name(file: &str) -> String {

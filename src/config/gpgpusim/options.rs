@@ -100,9 +100,11 @@ pub fn error(file: &str, line: usize, col: usize, option: &str, message: &str) -
     }
 }
 
-/// Adds the options of a file to `opts` by name (the last occurrence of each wins).
-pub fn read(text: &str, file: &str, opts: &mut BTreeMap<String, Opt>) -> Result<(), ConfigError> {
+/// Adds the options of a file to `opts` by name (the last occurrence of each wins); returns how
+/// many options the file gave.
+pub fn read(text: &str, file: &str, opts: &mut BTreeMap<String, Opt>) -> Result<usize, ConfigError> {
     let mut words = tokens(text, file)?.into_iter();
+    let mut read = 0;
     while let Some(t) = words.next() {
         let name = match t.text.strip_prefix('-') {
             Some(n) if !t.quoted && !n.is_empty() => n.to_string(),
@@ -123,8 +125,9 @@ pub fn read(text: &str, file: &str, opts: &mut BTreeMap<String, Opt>) -> Result<
             name.clone(),
             Opt { name, value: v.text, file: file.to_string(), line: v.line, col: v.col },
         );
+        read += 1;
     }
-    Ok(())
+    Ok(read)
 }
 
 #[cfg(test)]
@@ -133,7 +136,7 @@ mod tests {
 
     fn read_one(text: &str, file: &str) -> Result<BTreeMap<String, Opt>, ConfigError> {
         let mut o = BTreeMap::new();
-        read(text, file, &mut o).map(|()| o)
+        read(text, file, &mut o).map(|_| o)
     }
 
     #[test]
