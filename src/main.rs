@@ -814,7 +814,7 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
     output::write_atomic(&a.output, &imported.ron)?;
     if a.output != "-" {
         let c = &imported.config;
-        let l1_kb = c.l1.sets * c.l1.ways * c.l1.line_bytes / 1024;
+        let l1_kb = c.l1_kb();
         let unified = match &c.l1.adaptive {
             Some(a) => format!(" (up to {} KB of a unified L1/shared array)", a.unified_kb),
             None => String::new(),
@@ -825,7 +825,7 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
             c.core.count,
             c.dram.channels,
             c.dram.banks,
-            c.l2_slices() as u32 * c.l2.sets * c.l2.ways * c.l2.line_bytes / 1024
+            c.l2_kb()
         );
     }
     Ok(0)

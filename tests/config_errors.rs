@@ -55,9 +55,9 @@ fn zero_and_non_power_of_two_sets() {
 fn zero_sized_queue() {
     assert_eq!(
         config_error("(\n  l2: (miss_queue: 0),\n)"),
-        "m.ron:2:8: l2.miss_queue = 0: must be at least 1"
+        "m.ron:2:8: l2.miss_queue = 0: must be between 1 and 65536"
     );
-    assert!(config_error("(dram: (read_queue: 0))").contains("dram.read_queue = 0: must be at least 1"));
+    assert!(config_error("(dram: (read_queue: 0))").contains("dram.read_queue = 0: must be between 1 and 65536"));
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn dram_scheduler_parameters() {
     assert!(set_error(&["dram.alpha_sjf.miss_penalty=0.5"]).contains("must be at least 1"));
     assert!(
         set_error(&["dram.gmc.cmd_queue_depth=0"])
-            .contains("dram.gmc.cmd_queue_depth = 0: must be at least 1")
+            .contains("dram.gmc.cmd_queue_depth = 0: must be between 1 and 65536")
     );
     assert!(
         set_error(&["dram.prefetch.lower=20"])
@@ -364,4 +364,81 @@ fn dram_timing_no_device_can_have() {
     let titanx = ["dram.timing.t_rc=Ck(52)", "dram.timing.t_ras=Ck(37)", "dram.timing.t_rp=Ck(16)"];
     let sets: Vec<String> = titanx.iter().map(|s| s.to_string()).collect();
     assert!(warpscope::config::Config::load_or_builtin(None, &sets).is_ok());
+}
+
+/// Sizes and latencies are bounded before anything is allocated (issue 37.1), generated as a
+/// class: each latency and queue key, and the cache geometry, set to an extreme value (0, its
+/// bound, one past it, a power of two far beyond, u32::MAX) on the small machine. A value
+/// within its bound builds a machine that runs 200 cycles; one beyond is refused naming the
+/// key, never an abort on allocation.
+#[test]
+fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
+    use proptest::prelude::*;
+    use warpscope::config::{MAX_CACHE_LINES, MAX_LATENCY, MAX_QUEUE};
+    const LATENCIES: &[&str] = &[
+        "core.alu_latency",
+        "core.shared_latency",
+        "l1.hit_latency",
+        "icnt.latency",
+        "l2.latency",
+        "dram.frontend_latency",
+        "core.kernel_launch_latency",
+        "ideal.miss_latency",
+    ];
+    const QUEUES: &[&str] = &[
+        "core.reply_queue",
+        "core.mem_pipeline_width",
+        "l1.miss_queue",
+        "l2.access_queue",
+        "l2.miss_queue",
+        "l2.response_queue",
+        "dram.gmc.cmd_queue_depth",
+        "dram.coordination.link_queue",
+    ];
+    let key = prop_oneof![
+        proptest::sample::select(LATENCIES).prop_map(|k| (k, MAX_LATENCY)),
+        proptest::sample::select(QUEUES).prop_map(|k| (k, MAX_QUEUE)),
+    ];
+    let value = |bound: u32| {
+        prop_oneof![Just(0), Just(bound), Just(bound + 1), Just(1 << 30), Just(u32::MAX), 1..=bound.min(4096)]
+    };
+    let case = key.prop_flat_map(move |(k, bound)| (Just(k), Just(bound), value(bound)));
+    let config = ProptestConfig { cases: 64, ..ProptestConfig::default() };
+    let tiny = include_str!("fixtures/tiny.ron");
+    let w = std::sync::Arc::new(Workload::from_text(tiny, &Origin::File("tiny".into()), 1).unwrap());
+    let small = include_str!("fixtures/small.ron");
+    proptest!(config, |((k, bound, v) in case)| {
+        let sets = [format!("{k}={v}")];
+        match Config::from_text(small, Origin::File("small.ron".into()), &sets) {
+            Ok(c) => {
+                prop_assert!(v <= bound, "{sets:?} accepted");
+                let mut g = warpscope::sim::Gpu::new(std::sync::Arc::new(c), w.clone()).unwrap();
+                g.run(200);
+                prop_assert_eq!(g.cycle, 200);
+            }
+            Err(e) => {
+                let e = e.to_string();
+                prop_assert!(v > bound || v == 0, "{sets:?} refused: {e}");
+                prop_assert!(e.contains(&format!("{k} = {v}: must be between")), "{e}");
+            }
+        }
+    });
+    // Cache geometry: the machine's lines, L1s and L2 slices together, are bounded.
+    let geometry = (0u32..=26, 0u32..=26, 0u32..=8);
+    proptest!(config, |((l1_sets, l2_sets, ways) in geometry)| {
+        let (l1_sets, l2_sets, ways) = (1u64 << l1_sets, 1u64 << l2_sets, 1u64 << ways);
+        let sets = [format!("l1.sets={l1_sets}"), format!("l2.sets={l2_sets}"), format!("l1.ways={ways}"), format!("l2.ways={ways}")];
+        let base = Config::from_text(small, Origin::File("small.ron".into()), &[]).unwrap();
+        let slices = u64::from(base.dram.channels * base.l2.slices_per_channel);
+        let lines = (u64::from(base.core.count) * l1_sets + slices * l2_sets) * ways;
+        match Config::from_text(small, Origin::File("small.ron".into()), &sets) {
+            Ok(_) => prop_assert!(lines <= MAX_CACHE_LINES, "{sets:?} accepted with {lines} lines"),
+            Err(e) => {
+                let e = e.to_string();
+                if lines > MAX_CACHE_LINES {
+                    prop_assert!(e.contains(&format!("the machine would hold {lines} cache lines")), "{e}");
+                }
+            }
+        }
+    });
 }

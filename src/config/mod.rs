@@ -23,7 +23,7 @@ pub use names::{
     IdealMemory, IncompleteGroups, IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing,
     ReplacementName, WarpSchedulerName,
 };
-pub use validate::{MAX_MSHR_ENTRIES, MAX_WAYS};
+pub use validate::{LINE_STATE_BYTES, MAX_CACHE_LINES, MAX_LATENCY, MAX_MSHR_ENTRIES, MAX_QUEUE, MAX_WAYS};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -988,9 +988,24 @@ impl Config {
     /// L1/shared array is; 1 without one.
     pub fn l1_adaptive_multiple(&self) -> u32 {
         match &self.l1.adaptive {
-            Some(a) => a.unified_kb / (self.l1.sets * self.l1.ways * self.l1.line_bytes / 1024).max(1),
+            // The quotient is at most unified_kb, so it fits.
+            Some(a) => (u64::from(a.unified_kb) / self.l1_kb().max(1)) as u32,
             None => 1,
         }
+    }
+
+    /// One L1's own capacity in KB (`l1.sets × l1.ways × l1.line_bytes`), in 64 bits.
+    pub fn l1_kb(&self) -> u64 {
+        u64::from(self.l1.sets) * u64::from(self.l1.ways) * u64::from(self.l1.line_bytes) / 1024
+    }
+
+    /// The L2's capacity in KB, every slice together, in 64 bits.
+    pub fn l2_kb(&self) -> u64 {
+        self.l2_slices() as u64
+            * u64::from(self.l2.sets)
+            * u64::from(self.l2.ways)
+            * u64::from(self.l2.line_bytes)
+            / 1024
     }
 
     /// The ways an adaptive L1 gets for a kernel whose resident CTAs take `shared_bytes` of

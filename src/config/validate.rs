@@ -11,6 +11,19 @@ pub const MAX_MSHR_ENTRIES: u32 = 4096;
 pub const MAX_WARPS_PER_SM: u32 = 64;
 /// LRU chains are stored as byte-sized way numbers (0–255).
 pub const MAX_WAYS: u32 = 256;
+/// The longest fixed latency, in its domain's cycles (issue 37.1): some latencies are
+/// pipelines allocated one slot a cycle (the shared-memory pipe, the latency queues), and no
+/// machine has one near it (GPGPU-Sim's tested configurations stay under 1,000).
+pub const MAX_LATENCY: u32 = 100_000;
+/// The most entries of a queue, each allocated up front (issue 37.1); GPGPU-Sim's tested
+/// configurations stay under 1,024.
+pub const MAX_QUEUE: u32 = 65_536;
+/// The most cache lines of a machine, its L1s and L2 slices together (issue 37.1): about 4 GiB
+/// of simulator state at [`LINE_STATE_BYTES`] a line, 500 times SM7_QV100's 130,000.
+pub const MAX_CACHE_LINES: u64 = 1 << 26;
+/// An upper bound on the simulator's state per cache line: the tag array's line, its
+/// replacement state and the L1's reuse tracker (a test in `sim::cache` holds the types to it).
+pub const LINE_STATE_BYTES: u64 = 64;
 
 /// The first problem found, in key order.
 pub fn first_issue(c: &Config) -> Option<Issue> {
@@ -128,17 +141,17 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     }
     k.at_least("core.max_ctas", core.max_ctas, 1);
     k.range("core.warp_schedulers", core.warp_schedulers, 1, 4);
-    k.at_least("core.alu_latency", core.alu_latency, 1);
+    k.range("core.alu_latency", core.alu_latency, 1, MAX_LATENCY);
     if !matches!(core.simd_width, 1 | 2 | 4 | 8 | 16 | 32) {
         k.fail(
             "core.simd_width",
             format!("= {}: must divide the warp size: 1, 2, 4, 8, 16 or 32", core.simd_width),
         );
     }
-    k.at_least("core.mem_pipeline_width", core.mem_pipeline_width, 1);
+    k.range("core.mem_pipeline_width", core.mem_pipeline_width, 1, MAX_QUEUE);
     k.range("core.max_loads_per_warp", core.max_loads_per_warp, 1, 16);
-    k.at_least("core.reply_queue", core.reply_queue, 1);
-    k.at_least("core.shared_latency", core.shared_latency, 1);
+    k.range("core.reply_queue", core.reply_queue, 1, MAX_QUEUE);
+    k.range("core.shared_latency", core.shared_latency, 1, MAX_LATENCY);
     k.range("core.two_level.group_size", core.two_level.group_size, 1, MAX_WARPS_PER_SM);
     k.range("core.owl.min_group_size", core.owl.min_group_size, 1, MAX_WARPS_PER_SM);
     k.range("core.swl.warp_limit", core.swl.warp_limit, 1, MAX_WARPS_PER_SM);
@@ -203,8 +216,8 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     }
     k.range("l1.mshr_merge", l1.mshr_merge, 1, 64);
     k.range("l1.write_ratio", l1.write_ratio, 0, 100);
-    k.at_least("l1.miss_queue", l1.miss_queue, 1);
-    k.at_least("l1.hit_latency", l1.hit_latency, 1);
+    k.range("l1.miss_queue", l1.miss_queue, 1, MAX_QUEUE);
+    k.range("l1.hit_latency", l1.hit_latency, 1, MAX_LATENCY);
     if !(1..=32).contains(&l1.banks) || !l1.banks.is_power_of_two() {
         k.fail("l1.banks", format!("= {}: must be a power of two from 1 to 32", l1.banks));
     }
@@ -225,7 +238,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     let ic = &c.icnt;
     k.at_least("icnt.request_flit_bytes", ic.request_flit_bytes, 1);
     k.at_least("icnt.reply_flit_bytes", ic.reply_flit_bytes, 1);
-    k.at_least("icnt.latency", ic.latency, 1);
+    k.range("icnt.latency", ic.latency, 1, MAX_LATENCY);
     k.at_least("icnt.header_bytes", ic.header_bytes, 1);
 
     let l2 = &c.l2;
@@ -239,11 +252,11 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         k.fail("l2.mshr_entries", format!("= {}: must be between 1 and 4096", l2.mshr_entries));
     }
     k.range("l2.mshr_merge", l2.mshr_merge, 1, 64);
-    k.at_least("l2.access_queue", l2.access_queue, 1);
-    k.at_least("l2.miss_queue", l2.miss_queue, 1);
-    k.at_least("l2.response_queue", l2.response_queue, 1);
+    k.range("l2.access_queue", l2.access_queue, 1, MAX_QUEUE);
+    k.range("l2.miss_queue", l2.miss_queue, 1, MAX_QUEUE);
+    k.range("l2.response_queue", l2.response_queue, 1, MAX_QUEUE);
     k.at_least("l2.data_port_bytes", l2.data_port_bytes, 1);
-    k.at_least("l2.latency", l2.latency, 1);
+    k.range("l2.latency", l2.latency, 1, MAX_LATENCY);
     if l2.replacement == ReplacementName::Dacache {
         k.fail(
             "l2.replacement",
@@ -268,10 +281,15 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     }
 
     let id = &c.ideal;
-    k.range("ideal.l2_latency", id.l2_latency, 1, 100_000);
-    k.range("ideal.dram_latency", id.dram_latency, 1, 100_000);
+    k.range("ideal.l2_latency", id.l2_latency, 1, MAX_LATENCY);
+    k.range("ideal.dram_latency", id.dram_latency, 1, MAX_LATENCY);
     // Seed 002 Fig. 3 starts its axis at 0 ("varying the miss latencies from 0 to 250 cycles").
-    k.range("ideal.miss_latency", id.miss_latency, 0, 100_000);
+    k.range("ideal.miss_latency", id.miss_latency, 0, MAX_LATENCY);
+    k.range("core.kernel_launch_latency", core.kernel_launch_latency, 0, MAX_LATENCY);
+    k.range("core.cta_launch_latency", core.cta_launch_latency, 0, MAX_LATENCY);
+    k.range("dram.frontend_latency", c.dram.frontend_latency, 0, MAX_LATENCY);
+    k.range("dram.coordination.latency", c.dram.coordination.latency, 0, MAX_LATENCY);
+    cache_lines(&mut k, c);
 
     if c.sim.watchdog_cycles < 1000 {
         k.fail("sim.watchdog_cycles", format!("= {}: must be at least 1000", c.sim.watchdog_cycles));
@@ -309,8 +327,10 @@ fn sectored(k: &mut Checker, c: &Config) {
 fn adaptive(k: &mut Checker, c: &Config) {
     let l1 = &c.l1;
     let Some(a) = &l1.adaptive else { return };
-    let size_kb = l1.sets * l1.ways * l1.line_bytes / 1024;
-    if size_kb == 0 || a.unified_kb == 0 || !a.unified_kb.is_multiple_of(size_kb) {
+    // In 64 bits: sets, ways and line size may each be at their bounds here.
+    let size_kb = u64::from(l1.sets) * u64::from(l1.ways) * u64::from(l1.line_bytes) / 1024;
+    let unified_kb = u64::from(a.unified_kb);
+    if size_kb == 0 || unified_kb == 0 || !unified_kb.is_multiple_of(size_kb) {
         k.fail(
             "l1.adaptive.unified_kb",
             format!(
@@ -318,15 +338,15 @@ fn adaptive(k: &mut Checker, c: &Config) {
                 a.unified_kb
             ),
         );
-    } else if l1.ways * (a.unified_kb / size_kb) > MAX_WAYS {
+    } else if u64::from(l1.ways) * (unified_kb / size_kb) > u64::from(MAX_WAYS) {
         k.fail(
             "l1.adaptive.unified_kb",
             format!(
                 "= {}: the L1 would need {} ways ({} × {}), more than the {MAX_WAYS} warpscope holds",
                 a.unified_kb,
-                l1.ways * (a.unified_kb / size_kb),
+                u64::from(l1.ways) * (unified_kb / size_kb),
                 l1.ways,
-                a.unified_kb / size_kb
+                unified_kb / size_kb
             ),
         );
     }
@@ -351,6 +371,38 @@ fn dacache(k: &mut Checker, c: &Config) {
         && !(0.0..=1.0).contains(&f)
     {
         k.fail("l1.dacache.partition", format!("= Static({f}): F must be between 0.0 and 1.0"));
+    }
+}
+
+/// The machine's cache lines, L1s and L2 slices together, within [`MAX_CACHE_LINES`]; the
+/// error names the cache that holds the most (issue 37.1). Checked before anything is
+/// allocated, in 128-bit arithmetic so no product wraps.
+fn cache_lines(k: &mut Checker, c: &Config) {
+    // An adaptive L1 holds up to its unified array's lines (`adaptive` bounds its ways).
+    let unified = c.l1.adaptive.as_ref().map_or(1, |a| {
+        let size_kb = u128::from(c.l1.sets) * u128::from(c.l1.ways) * u128::from(c.l1.line_bytes) / 1024;
+        (u128::from(a.unified_kb) / size_kb.max(1)).max(1)
+    });
+    let l1 = u128::from(c.core.count) * u128::from(c.l1.sets) * u128::from(c.l1.ways) * unified;
+    let slices = u128::from(c.dram.channels) * u128::from(c.l2.slices_per_channel);
+    let l2 = slices * u128::from(c.l2.sets) * u128::from(c.l2.ways);
+    if l1 + l2 > u128::from(MAX_CACHE_LINES) {
+        let (key, what) = if l1 >= l2 {
+            (
+                "l1.sets",
+                format!("{} SMs × {} sets × {} ways = {l1} L1 lines", c.core.count, c.l1.sets, c.l1.ways),
+            )
+        } else {
+            ("l2.sets", format!("{slices} slices × {} sets × {} ways = {l2} L2 lines", c.l2.sets, c.l2.ways))
+        };
+        k.fail(
+            key,
+            format!(
+                "the machine would hold {} cache lines ({what}), more than the {MAX_CACHE_LINES} warpscope simulates (about {} GiB of state)",
+                l1 + l2,
+                (MAX_CACHE_LINES * LINE_STATE_BYTES) >> 30
+            ),
+        );
     }
 }
 
@@ -388,8 +440,8 @@ fn dram(k: &mut Checker, c: &Config) {
         );
     }
     k.pow2("dram.rows", d.rows, 1);
-    k.at_least("dram.read_queue", d.read_queue, 1);
-    k.at_least("dram.write_queue", d.write_queue, 1);
+    k.range("dram.read_queue", d.read_queue, 1, MAX_QUEUE);
+    k.range("dram.write_queue", d.write_queue, 1, MAX_QUEUE);
     if d.write_high_watermark > d.write_queue || d.write_high_watermark == 0 {
         k.fail(
             "dram.write_high_watermark",
@@ -560,7 +612,7 @@ fn scheduler(k: &mut Checker, c: &Config) {
         );
     }
     k.at_least("dram.row_hit_cap", d.row_hit_cap, 1);
-    k.at_least("dram.gmc.cmd_queue_depth", d.gmc.cmd_queue_depth, 1);
+    k.range("dram.gmc.cmd_queue_depth", d.gmc.cmd_queue_depth, 1, MAX_QUEUE);
     k.at_least("dram.gmc.max_row_hit_streak", d.gmc.max_row_hit_streak, 1);
     if d.gmc.age_threshold == 0 {
         k.fail("dram.gmc.age_threshold", "= 0: must be at least 1 DRAM cycle");
@@ -571,7 +623,7 @@ fn scheduler(k: &mut Checker, c: &Config) {
     let co = &d.coordination;
     k.at_least("dram.coordination.link_bits", co.link_bits, 1);
     k.at_least("dram.coordination.message_bits", co.message_bits, 1);
-    k.at_least("dram.coordination.link_queue", co.link_queue, 1);
+    k.range("dram.coordination.link_queue", co.link_queue, 1, MAX_QUEUE);
     let a = &d.alpha_sjf;
     if !(a.alpha > 0.0 && a.alpha <= 1.0) {
         k.fail(

@@ -238,6 +238,19 @@ mod tests {
         Line { key, state, ..Line::default() }
     }
 
+    /// The configuration's bound on a machine's cache lines rests on
+    /// [`crate::config::LINE_STATE_BYTES`] bounding each line's state: the line, the
+    /// most replacement state a line has (DaCache's chain position and sampled flag; RRIP's
+    /// one RRPV byte is less) and the reuse tracker's marker and inserting warp.
+    #[test]
+    fn a_lines_state_fits_the_bound_the_config_checks() {
+        use std::mem::size_of;
+        let replacement = size_of::<u8>() + size_of::<bool>();
+        let reuse = size_of::<u8>() + size_of::<u16>();
+        let per_line = size_of::<Line>() + replacement + reuse;
+        assert!(per_line as u64 <= crate::config::LINE_STATE_BYTES, "{per_line} bytes a line");
+    }
+
     #[test]
     fn reserved_lines_are_never_victims() {
         let mut t = lru(1, 2);
