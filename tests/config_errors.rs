@@ -57,7 +57,9 @@ fn zero_sized_queue() {
         config_error("(\n  l2: (miss_queue: 0),\n)"),
         "m.ron:2:8: l2.miss_queue = 0: must be between 1 and 65536"
     );
-    assert!(config_error("(dram: (read_queue: 0))").contains("dram.read_queue = 0: must be between 1 and 65536"));
+    assert!(
+        config_error("(dram: (read_queue: 0))").contains("dram.read_queue = 0: must be between 1 and 65536")
+    );
 }
 
 #[test]
