@@ -1,6 +1,7 @@
 //! `warpscope dram`: Ramulator and DRAMSim3 trace lines, the analytic peak of a pure row-hit
 //! stream, idle-cycle skipping that changes nothing, the JSON report and bad-trace errors.
 
+use proptest::prelude::*;
 use std::io::Cursor;
 use std::process::Command;
 use warpscope::batch::dram::{DramOptions, DramRequest, DramTrace, simulate};
@@ -251,4 +252,63 @@ fn a_generated_trace_goes_to_standard_output_and_stops_with_its_reader() {
     };
     assert!(status.success(), "a reader that leaves is no error: {status}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// A trace line is at most `MAX_LINE_BYTES` long (issue 37.1): an endless line (`--trace
+/// /dev/zero`) is refused at its line once that many bytes are read, a line of exactly that
+/// length is read, and the command exits 2 naming the line.
+#[test]
+fn an_endless_line_is_refused_at_the_length_limit() {
+    use warpscope::batch::dram::MAX_LINE_BYTES;
+    let endless = std::io::BufReader::new(std::io::Read::chain(
+        Cursor::new(b"0x40 R\n".to_vec()),
+        std::io::repeat(b'0'),
+    ));
+    let mut t = DramTrace::new(endless, "zero");
+    assert!(t.next_request().unwrap().is_some());
+    let e = t.next_request().unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "zero:2:1: the line is longer than {MAX_LINE_BYTES} bytes; a request reads `0x<addr> <R|W> [cycle]`"
+        )
+    );
+    let padded = format!("0x80 W{}\n", " ".repeat(MAX_LINE_BYTES as usize - 6));
+    assert_eq!(padded.len() as u64, MAX_LINE_BYTES + 1, "the line and its newline");
+    assert_eq!(requests(&padded).len(), 1);
+    let out = Command::new(BIN).args(["dram", "--trace", "/dev/zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/zero:1:1: the line is longer than"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// Any bytes as a trace, generated as a class (issue 37.6): the reader never panics, and
+    /// every error names the trace, a line and a column.
+    #[test]
+    fn any_bytes_read_as_requests_or_a_positioned_error(lines in proptest::collection::vec(
+        prop_oneof![
+            proptest::string::string_regex("0x[0-9a-f]{1,17} (R|W|READ|WRITE|X)( [0-9]{1,21})?( x)?").unwrap(),
+            proptest::collection::vec(any::<u8>(), 0..64)
+                .prop_map(|b| String::from_utf8_lossy(&b).replace('\n', " ")),
+        ],
+        0..12,
+    )) {
+        let text = lines.join("\n");
+        let mut t = DramTrace::new(Cursor::new(text.clone()), "t.trace");
+        for _ in 0..=lines.len() {
+            match t.next_request() {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => {
+                    let e = e.to_string();
+                    prop_assert!(e.starts_with("t.trace:"), "{e}");
+                    let pos: Vec<&str> = e.splitn(4, ':').collect();
+                    prop_assert!(pos[1].parse::<usize>().is_ok() && pos[2].parse::<usize>().is_ok(), "{e}");
+                    break;
+                }
+            }
+        }
+    }
 }

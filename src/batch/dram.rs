@@ -29,7 +29,7 @@ use crate::sim::stats::report::{DramReport, dram_report};
 use crate::sim::{Event, EventKind, EventSink};
 use anyhow::Result;
 use serde::Serialize;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;
 
@@ -149,6 +149,11 @@ fn parse_decimal(digits: &[u8]) -> Option<u64> {
     })
 }
 
+/// The longest line of a DRAM trace, in bytes (a request line reads about 30): a longer one is
+/// refused before more of it is held in memory (issue 37.1: `dram --trace /dev/zero` read one
+/// endless line until the allocation aborted).
+pub const MAX_LINE_BYTES: u64 = 4096;
+
 impl<R: BufRead> DramTrace<R> {
     pub fn new(reader: R, name: &str) -> DramTrace<R> {
         DramTrace { reader, buf: Vec::with_capacity(64), line: 0, name: name.to_string() }
@@ -158,14 +163,22 @@ impl<R: BufRead> DramTrace<R> {
     pub fn next_request(&mut self) -> Result<Option<DramRequest>, ConfigError> {
         loop {
             self.buf.clear();
-            let n = self.reader.read_until(b'\n', &mut self.buf).map_err(|e| ConfigError {
+            let at = |message: String| ConfigError {
                 origin: Origin::File(self.name.clone()),
                 position: Some((self.line + 1, 1)),
                 key: String::new(),
-                message: format!("cannot read: {e}"),
-            })?;
+                message,
+            };
+            let n = <&mut R as Read>::take(&mut self.reader, MAX_LINE_BYTES + 1)
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|e| at(format!("cannot read: {e}")))?;
             if n == 0 {
                 return Ok(None);
+            }
+            if n as u64 > MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
+                return Err(at(format!(
+                    "the line is longer than {MAX_LINE_BYTES} bytes; a request reads `0x<addr> <R|W> [cycle]`"
+                )));
             }
             self.line += 1;
             let mut text = &self.buf[..];
