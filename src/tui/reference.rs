@@ -62,7 +62,10 @@ pub fn markdown() -> String {
     out.push_str(
         "\n## Expressions\n\n`watch`, `print`, `condition` and `break ... if` take expressions: numbers (`12`, `0x1f`), \
          `\"names\"`, `+ - * / %`, `== != < <= > >=`, `&& || !` and parentheses, over the event's fields (in a \
-         breakpoint's condition) and these paths into the machine:\n\n| path | value |\n|---|---|\n",
+         breakpoint's condition) and the paths into the machine below. Arithmetic is on 64-bit signed integers; an \
+         overflow or a division by zero is an error, not a wrapped number. A condition that gives an error when it \
+         is evaluated (`1/0 > 0`, a field the event lacks) stops the machine there, as gdb does, and the stop names \
+         the error; fix it with `condition N EXPR`.\n\n| path | value |\n|---|---|\n",
     );
     for (p, what) in PATHS {
         out.push_str(&format!("| `{}` | {} |\n", cell(p), cell(what)));
