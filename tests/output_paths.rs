@@ -72,7 +72,7 @@ fn case() -> impl Strategy<Value = Case> {
             2 => Case {
                 args: s(&["config", "import", "g.config"]),
                 inputs: vec!["g.config"],
-                outputs: vec![("-o", o1)],
+                outputs: vec![("--output", o1)],
             },
             3 => Case {
                 args: s(&["dram", "-c", c, "--trace", "req.trace", "-q"]),
