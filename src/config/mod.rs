@@ -536,6 +536,14 @@ impl Time {
             Time::Ns(ns) => ((ns / tck_ns) - 1e-6).ceil().max(0.0) as u32,
         }
     }
+
+    /// Nanoseconds, a count of cycles of period `tck_ns` taken whole (no rounding).
+    pub fn ns(self, tck_ns: f64) -> f64 {
+        match self {
+            Time::Ns(ns) => ns,
+            Time::Ck(c) => f64::from(c) * tck_ns,
+        }
+    }
 }
 
 /// GDDR5 timing constraints (MECHANISMS §2; seed 000 Table II).

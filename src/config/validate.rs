@@ -327,8 +327,7 @@ fn sectored(k: &mut Checker, c: &Config) {
 fn adaptive(k: &mut Checker, c: &Config) {
     let l1 = &c.l1;
     let Some(a) = &l1.adaptive else { return };
-    // In 64 bits: sets, ways and line size may each be at their bounds here.
-    let size_kb = u64::from(l1.sets) * u64::from(l1.ways) * u64::from(l1.line_bytes) / 1024;
+    let size_kb = c.l1_kb();
     let unified_kb = u64::from(a.unified_kb);
     if size_kb == 0 || unified_kb == 0 || !unified_kb.is_multiple_of(size_kb) {
         k.fail(
@@ -379,10 +378,7 @@ fn dacache(k: &mut Checker, c: &Config) {
 /// allocated, in 128-bit arithmetic so no product wraps.
 fn cache_lines(k: &mut Checker, c: &Config) {
     // An adaptive L1 holds up to its unified array's lines (`adaptive` bounds its ways).
-    let unified = c.l1.adaptive.as_ref().map_or(1, |a| {
-        let size_kb = u128::from(c.l1.sets) * u128::from(c.l1.ways) * u128::from(c.l1.line_bytes) / 1024;
-        (u128::from(a.unified_kb) / size_kb.max(1)).max(1)
-    });
+    let unified = u128::from(c.l1_adaptive_multiple().max(1));
     let l1 = u128::from(c.core.count) * u128::from(c.l1.sets) * u128::from(c.l1.ways) * unified;
     let slices = u128::from(c.dram.channels) * u128::from(c.l2.slices_per_channel);
     let l2 = slices * u128::from(c.l2.sets) * u128::from(c.l2.ways);
@@ -505,10 +501,7 @@ fn dram(k: &mut Checker, c: &Config) {
     // tRAS + tRP is allowed: Accel-Sim's SM6_TITANX has RC=52 against RAS=37 + RP=16, and a
     // bank waits tRAS + tRP between activates anyway (its precharge in between). Compared in
     // nanoseconds, before each is rounded up to cycles.
-    let ns = |v: Time| match v {
-        Time::Ns(ns) => ns,
-        Time::Ck(c) => f64::from(c) * tck,
-    };
+    let ns = |v: Time| v.ns(tck);
     if ns(t.t_rc) + 1e-9 < ns(t.t_ras) {
         k.fail(
             "dram.timing.t_rc",
