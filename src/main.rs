@@ -434,6 +434,11 @@ impl Machine {
     }
 }
 
+/// Files given as `flag` (or in that place among the arguments), as inputs for [`pairs`].
+fn given(flag: &'static str, paths: &[PathBuf]) -> Vec<(&'static str, Option<String>)> {
+    paths.iter().map(|p| (flag, Some(p.display().to_string()))).collect()
+}
+
 /// Borrows owned (flag, path) pairs as [`check_outputs`] takes them.
 fn pairs<'a>(list: &'a [(&'a str, Option<String>)]) -> Vec<(&'a str, Option<&'a str>)> {
     list.iter().map(|(f, p)| (*f, p.as_deref())).collect()
@@ -704,10 +709,10 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let json = a.json.as_ref().map(|p| p.display().to_string());
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
     let md = a.md.as_ref().map(|p| p.display().to_string());
-    // A sweep resumes from its --csv and --json, so they are outputs only; the grid (or, with
-    // --merge, the shards' files) must not be written over.
-    let grids: Vec<String> = a.inputs.iter().map(|p| p.display().to_string()).collect();
-    let inputs: Vec<(&str, Option<&str>)> = grids.iter().map(|g| ("grid file", Some(g.as_str()))).collect();
+    // A sweep resumes from its --csv and --json, so they are outputs only; the grid must not be
+    // written over. --merge reads the shards' files whole before it writes, so they are not
+    // checked.
+    let grids = if a.merge { Vec::new() } else { given("grid file", &a.inputs) };
     check_outputs(
         &[
             ("--csv", csv.as_deref()),
@@ -715,7 +720,7 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
             ("--svg", svg.as_deref()),
             ("--md", md.as_deref()),
         ],
-        if a.merge { &[] } else { &inputs },
+        &pairs(&grids),
     )?;
     if a.merge {
         let target = match (&a.csv, &a.json) {
@@ -777,9 +782,7 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
 }
 
 fn config_import_cmd(a: ImportArgs) -> Result<i32> {
-    let names: Vec<String> = a.files.iter().map(|p| p.display().to_string()).collect();
-    let inputs: Vec<(&str, Option<&str>)> = names.iter().map(|n| ("option file", Some(n.as_str()))).collect();
-    check_outputs(&[("--output", Some(&a.output))], &inputs)?;
+    check_outputs(&[("--output", Some(&a.output))], &pairs(&given("option file", &a.files)))?;
     let mut files = Vec::new();
     for path in &a.files {
         files.push((read_file(path)?, path.display().to_string()));
@@ -938,8 +941,7 @@ fn validate_cmd(a: ValidateArgs) -> Result<i32> {
         eprintln!("wrote {path}");
         return Ok(0);
     }
-    let spec = a.spec.display().to_string();
-    check_outputs(&[("--output", Some(&a.output))], &[("spec", Some(&spec))])?;
+    check_outputs(&[("--output", Some(&a.output))], &pairs(&given("spec", std::slice::from_ref(&a.spec))))?;
     let v = validate::validate(&study, only.as_deref())?;
     output::write_atomic(&a.output, &validate::table::markdown(&v))?;
     Ok(0)

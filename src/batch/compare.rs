@@ -85,7 +85,7 @@ pub fn named_variants(specs: &[String], varies: &[String]) -> Result<Vec<Variant
 /// The cross product of `--vary key=v1,v2` arguments.
 pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
     let mut out = vec![Variant { name: String::new(), sets: Vec::new() }];
-    for arg in varies {
+    for (i, arg) in varies.iter().enumerate() {
         let Some((key, values)) = arg.split_once('=') else {
             return Err(ConfigError {
                 origin: Origin::Argument(format!("--vary {arg}")),
@@ -106,11 +106,7 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
         }
         // A key varied twice, or a value listed twice, would run the same machine under two
         // names (issue 37.4).
-        if varies
-            .iter()
-            .take_while(|a| !std::ptr::eq(*a, arg))
-            .any(|a| a.split_once('=').is_some_and(|(k, _)| k.trim() == key.trim()))
-        {
+        if varies[..i].iter().any(|a| a.split_once('=').is_some_and(|(k, _)| k.trim() == key.trim())) {
             return Err(refuse("is varied twice; give each key one --vary with all its values".into()));
         }
         if let Some(v) = values.iter().enumerate().find_map(|(i, v)| values[..i].contains(v).then_some(v)) {

@@ -449,8 +449,9 @@ impl Breakpoints {
     }
 
     /// Counts a hit of breakpoint `idx` at `cycle` (at most one per cycle) and honours its
-    /// ignore count; returns the stop it asks for, if it is not ignored.
-    fn hit(&mut self, idx: usize, cycle: u64, what: impl FnOnce() -> String) -> Option<Hit> {
+    /// ignore count; returns the stop it asks for, if it is not ignored, saying `what(b)` (built
+    /// only for a stop).
+    fn hit(&mut self, idx: usize, cycle: u64, what: impl FnOnce(&Breakpoint) -> String) -> Option<Hit> {
         let b = &mut self.list[idx];
         if self.this_cycle.iter().any(|(id, _)| *id == b.id) {
             return None;
@@ -460,7 +461,7 @@ impl Breakpoints {
         b.ignore -= u64::from(ignored);
         self.this_cycle.push((b.id, ignored));
         self.past.push(Record { cycle, id: b.id, ignored });
-        (!ignored).then(|| Hit { label: b.label(), id: b.id, cycle, what: what(), event: None })
+        (!ignored).then(|| Hit { label: b.label(), id: b.id, cycle, what: what(b), event: None })
     }
 
     /// Counts the hits `event` (at `cycle`) makes; returns the first that asks for a stop.
@@ -468,8 +469,8 @@ impl Breakpoints {
         let mut stop = None;
         for i in 0..self.list.len() {
             if Self::matches(&self.list[i], event, gpu)
-                && let what = Self::describe(&self.list[i], event.describe(), Some(event), gpu)
-                && let Some(mut h) = self.hit(i, cycle, || what)
+                && let Some(mut h) =
+                    self.hit(i, cycle, |b| Self::describe(b, event.describe(), Some(event), gpu))
                 && stop.is_none()
             {
                 h.event = Some(event.clone());
@@ -488,8 +489,8 @@ impl Breakpoints {
                 && b.trigger == Trigger::Cycle(cycle)
                 && condition_holds(b, &EventScope { event: None, gpu });
             if reached
-                && let what = Self::describe(b, format!("reached cycle {cycle}"), None, gpu)
-                && let Some(h) = self.hit(i, cycle, || what)
+                && let Some(h) =
+                    self.hit(i, cycle, |b| Self::describe(b, format!("reached cycle {cycle}"), None, gpu))
             {
                 stop = stop.or(Some(h));
             }
@@ -520,7 +521,7 @@ impl Breakpoints {
             };
             if let Some(old) = old
                 && old != now
-                && let Some(h) = self.hit(i, cycle, || format!("{text}: {old} → {now}"))
+                && let Some(h) = self.hit(i, cycle, |_| format!("{text}: {old} → {now}"))
             {
                 stop = stop.or(Some(h));
             }

@@ -53,33 +53,34 @@ fn existing(_: &std::fs::Metadata) -> Identity {
 /// Checks each output as [`check_target`] does, then that no output is one of `inputs` and no
 /// two outputs are one file. Each entry is the flag and the path as the user gave them; `None`
 /// is a flag not given.
-pub fn check_paths(
-    outputs: &[(&str, Option<&str>)],
-    inputs: &[(&str, Option<&str>)],
+pub fn check_paths<'a>(
+    outputs: &[(&'a str, Option<&'a str>)],
+    inputs: &[(&'a str, Option<&'a str>)],
 ) -> Result<(), ConfigError> {
-    let named = |list: &[(&str, Option<&str>)]| -> Vec<(String, String)> {
-        list.iter().filter_map(|(f, p)| p.map(|p| (f.to_string(), p.to_string()))).collect()
+    let given = |list: &[(&'a str, Option<&'a str>)]| -> Vec<(&'a str, &'a str)> {
+        list.iter().filter_map(|&(f, p)| p.map(|p| (f, p))).collect()
     };
-    let (outputs, inputs) = (named(outputs), named(inputs));
+    let outputs = given(outputs);
     for (flag, path) in &outputs {
         check_target(flag, path)?;
     }
+    // `-` reads standard input and writes standard output: an input there is never an output.
+    let inputs: Vec<(&str, &str, Identity)> = given(inputs)
+        .into_iter()
+        .filter_map(|(f, p)| identity(p).filter(|id| *id != Identity::Standard).map(|id| (f, p, id)))
+        .collect();
     let ids: Vec<Option<Identity>> = outputs.iter().map(|(_, p)| identity(p)).collect();
     for (i, (flag, path)) in outputs.iter().enumerate() {
         let Some(id) = ids[i].as_ref().filter(|id| **id != Identity::Special) else { continue };
-        // `-` reads standard input and writes standard output: never one stream.
-        let file = *id != Identity::Standard;
-        for (in_flag, in_path) in inputs.iter().filter(|_| file) {
-            if identity(in_path).as_ref() == Some(id) {
-                return Err(argument_error(
-                    flag,
-                    path,
-                    format!(
-                        "is the same file as the input `{in_path}` ({}); writing it would replace what the command reads — give the output another path",
-                        given_as(in_flag)
-                    ),
-                ));
-            }
+        if let Some((in_flag, in_path, _)) = inputs.iter().find(|(_, _, input)| input == id) {
+            return Err(argument_error(
+                flag,
+                path,
+                format!(
+                    "is the same file as the input `{in_path}` ({}); writing it would replace what the command reads — give the output another path",
+                    given_as(in_flag)
+                ),
+            ));
         }
         if let Some(j) = (0..i).find(|&j| ids[j].as_ref() == Some(id)) {
             let (other_flag, other_path) = &outputs[j];
