@@ -505,7 +505,7 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
         );
         return Ok(EXIT_INPUT);
     }
-    let session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
+    let session = Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?;
     let opts = warpscope::tui::TuiOptions {
         mouse: a.mouse,
         layout: a.layout,
@@ -530,7 +530,8 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
     }
     let lines = a.commands.lines()?;
     let (config, workload) = load(&a.machine)?;
-    let mut session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
+    let mut session =
+        Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?;
     for (line, place) in &lines {
         if line.is_empty() {
             continue;
@@ -972,7 +973,8 @@ fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
     timeline::check_window(a.from, a.to)
         .map_err(|e| usage(&format!("--from {} --to {}", a.from, a.to), &e))?;
     let (config, workload) = load(&a.machine)?;
-    let mut session = Session::new(config, workload).map_err(anyhow::Error::msg)?;
+    let mut session =
+        Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?;
     session.goto(a.to);
     if session.furthest < a.to {
         let why = match &session.gpu.status {

@@ -266,6 +266,19 @@ fn bad_input_exits_2_with_a_located_message() {
     let (code, _, stderr) = run(&["run", "-w", "/no/such/workload.ron"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("/no/such/workload.ron: cannot read"));
+    // A workload the machine cannot hold is bad input too, in the headless and debugger paths.
+    for cmd in ["run", "batch"] {
+        let mut args = vec![cmd, "-c", SMALL, "-w", TINY, "--set", "core.max_threads=64"];
+        if cmd == "batch" {
+            args.extend(["-x", "info"]);
+        }
+        let (code, _, stderr) = run(&args);
+        assert_eq!(code, 2, "{cmd}: {stderr}");
+        assert!(
+            stderr.contains("a CTA of 128 threads does not fit on an SM (core.max_threads = 64)"),
+            "{cmd}: {stderr}"
+        );
+    }
 }
 
 /// Every output flag of every command: a path in a missing directory is refused before the

@@ -9,7 +9,7 @@ use crate::sim::stats::metrics::{SUMMARY, format, unit, value};
 use crate::sim::stats::report::Report;
 use crate::sim::{EventKind, Gpu, Status};
 use crate::workload::Workload;
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,6 +26,17 @@ pub struct RunOptions {
     pub dram_trace: Option<String>,
 }
 
+/// A workload the machine cannot run (a CTA larger than an SM, no kernel): bad input, exit 2
+/// like every other (issue 37.4; it exited 1).
+pub fn unfit(workload: &str, message: String) -> crate::config::ConfigError {
+    crate::config::ConfigError {
+        origin: crate::config::Origin::Argument(format!("workload {workload}")),
+        position: None,
+        key: String::new(),
+        message,
+    }
+}
+
 /// Builds the machine and runs it; returns the final machine and its report.
 pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> Result<(Gpu, Report)> {
     let mut config = config.clone();
@@ -33,7 +44,8 @@ pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> 
         config.sim.max_instructions = opts.max_instructions;
     }
     let max = if opts.max_cycles > 0 { opts.max_cycles } else { config.sim.max_cycles };
-    let mut gpu = Gpu::new(Arc::new(config), workload).map_err(|e| anyhow!(e))?;
+    let name = workload.name.clone();
+    let mut gpu = Gpu::new(Arc::new(config), workload).map_err(|e| unfit(&name, e))?;
     let start = Instant::now();
     match &opts.dram_trace {
         None => gpu.run(max),
