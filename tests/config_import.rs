@@ -104,7 +104,10 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     let noted = |imp: &warpscope::config::gpgpusim::Imported, name: &str, words: &str| {
         imp.notes.iter().any(|n| n.option.starts_with(&format!("-{name} ")) && n.reason.contains(words))
     };
-    assert!(noted(&qv, "gpgpu_sub_core_model", "sub-core"));
+    // Sub-core: a register per scheduler in ID_OC_MEM (4) and in OC_EX_MEM (4) of 4 schedulers.
+    assert!(qv.config.core.sub_core && !noted(&qv, "gpgpu_sub_core_model", ""));
+    assert_eq!(qv.config.core.mem_pipeline_width, 2, "-gpgpu_pipeline_widths 4,4,4,4,4,...");
+    assert!(qv.ron.contains("ID_OC_MEM 4 + OC_EX_MEM 4 registers over 4 schedulers"), "{}", qv.ron);
     assert!(qv.config.l1.sectored && qv.config.l2.sectored, "S: caches import as sectored");
     assert!(!noted(&qv, "gpgpu_cache:dl1", "sectored"));
     assert!(!noted(&qv, "gpgpu_cache:dl1", "MSHR entries"), "512 entries are kept");

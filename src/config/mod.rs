@@ -99,8 +99,14 @@ pub struct CoreConfig {
     /// SIMD lanes per ALU; a warp instruction occupies the ALU for 32 / simd_width cycles.
     pub simd_width: u32,
     /// Memory instructions that can wait in front of the LD/ST unit (seed 002 "memory pipeline
-    /// width").
+    /// width"); with `sub_core`, per warp scheduler.
     pub mem_pipeline_width: u32,
+    /// GPGPU-Sim's sub-core model (`-gpgpu_sub_core_model 1`): each warp scheduler has its own
+    /// `mem_pipeline_width` places in front of the LD/ST unit instead of all sharing them, and
+    /// the unit takes the oldest instruction issued (`ldst_unit::issue` takes
+    /// `register_set::get_ready`, the lowest instruction id), so the schedulers are served in
+    /// turn whatever the rotation of the first to offer.
+    pub sub_core: bool,
     /// Loads a warp may have outstanding before it stalls.
     pub max_loads_per_warp: u32,
     /// Reply packets from the interconnect buffered at the SM before the L1 fills them.
@@ -700,6 +706,7 @@ impl Default for CoreConfig {
             alu_latency: 8,
             simd_width: 32,
             mem_pipeline_width: 2,
+            sub_core: false,
             max_loads_per_warp: 4,
             reply_queue: 8,
             shared_latency: 24,

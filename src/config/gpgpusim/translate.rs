@@ -177,6 +177,7 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_num_sched_per_core")? {
         c.set("core.warp_schedulers", v, src(o));
     }
+    sub_core(c)?;
     if let Some(o) = c.get("gpgpu_scheduler") {
         let mut parts = o.value.split(':');
         match parts.next().unwrap_or("") {
@@ -230,6 +231,38 @@ fn occupancy(c: &mut Ctx) -> Result<(), ConfigError> {
 /// `-trace_opcode_latency_initiation_int <latency>,<initiation>` (`trace_config::set_latency`);
 /// an initiation interval of n cycles per warp instruction is a SIMD width of 32 / n. Without a
 /// `trace.config`, GPGPU-Sim's PTX-mode ADD latency stands for every ALU operation.
+/// `-gpgpu_sub_core_model 1`: each warp scheduler has its own register in ID_OC_MEM and in
+/// OC_EX_MEM (`register_set::has_free(sub_core_model, id)` in `scheduler_unit::cycle`), so
+/// `core.sub_core` with `core.mem_pipeline_width` the two stages' registers per scheduler
+/// (`-gpgpu_pipeline_widths` fields ID_OC_MEM and OC_EX_MEM, the 5th and 10th, each divided
+/// among the schedulers). The operand collector units between the two stages are not counted.
+fn sub_core(c: &mut Ctx) -> Result<(), ConfigError> {
+    let Some((on, o)) = c.number("gpgpu_sub_core_model")? else { return Ok(()) };
+    if on == 0 {
+        c.agree(o, "the warp schedulers share the places in front of the LD/ST unit (core.sub_core = false)");
+        return Ok(());
+    }
+    c.set("core.sub_core", true, src(o));
+    let schedulers = match c.number("gpgpu_num_sched_per_core")? {
+        Some((n, _)) => n.max(1),
+        None => u64::from(crate::config::Config::default().core.warp_schedulers),
+    };
+    let Some(w) = c.get("gpgpu_pipeline_widths") else { return Ok(()) };
+    let widths = c.numbers(w, ',', "comma-separated stage widths, e.g. 4,4,4,4,4,4,4,4,4,4,8")?;
+    match (widths.get(4), widths.get(9)) {
+        (Some(&id_oc), Some(&oc_ex)) if id_oc >= schedulers && oc_ex >= schedulers => c.set(
+            "core.mem_pipeline_width",
+            id_oc / schedulers + oc_ex / schedulers,
+            format!("{} (ID_OC_MEM {id_oc} + OC_EX_MEM {oc_ex} registers over {schedulers} schedulers)", src(w)),
+        ),
+        _ => c.note(
+            w,
+            format!("ID_OC_MEM and OC_EX_MEM (the 5th and 10th widths) need a register for each of the {schedulers} sub-core schedulers; core.mem_pipeline_width keeps its default"),
+        ),
+    }
+    Ok(())
+}
+
 fn alu(c: &mut Ctx) -> Result<(), ConfigError> {
     const ONE_ALU: &str = "warpscope has one ALU: every non-memory instruction gets core.alu_latency and core.simd_width from -trace_opcode_latency_initiation_int (the INT unit of IADD3 and IMAD)";
     if let Some(o) = c.get("trace_opcode_latency_initiation_int") {
@@ -797,10 +830,6 @@ fn unrepresented(name: &str) -> &'static str {
                 "keep",
             ],
             NO_TIMING_EFFECT,
-        ),
-        (
-            &["gpgpu_sub_core_model"],
-            "sub-core schedulers with private registers and units are not modelled: a warpscope SM's schedulers share its units",
         ),
         (&["gpgpu_shmem_option", "gpgpu_unified_l1d_size"], "only used with -gpgpu_adaptive_cache_config 1"),
         (

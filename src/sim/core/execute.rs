@@ -346,7 +346,7 @@ impl ExecUnit {
 
     /// Whether warp `w`'s next instruction can issue now as far as the warp itself goes
     /// (operands, outstanding-load slots), given that `w` is not blocked, the LD/ST queue is
-    /// `ldst_full` and its scheduler's ALU takes another instruction from `alu_free` on.
+    /// `ldst_full` for it and its scheduler's ALU takes another instruction from `alu_free` on.
     #[inline]
     pub fn check(&self, w: usize, now: u64, ldst_full: bool, alu_free: u64) -> StallReason {
         let warp = &self.warps[w];

@@ -31,8 +31,8 @@ pub struct IssueInputs<'a> {
     pub core: u16,
     pub now: u64,
     pub exec: &'a ExecUnit,
-    /// The LD/ST queue is full now.
-    pub ldst_full: bool,
+    /// The warp slots whose memory instruction the LD/ST queue cannot take now (a mask).
+    pub ldst_refused: u64,
     /// Free L1 MSHR entries and their total, free L1 miss-queue slots, and the L1's fully
     /// cached warps (seed 004 §4.2.4).
     pub mshr_free: u32,
@@ -50,7 +50,7 @@ impl<'a> IssueInputs<'a> {
             core,
             now,
             exec,
-            ldst_full: ldst.queue.is_full(),
+            ldst_refused: ldst.refused(),
             mshr_free: l1.mshr.free() as u32,
             mshr_capacity: l1.mshr.capacity() as u32,
             miss_queue_free: l1.miss_queue.free() as u32,
@@ -99,10 +99,10 @@ pub struct IssueStage {
     /// (a set of `StallReason::bit`s; for the stall class of a cycle without issue).
     seen: u16,
     /// This cycle: the warps held at the previous issue stage, those blocked when it began,
-    /// and whether the LD/ST queue was full then.
+    /// and the warps whose memory instruction the LD/ST queue refused then.
     prev_held: u64,
     blocked: u64,
-    ldst_full: bool,
+    ldst_refused: u64,
 }
 
 impl IssueStage {
@@ -129,7 +129,7 @@ impl IssueStage {
             seen: 0,
             prev_held: 0,
             blocked: 0,
-            ldst_full: false,
+            ldst_refused: 0,
         }
     }
 
@@ -203,13 +203,13 @@ impl IssueStage {
     /// Starts this cycle's issue stage: priorities are brought up to date, and the warps
     /// blocked now and the LD/ST queue's state are what every scheduler skips this cycle.
     #[inline]
-    pub fn begin(&mut self, exec: &ExecUnit, ldst_full: bool) {
+    pub fn begin(&mut self, exec: &ExecUnit, ldst_refused: u64) {
         self.refresh_priorities(exec);
         self.issued_last = 0;
         self.seen = 0;
         self.prev_held = std::mem::take(&mut self.held);
         self.blocked = exec.blocked();
-        self.ldst_full = ldst_full;
+        self.ldst_refused = ldst_refused;
     }
 
     /// Scheduler `s`'s warps this cycle: `None` when it has nothing to do (no resident warp —
@@ -223,10 +223,8 @@ impl IssueStage {
             return None;
         }
         let mut candidates = members & !self.blocked;
-        // With the LD/ST queue full no memory instruction can issue: skip those warps.
-        if self.ldst_full {
-            candidates &= !exec.mem_next;
-        }
+        // A memory instruction the LD/ST queue has no place for cannot issue: skip its warp.
+        candidates &= !(exec.mem_next & self.ldst_refused);
         (candidates != 0 || tracing).then_some(Slot { scheduler: s, members, candidates })
     }
 
@@ -275,7 +273,7 @@ impl IssueStage {
         let alu = self.alu_free[s];
         let picked = if qualified != 0 {
             sched.pick(qualified, &view, &mut |w| {
-                let r = exec.check(w, now, io.ldst_full, alu);
+                let r = exec.check(w, now, io.ldst_refused & 1 << w != 0, alu);
                 seen |= r.bit();
                 r == StallReason::Issued
             })
@@ -368,7 +366,7 @@ impl IssueStage {
         if exec.wait_mem & bit != 0 {
             return StallReason::WaitMem;
         }
-        match exec.check(w, io.now, io.ldst_full, self.alu_free[s]) {
+        match exec.check(w, io.now, io.ldst_refused & bit != 0, self.alu_free[s]) {
             StallReason::Issued if held & bit != 0 => self.schedulers[s].hold_reason(),
             StallReason::Issued => StallReason::NotSelected,
             r => r,
@@ -383,7 +381,7 @@ impl IssueStage {
     pub fn classify(&self, io: &IssueInputs<'_>) -> StallClass {
         let exec = io.exec;
         let blocked = exec.blocked();
-        let skipped = if io.ldst_full { exec.valid & !blocked & exec.mem_next } else { 0 };
+        let skipped = exec.valid & !blocked & exec.mem_next & io.ldst_refused;
         if self.seen & StallClass::StrMem.reasons() != 0
             || bits(skipped).any(|w| exec.warps[w].ready_at <= io.now)
         {

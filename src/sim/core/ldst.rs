@@ -71,6 +71,10 @@ pub struct Ldst {
     /// MASCAR's re-execution queue of refused load accesses, each with what the L1 needs to
     /// know about its load (capacity 0 when disabled).
     pub reexec: BoundedQueue<(MemRequest, AccessCtx)>,
+    /// Under `core.sub_core`, the warp schedulers, each with `places` of the queue's own (warp
+    /// slot w is scheduler w mod `schedulers`'s); 0 when the schedulers share the queue.
+    schedulers: usize,
+    places: usize,
 }
 
 impl Ldst {
@@ -84,9 +88,18 @@ impl Ldst {
         m.coalesced.iter().skip(if i == 0 { self.next } else { 0 }).collect()
     }
 
-    pub fn new(width: usize, shared_latency: usize, reexec: usize) -> Ldst {
+    /// A unit whose queue holds `width` instructions, or with `sub_core` `width` of each of
+    /// `schedulers` warp schedulers.
+    pub fn new(
+        width: usize,
+        sub_core: bool,
+        schedulers: usize,
+        shared_latency: usize,
+        reexec: usize,
+    ) -> Ldst {
+        let (schedulers, places) = if sub_core { (schedulers, width) } else { (0, 0) };
         Ldst {
-            queue: SlotQueue::new(width),
+            queue: SlotQueue::new(width * schedulers.max(1)),
             next: 0,
             started: None,
             stalled: None,
@@ -94,7 +107,29 @@ impl Ldst {
             shared: VecDeque::with_capacity(shared_latency + 1),
             head_misses: 0,
             reexec: BoundedQueue::new(reexec),
+            schedulers,
+            places,
         }
+    }
+
+    /// The warp slots whose memory instruction the queue cannot take now, as a mask: every
+    /// slot when the shared queue is full; under `core.sub_core`, the slots of each scheduler
+    /// whose own places are taken (GPGPU-Sim's `register_set::has_free(sub_core_model, id)`
+    /// on ID_OC_MEM). The queue stays in issue order, so its head, which the unit serves, is
+    /// the oldest instruction of all (`ldst_unit::issue`'s `get_ready`).
+    #[inline]
+    pub fn refused(&self) -> u64 {
+        if self.places == 0 {
+            return if self.queue.is_full() { u64::MAX } else { 0 };
+        }
+        let mut refused = 0;
+        for s in 0..self.schedulers {
+            let held = self.queue.iter().filter(|m| m.warp as usize % self.schedulers == s).count();
+            if held >= self.places {
+                refused |= scheduler_slots(s, self.schedulers);
+            }
+        }
+        refused
     }
 
     pub fn is_idle(&self) -> bool {
@@ -105,6 +140,11 @@ impl Ldst {
     pub fn parks(&self) -> bool {
         self.reexec.capacity() > 0
     }
+}
+
+/// The warp slots of scheduler `s` of `k` (slot w belongs to scheduler w mod k).
+fn scheduler_slots(s: usize, k: usize) -> u64 {
+    (s..64).step_by(k).fold(0, |m, w| m | 1 << w)
 }
 
 /// What the unit needs from around it for one step.

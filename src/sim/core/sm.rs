@@ -97,7 +97,13 @@ impl Sm {
             exec: ExecUnit::new(c, id, placeholder),
             issue: IssueStage::new(c),
             learner,
-            ldst: Ldst::new(c.core.mem_pipeline_width as usize, c.core.shared_latency as usize, reexec),
+            ldst: Ldst::new(
+                c.core.mem_pipeline_width as usize,
+                c.core.sub_core,
+                c.core.warp_schedulers as usize,
+                c.core.shared_latency as usize,
+                reexec,
+            ),
             tagger: GroupTagger::new(c.dram.scheduler.groups_warps(), c.l2.slices_per_channel),
             loads: LoadTracker::new(c.core.zero_latency_divergence, n * c.core.max_loads_per_warp as usize),
             l1,
@@ -282,11 +288,12 @@ impl Sm {
         if let Some(at) = self.loads.next_release() {
             until = until.min(at);
         }
-        if self.ldst.queue.is_full() {
-            // Warps skipped for the full LD/ST queue: their stall class turns when their ALU
+        let refused = self.ldst.refused();
+        if refused != 0 {
+            // Warps skipped for a full LD/ST queue: their stall class turns when their ALU
             // operands become ready.
             let e = &self.exec;
-            for w in super::sched::bits(e.valid & !e.blocked() & e.mem_next) {
+            for w in super::sched::bits(e.valid & !e.blocked() & e.mem_next & refused) {
                 let at = e.warps[w].ready_at;
                 if at > now {
                     until = until.min(at);
@@ -546,7 +553,7 @@ impl Sm {
     #[inline]
     fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         let mut offered = false;
-        self.issue.begin(&self.exec, self.ldst.queue.is_full());
+        self.issue.begin(&self.exec, self.ldst.refused());
         let tracing = env.sink.wants(EventKind::WarpStall);
         for s in self.issue.order(now) {
             let Some(slot) = self.issue.slot(s, &self.exec, &mut self.stats, tracing) else {
@@ -774,6 +781,21 @@ mod tests {
             issued
         }
 
+        /// (cycle its first data came back, warp) of every load, in that order: behind the
+        /// fixed-latency memory, the order the LD/ST unit served them.
+        fn loads_started(&self) -> Vec<(u64, u16)> {
+            let mut started: Vec<(u64, u16)> = self
+                .events
+                .iter()
+                .filter_map(|(_, e)| match e {
+                    Event::LoadDone { warp, first, .. } => Some((*first, *warp)),
+                    _ => None,
+                })
+                .collect();
+            started.sort();
+            started
+        }
+
         /// Steps until every warp retired; returns that cycle.
         fn finish(&mut self) -> u64 {
             while self.sm.exec.valid != 0 {
@@ -943,6 +965,38 @@ mod tests {
         let (turns, gaps) = order("ldst-round-robin");
         assert_eq!(gaps, [1, 1, 2, 2, 2, 2, 2]);
         assert_eq!(turns, [0, 1, 0, 1, 0, 1, 0, 1], "the schedulers alternate");
+    }
+
+    /// The same aliasing queue under GPGPU-Sim's sub-core model (`core.sub_core`), with the
+    /// rotation GPGPU-Sim has: each scheduler has a place of its own, so both issue their
+    /// first load in cycle 0, and the unit serves the oldest instruction, so a scheduler's
+    /// place frees only after the other's older load went first: they alternate.
+    #[test]
+    fn sub_core_places_serve_the_schedulers_in_turn_under_rotation() {
+        let workload = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
+            arrays: [(name: "a", elems: 4096), (name: "b", elems: 4096), (name: "c", elems: 4096),
+                (name: "d", elems: 4096)],
+            program: [
+                Load(array: "a", pattern: Coalesced, dst: 1),
+                Load(array: "b", pattern: Coalesced, dst: 2),
+                Load(array: "c", pattern: Coalesced, dst: 3),
+                Load(array: "d", pattern: Coalesced, dst: 4),
+            ])])"#;
+        let sets = [
+            "core.warp_schedulers=2",
+            "core.mem_pipeline_width=1",
+            "core.sub_core=true",
+            "l1.miss_queue=1",
+            "ideal.memory=fixed-latency",
+        ];
+        let mut rig = Rig::new(&sets, workload);
+        rig.serve_every = 2;
+        rig.finish();
+        let issued = rig.loads_issued();
+        assert_eq!(issued.iter().map(|l| l.1).collect::<Vec<u16>>(), [0, 1, 0, 1, 0, 1, 0, 1]);
+        assert_eq!((issued[0].0, issued[1].0), (0, 0), "a place each: both issue at once");
+        let started: Vec<u16> = rig.loads_started().iter().map(|l| l.1).collect();
+        assert_eq!(started, [0, 1, 0, 1, 0, 1, 0, 1], "the unit serves the oldest first");
     }
 
     #[test]
