@@ -444,3 +444,71 @@ fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
         }
     });
 }
+
+/// Workload arrays and strides at any size (issue 37.4): an array whose bytes would pass 2^64,
+/// two arrays of a kernel sharing bytes, or a stride or offset above 2^48 is refused at its
+/// field; anything accepted runs without an arithmetic panic (the test profile checks
+/// overflow), whatever its grid and loop.
+#[test]
+fn workload_arrays_never_wrap_or_overlap_and_strides_stay_exact() {
+    use proptest::prelude::*;
+    let size = prop_oneof![
+        Just(1u64),
+        1u64..=1 << 20,
+        Just(1 << 40),
+        Just(u64::MAX / 16),
+        Just(u64::MAX / 2),
+        Just(u64::MAX)
+    ];
+    let base = prop_oneof![
+        Just(None),
+        Just(Some(0x1000_0000u64)),
+        (0u64..1 << 30).prop_map(Some),
+        Just(Some(u64::MAX - 4095)),
+        Just(Some(1u64 << 63)),
+    ];
+    let stride = prop_oneof![Just(0u64), 1u64..=4096, Just(1 << 48), Just((1 << 48) + 1), Just(u64::MAX)];
+    let case = (
+        size.clone(),
+        proptest::sample::select(vec![1u32, 4, 16]),
+        size,
+        base,
+        stride.clone(),
+        stride,
+        1u32..=3,
+        1u32..=40,
+    );
+    let config = ProptestConfig { cases: 96, ..ProptestConfig::default() };
+    let small =
+        Config::from_text(include_str!("fixtures/small.ron"), Origin::File("small.ron".into()), &[]).unwrap();
+    let small = std::sync::Arc::new(small);
+    let (ran, refused) = (std::sync::atomic::AtomicUsize::new(0), std::sync::atomic::AtomicUsize::new(0));
+    proptest!(config, |((a_elems, elem_bytes, b_elems, b_base, stride, offset, times, ctas) in case)| {
+        let b_base = b_base.map_or("None".to_string(), |b| format!("Some({b})"));
+        let text = format!(
+            "(name: \"w\", kernels: [(name: \"k\", ctas: {ctas}, threads_per_cta: 64, arrays: [\
+             (name: \"a\", elem_bytes: {elem_bytes}, elems: {a_elems}), (name: \"b\", elems: {b_elems}, base: {b_base})], \
+             program: [Loop(times: {times}, body: [Load(array: \"a\", pattern: Strided(stride_bytes: {stride}, offset_bytes: {offset}), dst: 1), \
+             Load(array: \"b\", pattern: Coalesced, dst: 2)])])])"
+        );
+        match Workload::from_text(&text, &Origin::File("w.ron".into()), 1) {
+            Ok(w) => {
+                prop_assert!(stride <= 1 << 48 && offset <= 1 << 48, "{text}");
+                prop_assert!(a_elems.checked_mul(u64::from(elem_bytes)).is_some(), "{text}");
+                let mut g = warpscope::sim::Gpu::new(small.clone(), std::sync::Arc::new(w)).unwrap();
+                g.run(300);
+                prop_assert!(g.cycle <= 300, "{}", g.cycle);
+                ran.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(e) => {
+                let e = e.to_string();
+                prop_assert!(e.starts_with("w.ron:1:"), "positioned: {e}");
+                let named = ["arrays[0].elems", "arrays[1].elems", "arrays[1].base", "arrays[1].name", "stride_bytes", "offset_bytes"];
+                prop_assert!(named.iter().any(|f| e.contains(f)), "{e}");
+                refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    });
+    let (ran, refused) = (ran.into_inner(), refused.into_inner());
+    assert!(ran >= 5 && refused >= 5, "both sides generated: {ran} ran, {refused} refused");
+}

@@ -440,9 +440,24 @@ impl SynthCursor {
         for lane in lanes(self.mask) {
             let t = self.first_thread + u64::from(lane);
             let byte = match p {
-                Pattern::Coalesced => (t + i * k.grid_threads()) % a.elems * a.elem_bytes,
+                Pattern::Coalesced => {
+                    // Exact past 2^64 too (a long loop over a huge grid), in 128 bits.
+                    let n = match i.checked_mul(k.grid_threads()).and_then(|x| x.checked_add(t)) {
+                        Some(n) => n % a.elems,
+                        None => {
+                            ((u128::from(i) * u128::from(k.grid_threads()) + u128::from(t))
+                                % u128::from(a.elems)) as u64
+                        }
+                    };
+                    n * a.elem_bytes
+                }
                 Pattern::Strided { stride_bytes, offset_bytes } => {
-                    (t * stride_bytes + offset_bytes + i * a.elem_bytes) % (a.elems * a.elem_bytes)
+                    // In 128 bits: with stride and offset at most 2^48 (MAX_STRIDE) the sum
+                    // cannot overflow, so the byte is exact whatever the grid and the loop.
+                    let at = u128::from(t) * u128::from(*stride_bytes)
+                        + u128::from(*offset_bytes)
+                        + u128::from(i) * u128::from(a.elem_bytes);
+                    (at % u128::from(a.elems * a.elem_bytes)) as u64
                 }
                 Pattern::Random => {
                     hash(k.seed, &[0xa11, t, idx as u64, i, u64::from(j)]) % a.elems * a.elem_bytes
@@ -478,6 +493,9 @@ pub fn lanes(mask: u32) -> impl Iterator<Item = u32> {
 /// First address of the auto-assigned array space.
 pub(crate) const ARRAY_SPACE: u64 = 0x1000_0000;
 pub(crate) const ARRAY_ALIGN: u64 = 1 << 20;
+/// The largest stride or offset of a `Strided` pattern, bytes (2^48, a GPU's whole virtual
+/// address space): the address arithmetic stays exact in 128 bits.
+const MAX_STRIDE: u64 = 1 << 48;
 
 /// Checks a workload spec and compiles its kernels. Errors point at `text` positions.
 pub fn compile(
@@ -535,15 +553,49 @@ pub fn compile(
             if arrays.iter().any(|x: &ArrayInfo| x.name == a.name) {
                 return Err(at(format!("{ap}.name"), format!("\"{}\" is declared twice", a.name)));
             }
-            let bytes = a.elems * u64::from(a.elem_bytes);
-            let base = match a.base {
-                Some(b) => b,
-                None => {
-                    let b = next_base;
-                    next_base = (b + bytes).div_ceil(ARRAY_ALIGN) * ARRAY_ALIGN;
-                    b
-                }
+            let Some(bytes) = a.elems.checked_mul(u64::from(a.elem_bytes)) else {
+                return Err(at(
+                    format!("{ap}.elems"),
+                    format!("= {}: {} bytes each is more than 2^64 bytes", a.elems, a.elem_bytes),
+                ));
             };
+            let base = a.base.unwrap_or(next_base);
+            // The array's bytes, and with automatic placement the next base, stay below 2^64:
+            // addresses never wrap around.
+            let end = base
+                .checked_add(bytes)
+                .filter(|e| a.base.is_some() || e.checked_next_multiple_of(ARRAY_ALIGN).is_some());
+            let Some(end) = end else {
+                let (field, what) = match a.base {
+                    Some(b) => ("base", format!("= {b:#x}: the array's {bytes} bytes from there")),
+                    None => (
+                        "elems",
+                        format!("= {}: the array's {bytes} bytes after the arrays before it", a.elems),
+                    ),
+                };
+                return Err(at(
+                    format!("{ap}.{field}"),
+                    format!("{what} run past the end of the 64-bit address space"),
+                ));
+            };
+            if let Some(x) =
+                arrays.iter().find(|x: &&ArrayInfo| base < x.base + x.elems * x.elem_bytes && x.base < end)
+            {
+                let field = if a.base.is_some() { "base" } else { "name" };
+                return Err(at(
+                    format!("{ap}.{field}"),
+                    format!(
+                        "\"{}\" ({base:#x}..{end:#x}) overlaps \"{}\" ({:#x}..{:#x}); give each array bytes of its own",
+                        a.name,
+                        x.name,
+                        x.base,
+                        x.base + x.elems * x.elem_bytes
+                    ),
+                ));
+            }
+            if a.base.is_none() {
+                next_base = end.next_multiple_of(ARRAY_ALIGN);
+            }
             arrays.push(ArrayInfo {
                 name: a.name.clone(),
                 base,
@@ -720,6 +772,16 @@ impl CompileCtx<'_> {
         };
         if !matches!(width, 1 | 2 | 4 | 8 | 16) {
             return Err(self.err(&format!("{p}.width"), format!("= {width}: must be 1, 2, 4, 8 or 16 bytes")));
+        }
+        if let Pattern::Strided { stride_bytes, offset_bytes } = pattern {
+            for (name, v) in [("stride_bytes", stride_bytes), ("offset_bytes", offset_bytes)] {
+                if *v > MAX_STRIDE {
+                    return Err(self.err(
+                        &format!("{p}.pattern.{name}"),
+                        format!("= {v}: at most 2^48 (281474976710656) bytes"),
+                    ));
+                }
+            }
         }
         if matches!(pattern, Pattern::CsrEdge | Pattern::CsrNeighbor | Pattern::CsrNode) && !self.graph {
             return Err(
