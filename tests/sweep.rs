@@ -199,6 +199,12 @@ fn bad_grids_and_shards_exit_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("grid.ron:4:") && err.contains("grid: `l1.ways`: expected key.path="), "{err}");
     assert!(!err.contains("--vary"), "{err}");
+    // A key given by two grid entries is refused, and the hint speaks of grid entries.
+    std::fs::write(&g, read(&g).replace("\"l1.ways\"", "\"l1.ways=2\", \"l1.ways=4\"")).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("grid: `l1.ways=4`: is varied twice; give each key one grid entry"), "{err}");
+    std::fs::write(&g, read(&g).replace("\"l1.ways=2\", \"l1.ways=4\"", "\"l1.ways\"")).unwrap();
     // Output paths in a missing directory are refused before anything runs, as given.
     std::fs::write(&g, read(&g).replace("\"l1.ways\"", "\"l1.ways=2,4\"").replace("ipcc", "ipc")).unwrap();
     for flag in ["--csv", "--json", "--svg"] {

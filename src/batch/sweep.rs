@@ -174,7 +174,8 @@ impl Sweep {
                     Origin::Argument(a) => a.trim_start_matches("--vary ").to_string(),
                     _ => String::new(),
                 };
-                at_key("grid", &format!("`{entry}`: {}", e.message))
+                let message = e.message.replace("one --vary", "one grid entry");
+                at_key("grid", &format!("`{entry}`: {message}"))
             })?;
             assignments.extend(axes.into_iter().map(|v| v.sets));
         }
