@@ -297,6 +297,11 @@ impl Repro {
                     check_refs(&sweep, &c.named(), !c.baselines().is_empty(), &c.measure, &c.workloads)
                 })
                 .map_err(|(field, message)| at(&format!("claims[{i}].{field}"), message))?;
+            if !c.paper.is_finite() {
+                let message =
+                    format!("= {}: the paper's number is a finite number (1.10 for +10 %)", c.paper);
+                return Err(at(&format!("claims[{i}].paper"), message));
+            }
             if c.paper <= 0.0 && c.measure.is_ratio() {
                 return Err(at(&format!("claims[{i}].paper"), "a ratio is positive (1.10 for +10 %)".into()));
             }
@@ -765,6 +770,37 @@ mod tests {
         std::fs::write(&path, spec).unwrap();
         let r = Repro::load(&path);
         (dir, r)
+    }
+
+    /// A claim's paper number that is not a finite number is refused at its field, for every
+    /// measure (RON reads `NaN`, `inf` and `-inf`); a ratio must also be positive.
+    #[test]
+    fn a_paper_number_is_finite_and_a_ratio_positive() {
+        let measures = [r#"Ratio("ipc")"#, "Speedup", r#"Value("cycles")"#];
+        for (k, measure) in measures.iter().enumerate() {
+            let baseline = if k < 2 { r#"baseline: Some("dram.scheduler=gmc"), "# } else { "" };
+            for (j, paper) in ["NaN", "inf", "-inf", "0.0", "1.5"].iter().enumerate() {
+                let claim = format!(
+                    r#"(source: "S", what: "w", measure: {measure}, variant: "dram.scheduler=gmc", {baseline}paper: {paper}),"#
+                );
+                let (dir, r) = load_spec(&format!("paper-{k}-{j}"), &claim);
+                let _ = std::fs::remove_dir_all(dir);
+                let e = r.as_ref().err().map(|e| e.to_string()).unwrap_or_default();
+                match (*paper, k) {
+                    ("1.5", _) | ("0.0", 2) => assert!(r.is_ok(), "{measure} {paper}: {e}"),
+                    ("0.0", _) => assert!(e.contains("claims[0].paper: a ratio is positive"), "{e}"),
+                    _ => {
+                        assert!(
+                            e.contains(&format!(
+                                "claims[0].paper = {paper}: the paper's number is a finite number"
+                            )),
+                            "{measure} {paper}: {e}"
+                        );
+                        assert!(e.contains("spec.ron:"), "positioned: {e}");
+                    }
+                }
+            }
+        }
     }
 
     /// Profiling as seed 000 §VI-D1 does it: on each benchmark the α with the highest IPC (or
