@@ -674,6 +674,7 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
         out.finish()?;
         return Ok(0);
     }
+    dram::check_machine(&config)?;
     let opts = dram::DramOptions { command_trace: a.dram_trace.clone(), no_skip: false };
     let (_, report) = if a.trace == "-" {
         let stdin = std::io::BufReader::with_capacity(1 << 16, std::io::stdin());

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use std::io::Cursor;
 use std::process::Command;
-use warpscope::batch::dram::{DramOptions, DramRequest, DramTrace, simulate};
+use warpscope::batch::dram::{DramOptions, DramRequest, DramTrace, MAX_REQUEST_CYCLE, simulate};
 use warpscope::config::Config;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
@@ -149,7 +149,12 @@ fn a_bad_trace_line_exits_2_with_file_line_and_column() {
     for (text, line, col, what) in [
         ("0x100 R\n0x200 X\n", 2, 7, "expected R, W, READ or WRITE, found `X`"),
         ("0x100 R\nzz W\n", 2, 1, "expected a hex address (0x...), found `zz`"),
-        ("0x100 READ 1O\n", 1, 12, "expected a DRAM cycle (decimal) or the end of the line, found `1O`"),
+        (
+            "0x100 READ 1O\n",
+            1,
+            12,
+            "expected a DRAM cycle (decimal, at most 2^48 = 281474976710656) or the end of the line, found `1O`",
+        ),
         ("0x100\n", 1, 6, "expected R, W, READ or WRITE, found the end of the line"),
         ("0x100 W 5 extra\r\n", 1, 11, "expected the end of the line, found `extra`"),
         ("0x1\u{e9} R\n", 1, 1, "expected a hex address (0x...), found `0x1\u{e9}`"),
@@ -158,7 +163,7 @@ fn a_bad_trace_line_exits_2_with_file_line_and_column() {
             "0x100 W 18446744073709551616\n",
             1,
             9,
-            "expected a DRAM cycle (decimal) or the end of the line, found `18446744073709551616`",
+            "expected a DRAM cycle (decimal, at most 2^48 = 281474976710656) or the end of the line, found `18446744073709551616`",
         ),
         // Past the first batches the reading thread hands over: the error still names its line.
         (
@@ -281,6 +286,19 @@ fn an_endless_line_is_refused_at_the_length_limit() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/zero:1:1: the line is longer than"));
 }
 
+/// OWL's prefetching fills the L2, which DRAM-only mode has not: refused before the trace is
+/// read (issue 37.4; it was silently accepted), exit 2 naming the key.
+#[test]
+fn prefetching_without_an_l2_is_refused() {
+    let out = Command::new(BIN)
+        .args(["dram", "--trace", "/dev/zero", "--set", "dram.prefetch.enabled=true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: dram.prefetch.enabled: DRAM-only mode has no L2"), "{err}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..Default::default() })]
 
@@ -308,6 +326,48 @@ proptest! {
                     prop_assert!(pos[1].parse::<usize>().is_ok() && pos[2].parse::<usize>().is_ok(), "{e}");
                     break;
                 }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..Default::default() })]
+
+    /// Request cycles anywhere in 64 bits (issue 37.1): a cycle above 2^48 is refused at its
+    /// line and column; a trace at or below it, however far apart its requests, is served
+    /// whole, and a read far out takes as long as at cycle 0 (the controller skips the idle
+    /// gap; a cycle near 2^64 overflowed its arithmetic).
+    #[test]
+    fn request_cycles_are_bounded_and_far_ones_are_served(cycles in proptest::collection::vec(
+        prop_oneof![
+            0u64..10_000,
+            Just(MAX_REQUEST_CYCLE - 1),
+            Just(MAX_REQUEST_CYCLE),
+            Just(MAX_REQUEST_CYCLE + 1),
+            Just(u64::MAX),
+        ],
+        1..6,
+    )) {
+        let text: String = cycles.iter().enumerate().map(|(i, c)| format!("0x{:x} R {c}\n", 0x1000 * (i + 1))).collect();
+        let config = Config::default();
+        match cycles.iter().position(|&c| c > MAX_REQUEST_CYCLE) {
+            Some(i) => {
+                let mut t = DramTrace::new(Cursor::new(text.clone()), "t.trace");
+                let e = std::iter::from_fn(|| t.next_request().transpose()).find_map(Result::err).expect("refused");
+                let col = format!("0x{:x} R ", 0x1000 * (i + 1)).len() + 1;
+                prop_assert!(e.to_string().starts_with(&format!("t.trace:{}:{col}: expected a DRAM cycle", i + 1)), "{e}");
+            }
+            None => {
+                let r = run(&config, text, false);
+                prop_assert_eq!(r.reads, cycles.len() as u64);
+                // Without refresh nothing depends on the absolute cycle: a read alone at the
+                // latest cycle takes as long as at cycle 0 (tRCD and CAS kept near 2^48 too).
+                let last = *cycles.iter().max().unwrap();
+                let alone = |c: u64| run(&config, format!("0x1000 R {c}\n"), false);
+                let (far, first) = (alone(last), alone(0));
+                prop_assert_eq!(&far.latency, &first.latency);
+                prop_assert_eq!(far.dram_cycles - last, first.dram_cycles);
             }
         }
     }

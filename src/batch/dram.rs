@@ -111,9 +111,10 @@ pub fn parse_line(name: &str, line: usize, text: &[u8]) -> Result<Option<DramReq
     let cycle = match c {
         [] => 0,
         _ => match parse_decimal(c) {
-            Some(v) => v,
-            None => {
-                return Err(token_error(name, line, col, c, "a DRAM cycle (decimal) or the end of the line"));
+            Some(v) if v <= MAX_REQUEST_CYCLE => v,
+            _ => {
+                let what = "a DRAM cycle (decimal, at most 2^48 = 281474976710656) or the end of the line";
+                return Err(token_error(name, line, col, c, what));
             }
         },
     };
@@ -303,6 +304,24 @@ pub struct DramModeReport {
     /// The same keys as `run --json`'s `dram` object.
     pub dram: DramReport,
     pub sim: DramSimReport,
+}
+
+/// The latest cycle a trace request may name (2^48 DRAM cycles, days of simulated time at any
+/// clock): the controllers' cycle arithmetic stays far from overflow.
+pub const MAX_REQUEST_CYCLE: u64 = 1 << 48;
+
+/// What DRAM-only mode cannot run: OWL's opportunistic prefetching (`dram.prefetch`) reads
+/// open rows into the L2, and this mode has no L2 to fill.
+pub fn check_machine(config: &Config) -> Result<(), ConfigError> {
+    if config.dram.prefetch.enabled {
+        return Err(ConfigError {
+            origin: Origin::Argument("dram.prefetch.enabled".into()),
+            position: None,
+            key: String::new(),
+            message: "DRAM-only mode has no L2 for prefetched lines to fill; run the trace without prefetching, or prefetch in a `run` of the whole GPU".into(),
+        });
+    }
+    Ok(())
 }
 
 /// Runs a DRAM trace through the configured controllers until every request is served.
