@@ -108,6 +108,10 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert!(qv.config.core.sub_core && !noted(&qv, "gpgpu_sub_core_model", ""));
     assert_eq!(qv.config.core.mem_pipeline_width, 2, "-gpgpu_pipeline_widths 4,4,4,4,4,...");
     assert!(qv.ron.contains("ID_OC_MEM 4 + OC_EX_MEM 4 registers over 4 schedulers"), "{}", qv.ron);
+    // The local crossbar (-network_mode 2) keeps 512 packets in each node's output buffer.
+    assert_eq!(qv.config.icnt.out_buffer, 512, "-icnt_out_buffer_limit 512");
+    assert!(!noted(&qv, "icnt_out_buffer_limit", ""));
+    assert!(noted(&qv, "icnt_in_buffer_limit", "not modelled"), "the input buffers are not");
     assert!(qv.config.l1.sectored && qv.config.l2.sectored, "S: caches import as sectored");
     assert!(!noted(&qv, "gpgpu_cache:dl1", "sectored"));
     assert!(!noted(&qv, "gpgpu_cache:dl1", "MSHR entries"), "512 entries are kept");
@@ -140,6 +144,7 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     );
 
     let tx = import_files(&[TITANX]);
+    assert_eq!(tx.config.icnt.out_buffer, 0, "BookSim (-network_mode 1): its buffers are not read");
     // S:4:128:96 as given (at most 256 ways).
     assert_eq!((tx.config.l1.sets, tx.config.l1.ways), (4, 96));
     // RANDOM over 12 × 2 sub-partitions, with the 12 channels taken by modulo of dramid@8.

@@ -360,6 +360,11 @@ pub struct IcntConfig {
     pub latency: u32,
     /// Header bytes of every packet (a read request is only a header).
     pub header_bytes: u32,
+    /// Packets each node's output port holds beyond its destination queue (GPGPU-Sim's
+    /// `LocalInterconnect` out buffers, `-icnt_out_buffer_limit`): arrivals wait there in
+    /// order while the queue is full, and senders stop only when it is full too. 0: none,
+    /// a full destination queue stops its senders at once.
+    pub out_buffer: u32,
 }
 
 /// L2 slices, one or more per memory channel (MECHANISMS §1, seed 002 Table III).
@@ -813,7 +818,13 @@ impl Default for L1Config {
 
 impl Default for IcntConfig {
     fn default() -> Self {
-        IcntConfig { request_flit_bytes: 32, reply_flit_bytes: 32, latency: 8, header_bytes: 8 }
+        IcntConfig {
+            request_flit_bytes: 32,
+            reply_flit_bytes: 32,
+            latency: 8,
+            header_bytes: 8,
+            out_buffer: 0,
+        }
     }
 }
 

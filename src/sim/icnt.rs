@@ -5,8 +5,10 @@
 //! ⌈B / flit⌉ flits; while it crosses, its input and output port are busy for that many
 //! interconnect cycles, and it arrives `latency` cycles after its last flit. Arbitration is
 //! round-robin over inputs, one packet per input and per output at a time. A packet is only
-//! granted when its destination queue has room for it and for everything already in flight
+//! granted when its destination queue, with the output port's buffer (`icnt.out_buffer`,
+//! GPGPU-Sim's `-icnt_out_buffer_limit`), has room for it and for everything already in flight
 //! toward it (credits), so a full destination stops its senders: back-pressure, never growth.
+//! An arrived packet waits in the output buffer, in order, until its queue has room.
 
 mod waiting;
 
@@ -41,14 +43,18 @@ pub struct NetStats {
 pub struct Network {
     pub flit_bytes: u32,
     pub latency: u64,
+    /// Packets an output port holds beyond its destination queue's room.
+    out_buffer: usize,
     in_busy: Vec<u64>,
     out_busy: Vec<u64>,
-    /// Packets crossing toward each output: (arrival cycle, packet).
+    /// Packets crossing toward each output, then waiting in its output buffer: (arrival
+    /// cycle, packet).
     pipes: Vec<VecDeque<(u64, MemRequest)>>,
     /// The earliest arrival among the pipes' heads (`u64::MAX`: nothing crossing), so a
     /// cycle with no arrival skips looking at every pipe. A pipe is in arrival order (its
     /// output port is busy until a packet's last flit left, so the next one arrives later),
-    /// so the heads hold the earliest arrival.
+    /// so the heads hold the earliest arrival. An arrived head its queue has no room for keeps
+    /// it at or before the current cycle: the network is not quiet while it waits.
     next_arrival: u64,
     /// Round-robin start input.
     rr: usize,
@@ -67,10 +73,18 @@ pub struct Network {
 }
 
 impl Network {
-    pub fn new(inputs: usize, outputs: usize, flit_bytes: u32, latency: u64, scan_all: bool) -> Network {
+    pub fn new(
+        inputs: usize,
+        outputs: usize,
+        flit_bytes: u32,
+        latency: u64,
+        out_buffer: usize,
+        scan_all: bool,
+    ) -> Network {
         Network {
             flit_bytes,
             latency,
+            out_buffer,
             in_busy: vec![0; inputs],
             out_busy: vec![0; outputs],
             pipes: (0..outputs).map(|_| VecDeque::with_capacity(16)).collect(),
@@ -133,8 +147,8 @@ impl Network {
             let mut next = u64::MAX;
             for (o, pipe) in self.pipes.iter_mut().enumerate() {
                 while let Some(&(at, _)) = pipe.front() {
-                    if at > now {
-                        next = next.min(at);
+                    if at > now || outputs[o].room() == 0 {
+                        next = next.min(at.max(now));
                         break;
                     }
                     let (_, mut req) = pipe.pop_front().expect("front exists");
@@ -192,8 +206,8 @@ impl Network {
         if waiting == 0 {
             return;
         }
-        let (out_busy, pipes) = (&self.out_busy, &self.pipes);
-        self.waiting.open_where(|o| can_take(out_busy, pipes, o, &outputs[o], now));
+        let (out_busy, pipes, buffer) = (&self.out_busy, &self.pipes, self.out_buffer);
+        self.waiting.open_where(|o| can_take(out_busy, pipes, buffer, o, &outputs[o], now));
         self.waiting.candidates(self.rr, &mut self.order);
         let mut granted = 0;
         for k in 0..self.order.len() {
@@ -213,7 +227,7 @@ impl Network {
 
     /// Whether output `o` can take a packet this cycle (see [`can_take`]).
     fn can_take<E: Ejector>(&self, o: usize, out: &E, now: u64) -> bool {
-        can_take(&self.out_busy, &self.pipes, o, out, now)
+        can_take(&self.out_busy, &self.pipes, self.out_buffer, o, out, now)
     }
 
     /// Sends input `i`'s head packet of `bytes` to output `o`.
@@ -240,15 +254,17 @@ impl Network {
 }
 
 /// Whether output `o` (queue `out`) can take a packet at cycle `now`: its port is free and its
-/// queue has room beyond the packets already crossing toward it (a credit).
+/// queue and output buffer have room beyond the packets already crossing toward it or waiting
+/// in the buffer (a credit).
 fn can_take<E: Ejector>(
     out_busy: &[u64],
     pipes: &[VecDeque<(u64, MemRequest)>],
+    out_buffer: usize,
     o: usize,
     out: &E,
     now: u64,
 ) -> bool {
-    out_busy[o] <= now && out.room() > pipes[o].len()
+    out_busy[o] <= now && out.room() + out_buffer > pipes[o].len()
 }
 
 /// Both networks.
@@ -268,9 +284,17 @@ impl Crossbar {
                 slices,
                 c.icnt.request_flit_bytes,
                 c.icnt.latency.into(),
+                c.icnt.out_buffer as usize,
                 c.sim.no_skip,
             ),
-            reply: Network::new(slices, cores, c.icnt.reply_flit_bytes, c.icnt.latency.into(), c.sim.no_skip),
+            reply: Network::new(
+                slices,
+                cores,
+                c.icnt.reply_flit_bytes,
+                c.icnt.latency.into(),
+                c.icnt.out_buffer as usize,
+                c.sim.no_skip,
+            ),
         }
     }
 }
@@ -323,7 +347,7 @@ mod tests {
     fn flits_serialize_and_credits_block_senders() {
         for scan_all in MODES {
             // 136-byte packets on 32-byte flits: 5 flits each, latency 2.
-            let mut net = Network::new(2, 1, 32, 2, scan_all);
+            let mut net = Network::new(2, 1, 32, 2, 0, scan_all);
             let mut srcs =
                 vec![Src((0..3).map(|i| (0, 136, req(i))).collect()), Src([(0, 136, req(9))].into())];
             for (i, s) in srcs.iter().enumerate() {
@@ -345,14 +369,43 @@ mod tests {
         }
     }
 
+    /// An output buffer of two packets in front of a one-packet queue (GPGPU-Sim's
+    /// `LocalInterconnect` out buffer): three packets cross before the sender is stopped, the
+    /// later two wait in the buffer in order, and each enters the queue the cycle it has room.
+    #[test]
+    fn an_output_buffer_holds_arrivals_until_the_queue_has_room() {
+        for scan_all in MODES {
+            // 8-byte packets on 32-byte flits (one flit each), latency 2.
+            let mut net = Network::new(1, 1, 32, 2, 2, scan_all);
+            let mut srcs = vec![Src((0..5).map(|i| (0, 8, req(i))).collect())];
+            net.offer(0, srcs[0].head());
+            let mut dst = vec![BoundedQueue::<MemRequest>::new(1)];
+            let mut taken = Vec::new();
+            for now in 0..20 {
+                // The queue's owner takes a packet in cycles 10 and 15.
+                if now == 10 || now == 15 {
+                    taken.push((now, dst[0].pop().unwrap().id));
+                }
+                net.step(now, &mut srcs, &mut dst, |_| {}, |_| {});
+                net.offer(0, srcs[0].head());
+            }
+            // Grants at 0, 1, 2 (arrivals 3, 4, 5): packet 0 enters the queue, 1 and 2 wait
+            // in the buffer; the credit for the fourth comes only when 0 is taken at 10.
+            assert_eq!(taken, vec![(10, 0), (15, 1)], "scan_all {scan_all}");
+            assert_eq!(dst[0].pop().unwrap().id, 2, "in order");
+            assert_eq!(srcs[0].0.len(), 0, "two more crossed after the two takes");
+            assert_eq!(net.in_flight(), 2, "packets 3 and 4 wait in the buffer");
+        }
+    }
+
     /// Six sources feeding four outputs of two-packet queues drained at different rates, with
     /// packets of 1 to 5 flits to random outputs and new packets queued as the run goes: the
     /// filed inputs give the same arrivals, cycle for cycle, and the same counters as looking
     /// at every input.
     #[test]
     fn looking_only_at_filed_inputs_grants_the_same() {
-        let run = |scan_all: bool| {
-            let mut net = Network::new(6, 4, 32, 3, scan_all);
+        let run = |scan_all: bool, buffer: usize| {
+            let mut net = Network::new(6, 4, 32, 3, buffer, scan_all);
             let mut srcs: Vec<Src> = (0..6).map(|_| Src(VecDeque::new())).collect();
             let mut dst: Vec<BoundedQueue<MemRequest>> = (0..4).map(|_| BoundedQueue::new(2)).collect();
             let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -380,12 +433,14 @@ mod tests {
             }
             (arrivals, net.stats.clone())
         };
-        let (scanned, stats) = run(true);
-        assert!(
-            scanned.len() > 1000 && stats.blocked > 1000,
-            "a busy crossbar: {} packets, {stats:?}",
-            scanned.len()
-        );
-        assert_eq!(run(false), (scanned, stats));
+        for buffer in [0, 3] {
+            let (scanned, stats) = run(true, buffer);
+            assert!(
+                scanned.len() > 1000 && stats.blocked > 1000,
+                "a busy crossbar: {} packets, {stats:?}",
+                scanned.len()
+            );
+            assert_eq!(run(false, buffer), (scanned, stats));
+        }
     }
 }

@@ -539,6 +539,14 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         c.set("icnt.request_flit_bytes", v, src(o));
         c.set("icnt.reply_flit_bytes", v, src(o));
     }
+    // The local crossbar (`-network_mode 2`, `LocalInterconnect`) holds up to the limit of
+    // packets in every node's output buffer (`HasBuffer`/`Push`); BookSim's buffers (mode 1)
+    // are its own file's and are not read.
+    if c.opts.get("network_mode").is_some_and(|m| m.value.trim() == "2")
+        && let Some((v, o)) = c.number("icnt_out_buffer_limit")?
+    {
+        c.set("icnt.out_buffer", v, format!("{} (the local crossbar's output buffer per node)", src(o)));
+    }
     Ok(())
 }
 
@@ -889,7 +897,7 @@ fn unrepresented(name: &str) -> &'static str {
         ),
         (
             &["network_mode", "inter_config_file", "icnt_", "gpgpu_n_cluster_ejection_buffer_size"],
-            "the interconnect's topology and buffers are not modelled: warpscope's crossbar has a fixed latency plus flit serialization",
+            "the interconnect's topology and input buffers (and a BookSim network's buffers) are not modelled: warpscope's crossbar has a fixed latency plus flit serialization, and -icnt_out_buffer_limit of the local crossbar as icnt.out_buffer",
         ),
         (
             &["gpgpu_max_concurrent_kernel"],
