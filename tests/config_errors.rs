@@ -452,22 +452,22 @@ fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
 #[test]
 fn workload_arrays_never_wrap_or_overlap_and_strides_stay_exact() {
     use proptest::prelude::*;
+    // Weighted so that about a quarter of the cases are accepted and run.
     let size = prop_oneof![
-        Just(1u64),
-        1u64..=1 << 20,
-        Just(1 << 40),
-        Just(u64::MAX / 16),
-        Just(u64::MAX / 2),
-        Just(u64::MAX)
+        4 => 1u64..=1 << 20,
+        1 => proptest::sample::select(vec![1u64 << 40, u64::MAX / 16, u64::MAX / 2, u64::MAX]),
     ];
     let base = prop_oneof![
-        Just(None),
-        Just(Some(0x1000_0000u64)),
-        (0u64..1 << 30).prop_map(Some),
-        Just(Some(u64::MAX - 4095)),
-        Just(Some(1u64 << 63)),
+        3 => Just(None),
+        1 => Just(Some(0x1000_0000u64)),
+        1 => (0u64..1 << 30).prop_map(Some),
+        1 => Just(Some(u64::MAX - 4095)),
+        1 => Just(Some(1u64 << 63)),
     ];
-    let stride = prop_oneof![Just(0u64), 1u64..=4096, Just(1 << 48), Just((1 << 48) + 1), Just(u64::MAX)];
+    let stride = prop_oneof![
+        4 => 0u64..=4096,
+        1 => proptest::sample::select(vec![1u64 << 48, (1 << 48) + 1, u64::MAX]),
+    ];
     let case = (
         size.clone(),
         proptest::sample::select(vec![1u32, 4, 16]),
