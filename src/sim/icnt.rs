@@ -278,23 +278,13 @@ impl Crossbar {
     pub fn new(c: &crate::config::Config) -> Crossbar {
         let cores = c.core.count as usize;
         let slices = c.l2_slices();
+        let network = |inputs, outputs, flit_bytes| {
+            let (latency, buffer) = (c.icnt.latency.into(), c.icnt.out_buffer as usize);
+            Network::new(inputs, outputs, flit_bytes, latency, buffer, c.sim.no_skip)
+        };
         Crossbar {
-            request: Network::new(
-                cores,
-                slices,
-                c.icnt.request_flit_bytes,
-                c.icnt.latency.into(),
-                c.icnt.out_buffer as usize,
-                c.sim.no_skip,
-            ),
-            reply: Network::new(
-                slices,
-                cores,
-                c.icnt.reply_flit_bytes,
-                c.icnt.latency.into(),
-                c.icnt.out_buffer as usize,
-                c.sim.no_skip,
-            ),
+            request: network(cores, slices, c.icnt.request_flit_bytes),
+            reply: network(slices, cores, c.icnt.reply_flit_bytes),
         }
     }
 }

@@ -769,31 +769,26 @@ mod tests {
 
         /// The cycle each completed load issued at and its warp, in issue order.
         fn loads_issued(&self) -> Vec<(u64, u16)> {
-            let mut issued: Vec<(u64, u16)> = self
-                .events
-                .iter()
-                .filter_map(|(_, e)| match e {
-                    Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
-                    _ => None,
-                })
-                .collect();
-            issued.sort();
-            issued
+            self.loads_by(|e| match e {
+                Event::LoadDone { warp, issued, .. } => Some((*issued, *warp)),
+                _ => None,
+            })
         }
 
         /// (cycle its first data came back, warp) of every load, in that order: behind the
         /// fixed-latency memory, the order the LD/ST unit served them.
         fn loads_started(&self) -> Vec<(u64, u16)> {
-            let mut started: Vec<(u64, u16)> = self
-                .events
-                .iter()
-                .filter_map(|(_, e)| match e {
-                    Event::LoadDone { warp, first, .. } => Some((*first, *warp)),
-                    _ => None,
-                })
-                .collect();
-            started.sort();
-            started
+            self.loads_by(|e| match e {
+                Event::LoadDone { warp, first, .. } => Some((*first, *warp)),
+                _ => None,
+            })
+        }
+
+        /// (cycle, warp) that `pick` finds in each event, sorted.
+        fn loads_by(&self, pick: impl Fn(&Event) -> Option<(u64, u16)>) -> Vec<(u64, u16)> {
+            let mut loads: Vec<(u64, u16)> = self.events.iter().filter_map(|(_, e)| pick(e)).collect();
+            loads.sort();
+            loads
         }
 
         /// Steps until every warp retired; returns that cycle.
@@ -901,17 +896,9 @@ mod tests {
     /// warp 1 issued any.)
     #[test]
     fn schedulers_take_turns_at_a_shared_ldst_queue() {
-        let workload = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
-            arrays: [(name: "a", elems: 4096)],
-            program: [
-                Load(array: "a", pattern: Coalesced, dst: 1),
-                Load(array: "a", pattern: Coalesced, dst: 2),
-                Load(array: "a", pattern: Coalesced, dst: 3),
-                Load(array: "a", pattern: Coalesced, dst: 4),
-            ])])"#;
         let sets = ["core.warp_schedulers=2", "core.mem_pipeline_width=1", "ideal.memory=fixed-latency"];
         for start in [0, 1] {
-            let mut rig = Rig::new(&sets, workload);
+            let mut rig = Rig::new(&sets, FOUR_LOADS);
             rig.now = start;
             assert_eq!((rig.sm.scheduler_of(0), rig.sm.scheduler_of(1)), (0, 1));
             rig.finish();
@@ -925,6 +912,18 @@ mod tests {
         }
     }
 
+    /// Two warps (one per scheduler of two), each with four independent coalesced loads of
+    /// four arrays.
+    const FOUR_LOADS: &str = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
+        arrays: [(name: "a", elems: 4096), (name: "b", elems: 4096), (name: "c", elems: 4096),
+            (name: "d", elems: 4096)],
+        program: [
+            Load(array: "a", pattern: Coalesced, dst: 1),
+            Load(array: "b", pattern: Coalesced, dst: 2),
+            Load(array: "c", pattern: Coalesced, dst: 3),
+            Load(array: "d", pattern: Coalesced, dst: 4),
+        ])])"#;
+
     /// The same two warps, but the L1's one-entry miss queue drains every other cycle (an
     /// interconnect at half the core clock), so the LD/ST queue frees a slot every other cycle,
     /// in step with a rotation over two schedulers: under `rotate` the scheduler first at the
@@ -932,15 +931,7 @@ mod tests {
     /// schedulers still take turns.
     #[test]
     fn ldst_round_robin_takes_turns_where_rotation_aliases_with_the_queue() {
-        let workload = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
-            arrays: [(name: "a", elems: 4096), (name: "b", elems: 4096), (name: "c", elems: 4096),
-                (name: "d", elems: 4096)],
-            program: [
-                Load(array: "a", pattern: Coalesced, dst: 1),
-                Load(array: "b", pattern: Coalesced, dst: 2),
-                Load(array: "c", pattern: Coalesced, dst: 3),
-                Load(array: "d", pattern: Coalesced, dst: 4),
-            ])])"#;
+        let workload = FOUR_LOADS;
         let order = |issue_order: &str| {
             let order = format!("core.issue_order={issue_order}");
             let sets = [
@@ -973,15 +964,7 @@ mod tests {
     /// place frees only after the other's older load went first: they alternate.
     #[test]
     fn sub_core_places_serve_the_schedulers_in_turn_under_rotation() {
-        let workload = r#"(name: "turns", kernels: [(name: "k", ctas: 1, threads_per_cta: 64,
-            arrays: [(name: "a", elems: 4096), (name: "b", elems: 4096), (name: "c", elems: 4096),
-                (name: "d", elems: 4096)],
-            program: [
-                Load(array: "a", pattern: Coalesced, dst: 1),
-                Load(array: "b", pattern: Coalesced, dst: 2),
-                Load(array: "c", pattern: Coalesced, dst: 3),
-                Load(array: "d", pattern: Coalesced, dst: 4),
-            ])])"#;
+        let workload = FOUR_LOADS;
         let sets = [
             "core.warp_schedulers=2",
             "core.mem_pipeline_width=1",
