@@ -404,6 +404,58 @@ fn merging_a_missing_or_mismatched_shard_is_an_input_error() {
     assert!(!out.exists());
 }
 
+/// Merging results files as a class (issue 37.4): files of one grid (any split of its points,
+/// repeats included) merge into its rows, one a point in point order; a CSV that is not a
+/// sweep's results among them is refused naming that file, exit 2, and nothing is written.
+#[test]
+fn merging_refuses_files_that_are_not_results() {
+    use proptest::prelude::*;
+    let dir = tempfile::tempdir().unwrap();
+    let header = "point,key,workload,dram.scheduler,status,cycles";
+    let row = |p: usize, name: &str| format!("{p},w | dram.scheduler={name},w,{name},done,{}", 1000 + p);
+    let names = ["fcfs", "frfcfs", "gmc", "wg"];
+    // Up to three files, each some points of the grid where point p is names[p] (kind 0, 2-5)
+    // or a CSV that is no sweep's (kind 1).
+    let files = proptest::collection::vec((proptest::collection::btree_set(0usize..4, 1..4), 0u8..6), 1..4);
+    let config = ProptestConfig { cases: 24, ..ProptestConfig::default() };
+    let case = std::sync::atomic::AtomicUsize::new(0);
+    proptest!(config, |(files in files)| {
+        let n = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut paths = Vec::new();
+        let mut pairs: Vec<(usize, &str)> = Vec::new();
+        for (i, (points, kind)) in files.iter().enumerate() {
+            let path = dir.path().join(format!("c{n}-{i}.csv"));
+            let body: Vec<String> = match kind {
+                1 => vec!["1,2,3".into()],
+                _ => points.iter().map(|&p| row(p, names[p])).collect(),
+            };
+            let head = if *kind == 1 { "a,b,c" } else { header };
+            std::fs::write(&path, format!("{head}\n{}\n", body.join("\n"))).unwrap();
+            if *kind != 1 {
+                pairs.extend(points.iter().map(|&p| (p, names[p])));
+            }
+            paths.push(path);
+        }
+        let junk = files.iter().any(|f| f.1 == 1);
+        let out = dir.path().join(format!("m{n}.csv"));
+        let mut args: Vec<&Path> = vec![Path::new("--merge")];
+        args.extend(paths.iter().map(PathBuf::as_path));
+        args.extend([Path::new("--csv"), out.as_path()]);
+        let (code, err) = sweep(&args);
+        if junk {
+            prop_assert_eq!(code, 2, "{}", err);
+            prop_assert!(err.contains("not a sweep's results"), "{}", err);
+            prop_assert!(!out.exists());
+        } else {
+            prop_assert_eq!(code, 0, "{}", err);
+            let merged = read(&out);
+            let held: std::collections::BTreeSet<usize> = pairs.iter().map(|p| p.0).collect();
+            let rows: Vec<usize> = merged.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
+            prop_assert_eq!(rows, held.into_iter().collect::<Vec<_>>(), "one row a point, in order");
+        }
+    });
+}
+
 /// `--md` tabulates every finished point with the CSV's numbers as `run` formats them.
 #[test]
 fn a_markdown_table_of_the_results() {

@@ -785,9 +785,20 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
             return Err(refuse("no such results file".into()).into());
         }
         let (h, recs, _) = read_results(input)?;
+        if let Some(h) = &h
+            && h.get(..2) != Some(&["point".to_string(), "key".to_string()][..])
+        {
+            return Err(refuse(format!(
+                "not a sweep's results: its columns begin `{}`, not `point,key`",
+                h.join(",")
+            ))
+            .into());
+        }
         match (&header, h) {
             (Some(a), Some(b)) if *a != b => {
-                bail!("{}: its columns differ from the other files' ({})", input.display(), b.join(","))
+                return Err(
+                    refuse(format!("its columns differ from the other files' ({})", b.join(","))).into()
+                );
             }
             (None, h) => header = h,
             _ => {}
