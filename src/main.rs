@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use warpscope::batch::{compare, dram, export, run, sweep};
-use warpscope::config::{Config, ConfigError, Origin, read_file};
+use warpscope::config::{Config, ConfigError, read_file};
 use warpscope::debug::{Outcome, Session};
 use warpscope::output;
 use warpscope::sim::stats::metrics::count;
@@ -411,13 +411,7 @@ fn job_pool(jobs: Option<usize>, points: usize) -> Result<()> {
 
 /// A mistake in how `arg` was given (exit code 2, like every input error).
 fn usage(arg: &str, message: &str) -> anyhow::Error {
-    ConfigError {
-        origin: Origin::Argument(arg.to_string()),
-        position: None,
-        key: String::new(),
-        message: message.to_string(),
-    }
-    .into()
+    ConfigError::argument(arg.to_string(), message.to_string()).into()
 }
 
 /// Checks every output path given with its flag before any work starts: each can be written,

@@ -4,7 +4,7 @@
 
 pub mod paths;
 
-use crate::config::{ConfigError, Origin};
+use crate::config::ConfigError;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,7 +80,7 @@ fn check_parent(flag: &str, target: &str) -> Result<(), ConfigError> {
 /// A problem with an output path given on the command line (exit code 2).
 fn argument_error(flag: &str, target: &str, message: String) -> ConfigError {
     let origin = if flag.is_empty() { target.to_string() } else { format!("{flag} {target}") };
-    ConfigError { origin: Origin::Argument(origin), position: None, key: String::new(), message }
+    ConfigError::argument(origin, message)
 }
 
 /// Writes `text` to `target` (`-` = stdout) atomically.

@@ -54,21 +54,15 @@ pub fn named_variants(specs: &[String], varies: &[String]) -> Result<Vec<Variant
     let mut out = Vec::new();
     for spec in specs {
         let Some((name, sets)) = spec.split_once(':') else {
-            return Err(ConfigError {
-                origin: Origin::Argument(format!("--variant {spec}")),
-                position: None,
-                key: String::new(),
-                message: "expected NAME:key.path=value,key.path=value,...".into(),
-            });
+            return Err(ConfigError::argument(
+                format!("--variant {spec}"),
+                "expected NAME:key.path=value,key.path=value,...",
+            ));
         };
         let sets: Vec<String> = if sets.trim().is_empty() { Vec::new() } else { split_values(sets) };
         if let Some(bad) = sets.iter().find(|a| !a.contains('=')) {
-            return Err(ConfigError {
-                origin: Origin::Argument(format!("--variant {spec}")),
-                position: None,
-                key: String::new(),
-                message: format!("`{bad}` is not a key.path=value assignment"),
-            });
+            let message = format!("`{bad}` is not a key.path=value assignment");
+            return Err(ConfigError::argument(format!("--variant {spec}"), message));
         }
         for v in &vary {
             let name = if v.name.is_empty() {
@@ -87,12 +81,10 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
     let mut out = vec![Variant { name: String::new(), sets: Vec::new() }];
     for (i, arg) in varies.iter().enumerate() {
         let Some((key, values)) = arg.split_once('=') else {
-            return Err(ConfigError {
-                origin: Origin::Argument(format!("--vary {arg}")),
-                position: None,
-                key: String::new(),
-                message: "expected key.path=value1,value2,...".into(),
-            });
+            return Err(ConfigError::argument(
+                format!("--vary {arg}"),
+                "expected key.path=value1,value2,...",
+            ));
         };
         let values = split_values(values);
         let refuse = |message: String| ConfigError {
@@ -155,14 +147,8 @@ pub fn check_metrics(
     configs: &[Config],
     workload: &Arc<Workload>,
 ) -> Result<(), ConfigError> {
-    super::metrics::check(metrics, configs.iter().map(|c| (c, Arc::clone(workload)))).map_err(|message| {
-        ConfigError {
-            origin: Origin::Argument(format!("--metrics {}", metrics.join(","))),
-            position: None,
-            key: String::new(),
-            message,
-        }
-    })
+    super::metrics::check(metrics, configs.iter().map(|c| (c, Arc::clone(workload))))
+        .map_err(|message| ConfigError::argument(format!("--metrics {}", metrics.join(",")), message))
 }
 
 /// Runs the variants' configs (from [`configs`] of `base`) in parallel.

@@ -314,12 +314,10 @@ pub const MAX_REQUEST_CYCLE: u64 = 1 << 48;
 /// open rows into the L2, and this mode has no L2 to fill.
 pub fn check_machine(config: &Config) -> Result<(), ConfigError> {
     if config.dram.prefetch.enabled {
-        return Err(ConfigError {
-            origin: Origin::Argument("dram.prefetch.enabled".into()),
-            position: None,
-            key: String::new(),
-            message: "DRAM-only mode has no L2 for prefetched lines to fill; run the trace without prefetching, or prefetch in a `run` of the whole GPU".into(),
-        });
+        return Err(ConfigError::argument(
+            "dram.prefetch.enabled",
+            "DRAM-only mode has no L2 for prefetched lines to fill; run the trace without prefetching, or prefetch in a `run` of the whole GPU",
+        ));
     }
     Ok(())
 }

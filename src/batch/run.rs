@@ -29,12 +29,7 @@ pub struct RunOptions {
 /// A workload the machine cannot run (a CTA larger than an SM, no kernel): bad input, exit 2
 /// like every other (issue 37.4; it exited 1).
 pub fn unfit(workload: &str, message: String) -> crate::config::ConfigError {
-    crate::config::ConfigError {
-        origin: crate::config::Origin::Argument(format!("workload {workload}")),
-        position: None,
-        key: String::new(),
-        message,
-    }
+    crate::config::ConfigError::argument(format!("workload {workload}"), message)
 }
 
 /// Builds the machine and runs it; returns the final machine and its report.

@@ -668,12 +668,10 @@ pub struct SweepSummary {
 
 /// Parses `I/N`.
 pub fn parse_shard(s: &str) -> Result<(usize, usize), ConfigError> {
-    let bad = || ConfigError {
-        origin: Origin::Argument(format!("--shard {s}")),
-        position: None,
-        key: String::new(),
-        message: "expected I/N with 0 ≤ I < N, e.g. --shard 0/4 (I is 0-based, like SLURM_ARRAY_TASK_ID)"
-            .into(),
+    let bad = || {
+        let message =
+            "expected I/N with 0 ≤ I < N, e.g. --shard 0/4 (I is 0-based, like SLURM_ARRAY_TASK_ID)";
+        ConfigError::argument(format!("--shard {s}"), message)
     };
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
     let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);

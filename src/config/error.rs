@@ -33,6 +33,17 @@ pub struct Issue {
 }
 
 impl ConfigError {
+    /// A command-line argument (`origin`: the flag and its value, or what it names) that is
+    /// bad input, and why.
+    pub fn argument(origin: impl Into<String>, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            origin: Origin::Argument(origin.into()),
+            position: None,
+            key: String::new(),
+            message: message.into(),
+        }
+    }
+
     /// A file that could not be read (or opened), and why.
     pub fn cannot_read(file: &str, e: &std::io::Error) -> ConfigError {
         ConfigError {

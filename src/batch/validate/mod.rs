@@ -18,7 +18,7 @@ pub mod table;
 use super::peak_memory;
 use super::peer_log::{self, PeerStats};
 use super::run::{RunOptions, simulate};
-use crate::config::{Config, ConfigError, Origin};
+use crate::config::{Config, ConfigError};
 use crate::sim::stats::report::Report;
 use anyhow::{Result, bail};
 use spec::Study;
@@ -52,15 +52,13 @@ fn chosen<'a>(study: &'a Study, only: Option<&[String]>) -> Result<Vec<&'a spec:
     let Some(only) = only else { return Ok(all.iter().collect()) };
     only.iter()
         .map(|n| {
-            all.iter().find(|k| k.name == *n).ok_or_else(|| ConfigError {
-                origin: Origin::Argument(format!("--kernels {}", only.join(","))),
-                position: None,
-                key: String::new(),
-                message: format!(
+            all.iter().find(|k| k.name == *n).ok_or_else(|| {
+                let message = format!(
                     "`{n}` is no kernel of {}; kernels: {}",
                     study.path.display(),
                     all.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")
-                ),
+                );
+                ConfigError::argument(format!("--kernels {}", only.join(",")), message)
             })
         })
         .collect()

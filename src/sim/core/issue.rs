@@ -16,7 +16,6 @@
 //! every warp, without doing so. [`IssueStage::stall_reason`] gives any warp's reason on demand.
 
 use super::execute::ExecUnit;
-use super::ldst::Ldst;
 use super::sched::{Learner, MemoryFeedback, SchedStatus, SchedView, WarpScheduler, WarpSchedulerKind, bits};
 use super::stall::{StallClass, StallReason};
 use crate::config::{Config, IssueOrder};
@@ -43,14 +42,22 @@ pub struct IssueInputs<'a> {
 }
 
 impl<'a> IssueInputs<'a> {
-    /// The inputs of SM `core` at `now`.
+    /// The inputs of SM `core` at `now`, with the warps its LD/ST queue refuses
+    /// ([`super::ldst::Ldst::refused`]).
     #[inline]
-    pub fn of(core: u16, now: u64, exec: &'a ExecUnit, ldst: &Ldst, l1: &L1, learner: &'a Learner) -> Self {
+    pub fn of(
+        core: u16,
+        now: u64,
+        exec: &'a ExecUnit,
+        ldst_refused: u64,
+        l1: &L1,
+        learner: &'a Learner,
+    ) -> Self {
         IssueInputs {
             core,
             now,
             exec,
-            ldst_refused: ldst.refused(),
+            ldst_refused,
             mshr_free: l1.mshr.free() as u32,
             mshr_capacity: l1.mshr.capacity() as u32,
             miss_queue_free: l1.miss_queue.free() as u32,

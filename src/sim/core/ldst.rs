@@ -71,9 +71,8 @@ pub struct Ldst {
     /// MASCAR's re-execution queue of refused load accesses, each with what the L1 needs to
     /// know about its load (capacity 0 when disabled).
     pub reexec: BoundedQueue<(MemRequest, AccessCtx)>,
-    /// Under `core.sub_core`, the warp schedulers, each with `places` of the queue's own (warp
-    /// slot w is scheduler w mod `schedulers`'s); 0 when the schedulers share the queue.
-    schedulers: usize,
+    /// Under `core.sub_core`, the places of the queue each warp scheduler has of its own; 0
+    /// when the schedulers share the queue.
     places: usize,
 }
 
@@ -97,9 +96,9 @@ impl Ldst {
         shared_latency: usize,
         reexec: usize,
     ) -> Ldst {
-        let (schedulers, places) = if sub_core { (schedulers, width) } else { (0, 0) };
+        let (schedulers, places) = if sub_core { (schedulers, width) } else { (1, 0) };
         Ldst {
-            queue: SlotQueue::new(width * schedulers.max(1)),
+            queue: SlotQueue::new(width * schedulers),
             next: 0,
             started: None,
             stalled: None,
@@ -107,29 +106,24 @@ impl Ldst {
             shared: VecDeque::with_capacity(shared_latency + 1),
             head_misses: 0,
             reexec: BoundedQueue::new(reexec),
-            schedulers,
             places,
         }
     }
 
     /// The warp slots whose memory instruction the queue cannot take now, as a mask: every
     /// slot when the shared queue is full; under `core.sub_core`, the slots of each scheduler
-    /// whose own places are taken (GPGPU-Sim's `register_set::has_free(sub_core_model, id)`
-    /// on ID_OC_MEM). The queue stays in issue order, so its head, which the unit serves, is
-    /// the oldest instruction of all (`ldst_unit::issue`'s `get_ready`).
+    /// (`sched_masks`, the issue stage's) whose own places are taken (GPGPU-Sim's
+    /// `register_set::has_free(sub_core_model, id)` on ID_OC_MEM). The queue stays in issue
+    /// order, so its head, which the unit serves, is the oldest instruction of all
+    /// (`ldst_unit::issue`'s `get_ready`).
     #[inline]
-    pub fn refused(&self) -> u64 {
+    pub fn refused(&self, sched_masks: &[u64]) -> u64 {
         if self.places == 0 {
             return if self.queue.is_full() { u64::MAX } else { 0 };
         }
-        let mut refused = 0;
-        for s in 0..self.schedulers {
-            let held = self.queue.iter().filter(|m| m.warp as usize % self.schedulers == s).count();
-            if held >= self.places {
-                refused |= scheduler_slots(s, self.schedulers);
-            }
-        }
-        refused
+        let full =
+            |&&slots: &&u64| self.queue.iter().filter(|m| slots >> m.warp & 1 == 1).count() >= self.places;
+        sched_masks.iter().filter(full).fold(0, |refused, slots| refused | slots)
     }
 
     pub fn is_idle(&self) -> bool {
@@ -140,11 +134,6 @@ impl Ldst {
     pub fn parks(&self) -> bool {
         self.reexec.capacity() > 0
     }
-}
-
-/// The warp slots of scheduler `s` of `k` (slot w belongs to scheduler w mod k).
-fn scheduler_slots(s: usize, k: usize) -> u64 {
-    (s..64).step_by(k).fold(0, |m, w| m | 1 << w)
 }
 
 /// What the unit needs from around it for one step.

@@ -288,7 +288,7 @@ impl Sm {
         if let Some(at) = self.loads.next_release() {
             until = until.min(at);
         }
-        let refused = self.ldst.refused();
+        let refused = self.ldst.refused(&self.issue.sched_masks);
         if refused != 0 {
             // Warps skipped for a full LD/ST queue: their stall class turns when their ALU
             // operands become ready.
@@ -553,14 +553,21 @@ impl Sm {
     #[inline]
     fn issue(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         let mut offered = false;
-        self.issue.begin(&self.exec, self.ldst.refused());
+        self.issue.begin(&self.exec, self.ldst.refused(&self.issue.sched_masks));
         let tracing = env.sink.wants(EventKind::WarpStall);
         for s in self.issue.order(now) {
             let Some(slot) = self.issue.slot(s, &self.exec, &mut self.stats, tracing) else {
                 continue;
             };
             offered = true;
-            let io = IssueInputs::of(self.id, now, &self.exec, &self.ldst, &self.l1, &self.learner);
+            let io = IssueInputs::of(
+                self.id,
+                now,
+                &self.exec,
+                self.ldst.refused(&self.issue.sched_masks),
+                &self.l1,
+                &self.learner,
+            );
             if let Some(w) = self.issue.offer(slot, &io, &mut self.stats, env.sink)
                 && self.execute(w, now, env)
             {
@@ -615,7 +622,14 @@ impl Sm {
     /// What the issue stage reads of the SM at `now`.
     #[inline]
     fn issue_inputs(&self, now: u64) -> IssueInputs<'_> {
-        IssueInputs::of(self.id, now, &self.exec, &self.ldst, &self.l1, &self.learner)
+        IssueInputs::of(
+            self.id,
+            now,
+            &self.exec,
+            self.ldst.refused(&self.issue.sched_masks),
+            &self.l1,
+            &self.learner,
+        )
     }
 
     /// Recomputes GTO priorities after CTAs come or go.
