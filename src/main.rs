@@ -161,7 +161,8 @@ enum ConfigCommand {
 #[derive(Args)]
 struct ImportArgs {
     /// The GPGPU-Sim option files, in order: a later file overrides an earlier one
-    /// (`gpgpusim.config trace.config`, as Accel-Sim is given them).
+    /// (`gpgpusim.config trace.config`, as Accel-Sim is given them), and under -network_mode 1
+    /// the BookSim file its -inter_config_file names (`config_pascal_islip.icnt`).
     #[arg(required = true, num_args = 1..)]
     files: Vec<PathBuf>,
     /// Where to write the machine (`-` for standard output).

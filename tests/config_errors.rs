@@ -396,6 +396,8 @@ fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
         "l2.response_queue",
         "dram.gmc.cmd_queue_depth",
         "dram.coordination.link_queue",
+        "icnt.in_buffer",
+        "icnt.out_buffer",
     ];
     let key = prop_oneof![
         proptest::sample::select(LATENCIES).prop_map(|k| (k, MAX_LATENCY)),

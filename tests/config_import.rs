@@ -13,6 +13,7 @@ const GTX480: &str = "tests/fixtures/gpgpusim/GTX480/gpgpusim.config";
 const QV100: &str = "tests/fixtures/gpgpusim/SM7_QV100/gpgpusim.config";
 const TITANX: &str = "tests/fixtures/gpgpusim/SM6_TITANX/gpgpusim.config";
 const QV100_TRACE: &str = "tests/fixtures/gpgpusim/SM7_QV100/trace.config";
+const TITANX_ICNT: &str = "tests/fixtures/gpgpusim/SM6_TITANX/config_pascal_islip.icnt";
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(path).unwrap()
@@ -111,7 +112,11 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     // The local crossbar (-network_mode 2) keeps 512 packets in each node's output buffer.
     assert_eq!(qv.config.icnt.out_buffer, 512, "-icnt_out_buffer_limit 512");
     assert!(!noted(&qv, "icnt_out_buffer_limit", ""));
-    assert!(noted(&qv, "icnt_in_buffer_limit", "not modelled"), "the input buffers are not");
+    // ... and 512 packets in each node's input buffer: every QV100 packet is one 40-byte flit
+    // (an 8-byte header, with a 32-byte sector at most), so 512 flits.
+    assert_eq!(qv.config.icnt.in_buffer, 512, "-icnt_in_buffer_limit 512");
+    assert!(!noted(&qv, "icnt_in_buffer_limit", ""));
+    assert!(qv.config.l1.sectored && qv.config.icnt.header_bytes + 32 <= qv.config.icnt.request_flit_bytes);
     assert!(qv.config.l1.sectored && qv.config.l2.sectored, "S: caches import as sectored");
     assert!(!noted(&qv, "gpgpu_cache:dl1", "sectored"));
     assert!(!noted(&qv, "gpgpu_cache:dl1", "MSHR entries"), "512 entries are kept");
@@ -144,7 +149,28 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     );
 
     let tx = import_files(&[TITANX]);
-    assert_eq!(tx.config.icnt.out_buffer, 0, "BookSim (-network_mode 1): its buffers are not read");
+    assert_eq!(
+        tx.config.icnt.out_buffer, 0,
+        "BookSim (-network_mode 1): the local crossbar's options do not apply"
+    );
+    assert_eq!(tx.config.icnt.in_buffer, 0, "without the BookSim file its input buffers are unknown");
+    assert!(noted(&tx, "inter_config_file", "give it after the option files"));
+    // With it, each node's injection queue holds input_buffer_size = 256 flits, and each of its
+    // other statements is noted with its file and line.
+    let with_icnt = import_files(&[TITANX, TITANX_ICNT]);
+    assert_eq!(with_icnt.config.icnt.in_buffer, 256);
+    assert!(!noted(&with_icnt, "inter_config_file", "give it after"));
+    assert!(
+        with_icnt.ron.contains("input_buffer_size = 256 (config_pascal_islip.icnt:12)"),
+        "{}",
+        with_icnt.ron
+    );
+    let vc = with_icnt.notes.iter().find(|n| n.option == "vc_buf_size = 64").expect("noted");
+    assert_eq!((vc.file.as_str(), vc.line), (TITANX_ICNT, 11));
+    assert!(vc.reason.contains("BookSim's routers"), "{}", vc.reason);
+    // A BookSim file without input_buffer_size leaves BookSim's 9 flits.
+    let files = [(read(TITANX), TITANX.to_string()), ("flit_size = 40;\n".to_string(), "b.icnt".to_string())];
+    assert_eq!(import(&files).unwrap().config.icnt.in_buffer, 9);
     // S:4:128:96 as given (at most 256 ways).
     assert_eq!((tx.config.l1.sets, tx.config.l1.ways), (4, 96));
     // RANDOM over 12 × 2 sub-partitions, with the 12 channels taken by modulo of dramid@8.

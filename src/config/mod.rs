@@ -365,6 +365,12 @@ pub struct IcntConfig {
     /// order while the queue is full, and senders stop only when it is full too. 0: none,
     /// a full destination queue stops its senders at once.
     pub out_buffer: u32,
+    /// Flits each input port holds of the packets its sender injected and the crossbar has not
+    /// granted (GPGPU-Sim's local crossbar in_buffers, `-icnt_in_buffer_limit`; BookSim's
+    /// injection queues, `input_buffer_size`). A sender moves its head packet in, one a
+    /// cycle, when all its flits fit, so a sender's queue fills only when its buffer is full.
+    /// 0: none, the crossbar takes packets straight from the senders' queues.
+    pub in_buffer: u32,
 }
 
 /// L2 slices, one or more per memory channel (MECHANISMS §1, seed 002 Table III).
@@ -824,6 +830,7 @@ impl Default for IcntConfig {
             latency: 8,
             header_bytes: 8,
             out_buffer: 0,
+            in_buffer: 0,
         }
     }
 }

@@ -240,6 +240,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.at_least("icnt.reply_flit_bytes", ic.reply_flit_bytes, 1);
     k.range("icnt.latency", ic.latency, 1, MAX_LATENCY);
     k.range("icnt.out_buffer", ic.out_buffer, 0, MAX_QUEUE);
+    k.range("icnt.in_buffer", ic.in_buffer, 0, MAX_QUEUE);
     k.at_least("icnt.header_bytes", ic.header_bytes, 1);
 
     let l2 = &c.l2;

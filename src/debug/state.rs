@@ -32,8 +32,11 @@ pub const PATHS: &[(&str, &str)] = &[
     ("dram[CH].bank[B].queue_len", "requests queued for bank B"),
     ("dram[CH].bank[B].open_row", "open row of bank B (-1 when closed)"),
     ("dram[CH].bank[B].cas_since_act", "column accesses since bank B's last ACT"),
-    ("icnt.request.in_flight", "packets crossing the request network"),
-    ("icnt.reply.in_flight", "packets crossing the reply network"),
+    (
+        "icnt.request.in_flight",
+        "packets in the request network: in input buffers, crossing, in output buffers",
+    ),
+    ("icnt.reply.in_flight", "packets in the reply network: in input buffers, crossing, in output buffers"),
 ];
 
 fn index(seg: &Seg, len: usize, what: &str) -> Result<usize, String> {

@@ -8,14 +8,24 @@
 //! granted when its destination queue, with the output port's buffer (`icnt.out_buffer`,
 //! GPGPU-Sim's `-icnt_out_buffer_limit`), has room for it and for everything already in flight
 //! toward it (credits), so a full destination stops its senders: back-pressure, never growth.
-//! An arrived packet waits in the output buffer, in order, until its queue has room.
+//! An arrived packet waits in the output buffer, in order, until its queue has room. With
+//! input buffers (`icnt.in_buffer`, [`in_buffers`]) a sender injects into its port's buffer
+//! and arbitration takes from there; without, it takes from the sender's queue itself.
 
+mod in_buffers;
 mod waiting;
 
 use crate::sim::queue::BoundedQueue;
 use crate::sim::request::MemRequest;
+use in_buffers::InBuffers;
 use std::collections::VecDeque;
 use waiting::Waiting;
+
+/// Flits of a packet of `bytes` on `flit_bytes`-byte flits (a header-only packet is one).
+#[inline]
+fn flits(bytes: u32, flit_bytes: u32) -> u32 {
+    bytes.div_ceil(flit_bytes).max(1)
+}
 
 /// A queue that injects packets: its head's destination port and size.
 pub trait Injector {
@@ -36,6 +46,37 @@ pub struct NetStats {
     pub flits: u64,
     /// Cycles an input had a packet but could not send it (port busy or no credit).
     pub blocked: u64,
+    /// Cycles a sender had a packet its input buffer had no room for.
+    pub in_buffer_full: u64,
+}
+
+/// Where arbitration takes packets from: the senders' queues, or the input buffers.
+trait Inputs {
+    fn head(&self, i: usize) -> Option<(usize, u32)>;
+    fn pop(&mut self, i: usize) -> MemRequest;
+}
+
+/// The senders' queues themselves (no input buffers).
+struct Senders<'a, I>(&'a mut [I]);
+
+impl<I: Injector> Inputs for Senders<'_, I> {
+    #[inline]
+    fn head(&self, i: usize) -> Option<(usize, u32)> {
+        self.0[i].head()
+    }
+    fn pop(&mut self, i: usize) -> MemRequest {
+        self.0[i].pop()
+    }
+}
+
+impl Inputs for InBuffers {
+    #[inline]
+    fn head(&self, i: usize) -> Option<(usize, u32)> {
+        InBuffers::head(self, i)
+    }
+    fn pop(&mut self, i: usize) -> MemRequest {
+        InBuffers::pop(self, i)
+    }
 }
 
 /// One direction of the crossbar.
@@ -45,6 +86,8 @@ pub struct Network {
     pub latency: u64,
     /// Packets an output port holds beyond its destination queue's room.
     out_buffer: usize,
+    /// Each input port's buffer of injected packets (none when `icnt.in_buffer` is 0).
+    in_buffers: InBuffers,
     in_busy: Vec<u64>,
     out_busy: Vec<u64>,
     /// Packets crossing toward each output, then waiting in its output buffer: (arrival
@@ -60,7 +103,8 @@ pub struct Network {
     rr: usize,
     /// The inputs with a packet, by the output it goes to. The GPU files an input
     /// ([`Network::offer`]) after a step in which it may have queued a packet (an SM's worked
-    /// cycle, an L2 slice's step), and a grant files it again under its next packet. A cycle
+    /// cycle, an L2 slice's step), and a grant files it again under its next packet. With
+    /// input buffers, an input is filed by its buffer's head instead, as packets enter it. A cycle
     /// then looks only at the inputs whose output is free and has credit, in round-robin
     /// order; the others would be refused anyway, so the grants are the same as looking at
     /// every input (`sim.no_skip` does, and does not file).
@@ -79,12 +123,14 @@ impl Network {
         flit_bytes: u32,
         latency: u64,
         out_buffer: usize,
+        in_buffer: u32,
         scan_all: bool,
     ) -> Network {
         Network {
             flit_bytes,
             latency,
             out_buffer,
+            in_buffers: InBuffers::new(inputs, in_buffer),
             in_busy: vec![0; inputs],
             out_busy: vec![0; outputs],
             pipes: (0..outputs).map(|_| VecDeque::with_capacity(16)).collect(),
@@ -97,9 +143,14 @@ impl Network {
         }
     }
 
-    /// Packets in flight.
+    /// Packets in the network: in input buffers, crossing, or in output buffers.
     pub fn in_flight(&self) -> usize {
-        self.pipes.iter().map(|p| p.len()).sum()
+        self.in_buffers.len() + self.pipes.iter().map(|p| p.len()).sum::<usize>()
+    }
+
+    /// Input `i`'s buffer: (flits in it, flits it holds); (0, 0) without input buffers.
+    pub fn in_buffer(&self, i: usize) -> (usize, usize) {
+        self.in_buffers.fill_of(i)
     }
 
     pub fn pipes(&self) -> &[VecDeque<(u64, MemRequest)>] {
@@ -109,7 +160,7 @@ impl Network {
     /// Interconnect cycles from `now` in which this network would do nothing but turn its
     /// round-robin pointer: no input has a packet, and none crossing arrives before then.
     pub fn quiet_ticks<I: Injector>(&self, now: u64, inputs: &[I]) -> u64 {
-        if inputs.iter().any(|i| i.head().is_some()) {
+        if self.in_buffers.len() > 0 || inputs.iter().any(|i| i.head().is_some()) {
             return 0;
         }
         match self.next_arrival {
@@ -128,13 +179,18 @@ impl Network {
     /// Input `i` may have queued a packet: `head` is its head packet's (output, bytes) now.
     #[inline]
     pub fn offer(&mut self, i: usize, head: Option<(usize, u32)>) {
-        if !self.scan_all {
+        if self.in_buffers.enabled() {
+            self.in_buffers.note(i, head.is_some());
+        } else if !self.scan_all {
             self.waiting.set(i, head.map(|(o, _)| o));
         }
     }
 
     /// Delivers arrived packets, then grants new ones. `now` is the interconnect cycle;
-    /// `on_grant` stamps a packet as it leaves its input, `on_deliver` as it arrives.
+    /// `on_grant` stamps a packet as it leaves its sender (into the network, or into its
+    /// input buffer, which then fills after the grants: a packet injected in a cycle is
+    /// granted in a later one, as GPGPU-Sim's senders push after the crossbar advanced),
+    /// `on_deliver` as it arrives.
     pub fn step<I: Injector, E: Ejector>(
         &mut self,
         now: u64,
@@ -162,27 +218,47 @@ impl Network {
         if n == 0 {
             return;
         }
-        if self.scan_all {
-            self.grant_scanning(now, inputs, outputs, &mut on_grant);
+        if self.in_buffers.enabled() {
+            let mut buffers = std::mem::take(&mut self.in_buffers);
+            self.arbitrate(now, &mut buffers, outputs, &mut |_| {});
+            let (flit_bytes, all) = (self.flit_bytes, self.scan_all);
+            self.stats.in_buffer_full +=
+                buffers.fill(inputs, flit_bytes, all, &mut self.waiting, &mut on_grant);
+            self.in_buffers = buffers;
         } else {
-            self.grant_waiting(now, inputs, outputs, &mut on_grant);
+            self.arbitrate(now, &mut Senders(inputs), outputs, &mut on_grant);
         }
         self.rr = if self.rr + 1 == n { 0 } else { self.rr + 1 };
+    }
+
+    /// Grants packets from `inputs` to the outputs that can take them.
+    fn arbitrate<E: Ejector>(
+        &mut self,
+        now: u64,
+        inputs: &mut impl Inputs,
+        outputs: &[E],
+        on_grant: &mut impl FnMut(&mut MemRequest),
+    ) {
+        if self.scan_all {
+            self.grant_scanning(now, inputs, outputs, on_grant);
+        } else {
+            self.grant_waiting(now, inputs, outputs, on_grant);
+        }
     }
 
     /// Grants by looking at every input in round-robin order from `rr`. An output granted
     /// this cycle is busy until at least `now + 1`, so `out_busy` also keeps a second input
     /// from taking it in the same cycle.
-    fn grant_scanning<I: Injector, E: Ejector>(
+    fn grant_scanning<E: Ejector>(
         &mut self,
         now: u64,
-        inputs: &mut [I],
+        inputs: &mut impl Inputs,
         outputs: &[E],
         on_grant: &mut impl FnMut(&mut MemRequest),
     ) {
-        let n = inputs.len();
+        let n = self.in_busy.len();
         for i in (self.rr..n).chain(0..self.rr) {
-            let Some((o, bytes)) = inputs[i].head() else {
+            let Some((o, bytes)) = inputs.head(i) else {
                 continue;
             };
             if self.in_busy[i] > now || !self.can_take(o, &outputs[o], now) {
@@ -195,10 +271,10 @@ impl Network {
 
     /// The same grants, looking only at the waiting inputs whose output is free and has
     /// credit: every other input with a packet is refused, so it only counts as blocked.
-    fn grant_waiting<I: Injector, E: Ejector>(
+    fn grant_waiting<E: Ejector>(
         &mut self,
         now: u64,
-        inputs: &mut [I],
+        inputs: &mut impl Inputs,
         outputs: &[E],
         on_grant: &mut impl FnMut(&mut MemRequest),
     ) {
@@ -216,10 +292,10 @@ impl Network {
             if self.in_busy[i] > now || self.out_busy[o] > now {
                 continue;
             }
-            let (to, bytes) = inputs[i].head().expect("a waiting input has a packet");
+            let (to, bytes) = inputs.head(i).expect("a waiting input has a packet");
             debug_assert_eq!(to, o, "input {i}: filed under the wrong output");
             self.grant(now, i, o, bytes, inputs, on_grant);
-            self.waiting.set(i, inputs[i].head().map(|(o, _)| o));
+            self.waiting.set(i, inputs.head(i).map(|(o, _)| o));
             granted += 1;
         }
         self.stats.blocked += (waiting - granted) as u64;
@@ -231,17 +307,17 @@ impl Network {
     }
 
     /// Sends input `i`'s head packet of `bytes` to output `o`.
-    fn grant<I: Injector>(
+    fn grant(
         &mut self,
         now: u64,
         i: usize,
         o: usize,
         bytes: u32,
-        inputs: &mut [I],
+        inputs: &mut impl Inputs,
         on_grant: &mut impl FnMut(&mut MemRequest),
     ) {
-        let flits = u64::from(bytes.div_ceil(self.flit_bytes).max(1));
-        let mut req = inputs[i].pop();
+        let flits = u64::from(flits(bytes, self.flit_bytes));
+        let mut req = inputs.pop(i);
         on_grant(&mut req);
         self.in_busy[i] = now + flits;
         self.out_busy[o] = now + flits;
@@ -280,7 +356,7 @@ impl Crossbar {
         let slices = c.l2_slices();
         let network = |inputs, outputs, flit_bytes| {
             let (latency, buffer) = (c.icnt.latency.into(), c.icnt.out_buffer as usize);
-            Network::new(inputs, outputs, flit_bytes, latency, buffer, c.sim.no_skip)
+            Network::new(inputs, outputs, flit_bytes, latency, buffer, c.icnt.in_buffer, c.sim.no_skip)
         };
         Crossbar {
             request: network(cores, slices, c.icnt.request_flit_bytes),
@@ -317,7 +393,7 @@ mod tests {
         }
     }
 
-    fn req(id: u64) -> MemRequest {
+    pub(super) fn req(id: u64) -> MemRequest {
         MemRequest {
             id,
             kind: AccessKind::Load,
@@ -337,7 +413,7 @@ mod tests {
     fn flits_serialize_and_credits_block_senders() {
         for scan_all in MODES {
             // 136-byte packets on 32-byte flits: 5 flits each, latency 2.
-            let mut net = Network::new(2, 1, 32, 2, 0, scan_all);
+            let mut net = Network::new(2, 1, 32, 2, 0, 0, scan_all);
             let mut srcs =
                 vec![Src((0..3).map(|i| (0, 136, req(i))).collect()), Src([(0, 136, req(9))].into())];
             for (i, s) in srcs.iter().enumerate() {
@@ -366,7 +442,7 @@ mod tests {
     fn an_output_buffer_holds_arrivals_until_the_queue_has_room() {
         for scan_all in MODES {
             // 8-byte packets on 32-byte flits (one flit each), latency 2.
-            let mut net = Network::new(1, 1, 32, 2, 2, scan_all);
+            let mut net = Network::new(1, 1, 32, 2, 2, 0, scan_all);
             let mut srcs = vec![Src((0..5).map(|i| (0, 8, req(i))).collect())];
             net.offer(0, srcs[0].head());
             let mut dst = vec![BoundedQueue::<MemRequest>::new(1)];
@@ -388,14 +464,46 @@ mod tests {
         }
     }
 
+    /// Input buffers of 4 flits in front of a one-packet queue nobody drains: the sender's
+    /// packets move in one a cycle, each after its cycle's grants (so granted a cycle later at
+    /// the earliest), and the sender keeps only what the buffer has no room for.
+    #[test]
+    fn an_input_buffer_takes_its_senders_packets_one_a_cycle() {
+        for scan_all in MODES {
+            // 8-byte packets on 32-byte flits (one flit each), latency 2.
+            let mut net = Network::new(1, 1, 32, 2, 0, 4, scan_all);
+            let mut srcs = vec![Src((0..8).map(|i| (0, 8, req(i))).collect())];
+            net.offer(0, srcs[0].head());
+            let mut dst = vec![BoundedQueue::<MemRequest>::new(1)];
+            let (mut injected, mut arrived) = (Vec::new(), Vec::new());
+            for now in 0..12 {
+                net.step(
+                    now,
+                    &mut srcs,
+                    &mut dst,
+                    |r| injected.push((now, r.id)),
+                    |r| arrived.push((now, r.id)),
+                );
+                net.offer(0, srcs[0].head());
+            }
+            // Packet 0 enters at 0, is granted at 1 and arrives at 1 + 1 flit + 2 = 4; the queue
+            // holds one packet, so packet 1 waits in the buffer with no credit from then on.
+            assert_eq!(arrived, [(4, 0)], "scan_all {scan_all}");
+            // Packets 1-4 fill the buffer's 4 flits by cycle 4; the sender is refused in 5-11.
+            assert_eq!(injected, [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]);
+            assert_eq!((srcs[0].0.len(), net.in_flight(), net.in_buffer(0)), (3, 4, (4, 4)));
+            assert_eq!(net.stats.in_buffer_full, 7);
+        }
+    }
+
     /// Six sources feeding four outputs of two-packet queues drained at different rates, with
     /// packets of 1 to 5 flits to random outputs and new packets queued as the run goes: the
     /// filed inputs give the same arrivals, cycle for cycle, and the same counters as looking
-    /// at every input.
+    /// at every input, with and without output and input buffers.
     #[test]
     fn looking_only_at_filed_inputs_grants_the_same() {
-        let run = |scan_all: bool, buffer: usize| {
-            let mut net = Network::new(6, 4, 32, 3, buffer, scan_all);
+        let run = |scan_all: bool, buffer: usize, in_buffer: u32| {
+            let mut net = Network::new(6, 4, 32, 3, buffer, in_buffer, scan_all);
             let mut srcs: Vec<Src> = (0..6).map(|_| Src(VecDeque::new())).collect();
             let mut dst: Vec<BoundedQueue<MemRequest>> = (0..4).map(|_| BoundedQueue::new(2)).collect();
             let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -423,14 +531,15 @@ mod tests {
             }
             (arrivals, net.stats.clone())
         };
-        for buffer in [0, 3] {
-            let (scanned, stats) = run(true, buffer);
+        for (buffer, in_buffer) in [(0, 0), (3, 0), (0, 7), (3, 7)] {
+            let (scanned, stats) = run(true, buffer, in_buffer);
             assert!(
                 scanned.len() > 1000 && stats.blocked > 1000,
                 "a busy crossbar: {} packets, {stats:?}",
                 scanned.len()
             );
-            assert_eq!(run(false, buffer), (scanned, stats));
+            assert!(in_buffer == 0 || stats.in_buffer_full > 100, "full input buffers: {stats:?}");
+            assert_eq!(run(false, buffer, in_buffer), (scanned, stats));
         }
     }
 }

@@ -67,7 +67,7 @@ fn chosen<'a>(study: &'a Study, only: Option<&[String]>) -> Result<Vec<&'a spec:
 /// Runs warpscope on the study's kernels (all, or `only`) beside the stored results.
 pub fn validate(study: &Study, only: Option<&[String]>) -> Result<Validation> {
     let results = stored::load(study, &study.peer_files()?)?;
-    let config = study.machine(&study.configs()?)?;
+    let config = study.machine()?;
     let kernels = chosen(study, only)?;
     // Every stored number is checked before anything runs: a trace exported differently now
     // is another input than the peer ran.
@@ -106,8 +106,7 @@ pub fn validate(study: &Study, only: Option<&[String]>) -> Result<Validation> {
 
 /// Writes each chosen kernel's trace into `dir/NAME/` for the peer to run.
 pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<String>> {
-    let configs = study.configs()?;
-    let config = study.machine(&configs)?;
+    let config = study.machine()?;
     let mut written = Vec::new();
     for k in chosen(study, only)? {
         let workload = study.workload(k, &config)?;
@@ -123,8 +122,7 @@ pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<
 /// Reads the peer's logs (`logs/NAME.log` for every kernel of the spec) into the study's
 /// stored results; returns the file written. A kernel without a log is an error naming it.
 pub fn record(study: &Study, logs: &Path) -> Result<String> {
-    let configs = study.configs()?;
-    let config = study.machine(&configs)?;
+    let config = study.machine()?;
     let log_of = |k: &spec::KernelSpec| logs.join(format!("{}.log", k.name));
     let missing: Vec<String> =
         study.spec.kernels.iter().filter(|k| !log_of(k).is_file()).map(|k| k.name.clone()).collect();

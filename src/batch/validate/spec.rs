@@ -146,10 +146,14 @@ impl Study {
         Ok(files)
     }
 
-    /// warpscope's machine: `config import` of the peer's option files.
-    pub fn machine(&self, configs: &[(String, String)]) -> anyhow::Result<Config> {
-        let files: Vec<(String, String)> =
-            configs.iter().map(|(p, text)| (text.clone(), self.resolve(p).display().to_string())).collect();
+    /// warpscope's machine: `config import` of the peer's option files (and of its inputs, a
+    /// BookSim network file among them).
+    pub fn machine(&self) -> anyhow::Result<Config> {
+        let files: Vec<(String, String)> = self
+            .peer_files()?
+            .iter()
+            .map(|(p, text)| (text.clone(), self.resolve(p).display().to_string()))
+            .collect();
         Ok(crate::config::gpgpusim::import(&files)?.config)
     }
 

@@ -7,8 +7,10 @@
 //! ([`translate`]), and the keys are written as a RON machine that is then loaded like any
 //! config, so what `run` accepts is what the import wrote. Options the machine cannot represent
 //! come back as notes, printed as a warning and kept in the file's header; nothing is dropped
-//! silently.
+//! silently. A BookSim network file (`-inter_config_file`) may be given among them; it is
+//! recognised by its `name = value;` statements ([`booksim`]).
 
+mod booksim;
 mod cache;
 mod options;
 mod translate;
@@ -37,7 +39,8 @@ pub fn import(files: &[(String, String)]) -> Result<Imported, ConfigError> {
     let mut opts = std::collections::BTreeMap::new();
     let mut empty = Vec::new();
     for (text, file) in files {
-        if options::read(text, file, &mut opts)? == 0 {
+        let read = if booksim::is_booksim(text) { booksim::read } else { options::read };
+        if read(text, file, &mut opts)? == 0 {
             empty.push(file.clone());
         }
     }

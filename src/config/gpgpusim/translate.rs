@@ -6,6 +6,7 @@
 //! scheduler (the Fermi configs halve the shader clock for this), which is what a warpscope
 //! core cycle is with `simd_width` 32; the value is taken as given, so cycle counts compare.
 
+use super::booksim;
 use super::cache::{self, CacheSpec};
 use super::options::{Opt, error};
 use crate::config::{ConfigError, IPOLY_SIZES, MAX_MSHR_ENTRIES, MAX_WAYS};
@@ -110,9 +111,13 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// `-name value` with white space squeezed, for notes.
+/// `-name value` (a BookSim statement: `name = value`) with white space squeezed, for notes.
 fn shown(o: &Opt) -> String {
-    format!("-{} {}", o.name, o.value.split_whitespace().collect::<Vec<_>>().join(""))
+    let value = o.value.split_whitespace().collect::<Vec<_>>().join("");
+    match o.name.strip_prefix(booksim::PREFIX) {
+        Some(name) => format!("{name} = {value}"),
+        None => format!("-{} {value}", o.name),
+    }
 }
 
 /// `-name value (file:line)`, for the comment beside a key: the option and where it is.
@@ -539,13 +544,52 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         c.set("icnt.request_flit_bytes", v, src(o));
         c.set("icnt.reply_flit_bytes", v, src(o));
     }
-    // The local crossbar (`-network_mode 2`, `LocalInterconnect`) holds up to the limit of
-    // packets in every node's output buffer (`HasBuffer`/`Push`); BookSim's buffers (mode 1)
-    // are its own file's and are not read.
-    if c.opts.get("network_mode").is_some_and(|m| m.value.trim() == "2")
-        && let Some((v, o)) = c.number("icnt_out_buffer_limit")?
-    {
-        c.set("icnt.out_buffer", v, format!("{} (the local crossbar's output buffer per node)", src(o)));
+    match c.opts.get("network_mode").map(|m| m.value.trim()) {
+        // The local crossbar (`LocalInterconnect`): every node's in_buffers hold up to
+        // -icnt_in_buffer_limit packets (`HasBuffer`), its out_buffers up to
+        // -icnt_out_buffer_limit (the router's `Has_Buffer_Out`).
+        Some("2") => {
+            if let Some((v, o)) = c.number("icnt_in_buffer_limit")? {
+                let why = "the local crossbar's input buffer per node, in packets: warpscope counts a packet's flits, the same where every packet is one flit";
+                c.set("icnt.in_buffer", v, format!("{} ({why})", src(o)));
+            }
+            if let Some((v, o)) = c.number("icnt_out_buffer_limit")? {
+                c.set(
+                    "icnt.out_buffer",
+                    v,
+                    format!("{} (the local crossbar's output buffer per node)", src(o)),
+                );
+            }
+        }
+        // BookSim: each node injects into a queue of `input_buffer_size` flits
+        // (`InterconnectInterface::HasBuffer`), 9 when the file gives 0 or none.
+        Some("1") => {
+            let given = c.opts.keys().any(|k| k.starts_with(booksim::PREFIX));
+            match c.number(&format!("{}input_buffer_size", booksim::PREFIX))? {
+                Some((v, o)) => {
+                    let v = if v == 0 { 9 } else { v };
+                    c.set(
+                        "icnt.in_buffer",
+                        v,
+                        format!("{} (BookSim's injection queue per node, flits)", src(o)),
+                    );
+                }
+                None if given => {
+                    let from = c.opts.get("inter_config_file").map_or("the BookSim file".to_string(), src);
+                    c.set(
+                        "icnt.in_buffer",
+                        9,
+                        format!("{from} (gives no input_buffer_size: BookSim's 9 flits)"),
+                    );
+                }
+                None => {
+                    if let Some(o) = c.get("inter_config_file") {
+                        c.note(o, "the BookSim file was not imported, so its input buffers (input_buffer_size) are not in the machine: give it after the option files");
+                    }
+                }
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -897,7 +941,11 @@ fn unrepresented(name: &str) -> &'static str {
         ),
         (
             &["network_mode", "inter_config_file", "icnt_", "gpgpu_n_cluster_ejection_buffer_size"],
-            "the interconnect's topology and input buffers (and a BookSim network's buffers) are not modelled: warpscope's crossbar has a fixed latency plus flit serialization, and -icnt_out_buffer_limit of the local crossbar as icnt.out_buffer",
+            "the interconnect's topology and arbitration are not modelled: warpscope's crossbar has a fixed latency plus flit serialization, with input and output buffers (icnt.in_buffer, icnt.out_buffer) from the local crossbar's -icnt_in_buffer_limit and -icnt_out_buffer_limit, or BookSim's input_buffer_size",
+        ),
+        (
+            &[booksim::PREFIX],
+            "BookSim's routers (topology, routing, virtual channels, allocators and their buffers) are not modelled: warpscope's crossbar has a fixed latency plus flit serialization, and input_buffer_size as icnt.in_buffer",
         ),
         (
             &["gpgpu_max_concurrent_kernel"],

@@ -30,6 +30,8 @@ pub fn queues(g: &Gpu) -> View {
         row(format!("SM {}", sm.id), "L1 MSHR", sm.l1.mshr.used(), sm.l1.mshr.capacity(), k);
         row(format!("SM {}", sm.id), "L1 miss queue", sm.l1.miss_queue.len(), sm.l1.miss_queue.capacity(), k);
         row(format!("SM {}", sm.id), "reply queue", sm.reply_queue.len(), sm.reply_queue.capacity(), k);
+        let (flits, cap) = g.icnt.request.in_buffer(sm.id as usize);
+        row(format!("SM {}", sm.id), "crossbar input (flits)", flits, cap, k);
     }
     for l2 in &g.l2 {
         let k = RowKey::Channel(l2.channel);
@@ -38,6 +40,8 @@ pub fn queues(g: &Gpu) -> View {
         row(format!("L2 {}", l2.id), "MSHR", l2.mshr.used(), l2.mshr.capacity(), k);
         row(format!("L2 {}", l2.id), "miss", l2.miss_queue.len(), l2.miss_queue.capacity(), k);
         row(format!("L2 {}", l2.id), "response", l2.response_queue.len(), l2.response_queue.capacity(), k);
+        let (flits, cap) = g.icnt.reply.in_buffer(l2.id as usize);
+        row(format!("L2 {}", l2.id), "crossbar input (flits)", flits, cap, k);
     }
     for mc in &g.dram {
         let k = RowKey::Channel(mc.channel);
