@@ -637,3 +637,57 @@ fn the_blame_view_of_a_load() {
     };
     insta::assert_snapshot!("blame_view", text);
 }
+
+/// Layouts of every shape on terminals of every size, written as layout files: each parses,
+/// draws in well under a second (a split of dozens of fills took ratatui's solver minutes),
+/// and shows each of its panes either whole, at least 3 cells each way inside the body and
+/// overlapping no other, or hidden and counted in the status bar.
+#[test]
+fn any_layout_draws_at_any_size_with_what_does_not_fit_hidden() {
+    use proptest::prelude::*;
+    use warpscope::config::Origin;
+    fn node() -> impl Strategy<Value = String> {
+        let size = prop_oneof![
+            (0u32..70000).prop_map(|n| format!("Length({})", n.min(65535))),
+            (0u32..300).prop_map(|n| format!("Percentage({n})")),
+            (0u32..50).prop_map(|n| format!("Min({n})")),
+            (0u32..5).prop_map(|n| format!("Fill({n})")),
+        ];
+        let pane = prop_oneof![Just("Pane(Events)"), Just("Pane(Warps())"), Just("Pane(Queues)")]
+            .prop_map(String::from);
+        pane.prop_recursive(3, 60, 40, move |inner| {
+            (any::<bool>(), proptest::collection::vec((size.clone(), inner), 1..40)).prop_map(
+                |(across, parts)| {
+                    let parts: Vec<String> =
+                        parts.into_iter().map(|(s, n)| format!("(size: {s}, node: {n})")).collect();
+                    let dir = if across { "Horizontal" } else { "Vertical" };
+                    format!("Split(dir: {dir}, parts: [{}])", parts.join(", "))
+                },
+            )
+        })
+    }
+    let config = proptest::test_runner::Config { cases: 48, ..Default::default() };
+    let app = std::cell::RefCell::new(app_at_occlusion());
+    proptest!(config, |(root in node(), w in 80u16..260, h in 20u16..90)| {
+        let mut app = app.borrow_mut();
+        let text = format!("(name: \"gen\", root: {root})");
+        let layout = Layout::parse(&text, &Origin::File("gen.ron".into())).unwrap();
+        let panes = layout.panes().len();
+        app.set_layout(layout);
+        let start = Instant::now();
+        let s = screen(&mut app, w, h);
+        prop_assert!(start.elapsed() < Duration::from_secs(1), "{:?} for {panes} panes", start.elapsed());
+        let shown: Vec<_> = app.areas.iter().filter(|a| a.area() > 0).collect();
+        prop_assert_eq!(app.areas.len(), panes);
+        prop_assert_eq!(shown.len() + app.hidden, panes);
+        for (k, a) in shown.iter().enumerate() {
+            prop_assert!(a.width >= 3 && a.height >= 3 && a.y >= 1 && a.bottom() <= h - 2 && a.right() <= w, "{a:?}");
+            prop_assert!(shown[..k].iter().all(|b| !a.intersects(**b)), "{a:?} overlaps");
+        }
+        let first = s.lines().next().unwrap_or("");
+        prop_assert_eq!(app.hidden > 0, first.contains("hidden: too small a terminal"), "{}", first);
+        // Tab moves the focus to a pane in sight.
+        app.key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+        prop_assert!(app.areas[app.focus].area() > 0);
+    });
+}

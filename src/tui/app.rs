@@ -61,8 +61,10 @@ pub struct App {
     pub popup: Option<Popup>,
     pub quit: bool,
     pub theme: Theme,
-    /// Where each pane was drawn last (for mouse clicks).
+    /// Where each pane was drawn last (for mouse clicks); empty for a hidden pane.
     pub areas: Vec<Rect>,
+    /// Panes the last frame hid for want of room (see `render::MIN_PANE`).
+    pub hidden: usize,
     /// What each pane drew last (for clicks and scrolling).
     pub extents: Vec<Extent>,
     /// The panes' views at the cycle last drawn, and at the one before (what changed since
@@ -101,6 +103,7 @@ impl App {
             quit: false,
             theme,
             areas: Vec::new(),
+            hidden: 0,
             extents: vec![Extent::default(); n],
             shown: None,
             before: Vec::new(),
@@ -365,8 +368,8 @@ impl App {
                 lines.extend(super::help::help_lines());
                 self.popup = Some(Popup { title: "help".into(), lines, scroll: 0 })
             }
-            Action::FocusNext => self.focus = (self.focus + 1) % n,
-            Action::FocusPrev => self.focus = (self.focus + n - 1) % n,
+            Action::FocusNext => self.focus_by(1),
+            Action::FocusPrev => self.focus_by(n - 1),
             Action::Up => self.move_by(-1),
             Action::Down => self.move_by(1),
             Action::PageUp => self.move_by(-self.page()),
@@ -394,6 +397,21 @@ impl App {
 
     /// Moves the focused pane's selection by `delta` rows, or, in a pane without rows to
     /// select, scrolls it by `delta` lines.
+    /// Moves the focus `step` panes on (modulo their number), past the panes the last frame
+    /// hid.
+    fn focus_by(&mut self, step: usize) {
+        let n = self.panes.len();
+        let shown = |i: usize| self.areas.get(i).is_none_or(|a| a.area() > 0);
+        let mut to = self.focus;
+        for _ in 0..n {
+            to = (to + step) % n;
+            if shown(to) {
+                break;
+            }
+        }
+        self.focus = to;
+    }
+
     fn move_by(&mut self, delta: i64) {
         let rows = self.view(self.focus).keys().len();
         if rows == 0 {

@@ -1,5 +1,5 @@
-//! Pane layouts from `layouts/*.ron`: a tree of splits with ratatui constraints whose leaves
-//! are panes with parameters. The four shipped layouts are embedded; a file in `layouts/`
+//! Pane layouts from `layouts/*.ron`: a tree of splits with sizes (as ratatui names its
+//! constraints; [`super::split`] divides the space) whose leaves are panes with parameters. The four shipped layouts are embedded; a file in `layouts/`
 //! with the same name overrides one, and a broken file is reported (file, line:column) and
 //! replaced by the default layout. The panes, [`PaneKind`], come from the view catalogue.
 
@@ -9,25 +9,18 @@ use crate::config::{ConfigError, Origin, parse_ron, read_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// A ratatui constraint.
+/// A part's size along its split, in cells (see [`super::split`] for how a split shares its
+/// room).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Size {
+    /// Exactly n cells.
     Length(u16),
+    /// A share of the split's cells.
     Percentage(u16),
+    /// At least n cells; more when no part fills.
     Min(u16),
+    /// A share of what the other parts leave, by weight.
     Fill(u16),
-}
-
-impl Size {
-    pub fn constraint(self) -> ratatui::layout::Constraint {
-        use ratatui::layout::Constraint as C;
-        match self {
-            Size::Length(n) => C::Length(n),
-            Size::Percentage(p) => C::Percentage(p),
-            Size::Min(n) => C::Min(n),
-            Size::Fill(n) => C::Fill(n),
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -15,6 +15,7 @@ pub mod pane;
 pub mod reference;
 mod render;
 pub mod screenshot;
+mod split;
 mod theme;
 
 pub use app::App;

@@ -5,10 +5,12 @@
 use super::app::App;
 use super::app::Extent;
 use super::fit;
-use super::layout::{Direction, Node};
+use super::layout::{Direction, Node, Size};
 use super::pane::lay_out;
+use super::split;
 use crate::debug::views::View;
 use crate::sim::Status;
+use crate::sim::stats::metrics::count;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as RLayout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -36,13 +38,14 @@ pub fn draw(f: &mut Frame, app: &mut App) {
         Constraint::Length(1),
     ])
     .areas(area);
-    let status_text =
-        format!(" {} ", fit::leading(&status_items(app), " · ", area.width.saturating_sub(2) as usize));
-    f.render_widget(Paragraph::new(status_text).style(app.theme.status()), status);
     app.areas.clear();
+    app.hidden = 0;
     let root = app.layout.root.clone();
     let mut idx = 0;
     draw_node(f, app, &root, body, &mut idx);
+    let status_text =
+        format!(" {} ", fit::leading(&status_items(app), " · ", area.width.saturating_sub(2) as usize));
+    f.render_widget(Paragraph::new(status_text).style(app.theme.status()), status);
     let msg_style = if app.error { app.theme.tone(crate::debug::views::Tone::Bad) } else { Style::default() };
     f.render_widget(Paragraph::new(fit::whole(&app.message, area.width as usize)).style(msg_style), message);
     let cmd = match &app.input {
@@ -141,34 +144,62 @@ fn status_items(app: &App) -> Vec<String> {
         Status::Running => "stopped".to_string(),
     };
     let k = g.launcher.kernel.min(g.workload.kernels.len().saturating_sub(1));
-    vec![
-        "warpscope".into(),
+    let mut items = vec!["warpscope".to_string()];
+    // Panes the layout could not fit are said second, where no width cuts it off.
+    if app.hidden > 0 {
+        items.push(format!("{} hidden: too small a terminal", count(app.hidden as u64, "pane")));
+    }
+    items.extend([
         format!("{} × {}", g.config.name, g.workload.name),
         format!("cycle {}", g.cycle),
         state,
         format!("kernel {}/{} ({})", k + 1, g.workload.kernels.len(), g.kernel().name()),
         format!("layout {}", app.layout.name),
         format!("warp {}.{}", app.warp.0, app.warp.1),
-    ]
+    ]);
+    items
 }
 
+/// The fewest cells a pane needs across and down: its two borders and one line.
+pub const MIN_PANE: u16 = 3;
+
+/// Draws a layout node in `area`. A split lays out only as many parts as its area has room
+/// for at [`MIN_PANE`] cells each ([`split::lengths`] divides the room), and a pane given fewer
+/// cells either way is hidden, counted in `app.hidden` with an empty area: a layout of more
+/// panes than the terminal holds shows what fits.
 fn draw_node(f: &mut Frame, app: &mut App, node: &Node, area: Rect, idx: &mut usize) {
     match node {
         Node::Pane(_) => {
             let i = *idx;
             *idx += 1;
+            if area.width < MIN_PANE || area.height < MIN_PANE {
+                app.areas.push(Rect::default());
+                app.extents[i] = Extent::default();
+                app.hidden += 1;
+                return;
+            }
             app.areas.push(area);
             let view = app.view(i);
             draw_pane(f, app, i, &view, area);
         }
         Node::Split { dir, parts } => {
-            let constraints: Vec<Constraint> = parts.iter().map(|p| p.size.constraint()).collect();
-            let rects = match dir {
-                Direction::Horizontal => RLayout::horizontal(constraints).split(area),
-                Direction::Vertical => RLayout::vertical(constraints).split(area),
+            let room = match dir {
+                Direction::Horizontal => area.width,
+                Direction::Vertical => area.height,
             };
-            for (p, r) in parts.iter().zip(rects.iter()) {
-                draw_node(f, app, &p.node, *r, idx);
+            let fit = parts.len().min(usize::from(room / MIN_PANE));
+            let sizes: Vec<Size> = parts[..fit].iter().map(|p| p.size).collect();
+            let mut at = 0;
+            let mut rects = split::lengths(&sizes, room).into_iter().map(|len| {
+                let r = match dir {
+                    Direction::Horizontal => Rect { x: area.x + at, width: len, ..area },
+                    Direction::Vertical => Rect { y: area.y + at, height: len, ..area },
+                };
+                at += len;
+                r
+            });
+            for p in parts {
+                draw_node(f, app, &p.node, rects.next().unwrap_or_default(), idx);
             }
         }
     }
