@@ -448,9 +448,10 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// Writes to standard output, returning errors (a closed pipe) instead of panicking.
 fn out(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
-    Ok(())
+    let written = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+    let named =
+        |e: std::io::Error| std::io::Error::new(e.kind(), format!("standard output: cannot write: {e}"));
+    Ok(written.map_err(named)?)
 }
 
 fn dispatch(cli: Cli) -> Result<i32> {

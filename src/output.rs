@@ -91,8 +91,14 @@ pub fn write_atomic(target: &str, text: &str) -> Result<()> {
 }
 
 /// A streamed output: standard output, a device or FIFO written through, or a file that
-/// appears only when finished.
-pub enum Output {
+/// appears only when finished. A failed write (a full disk, a closed pipe) names the output.
+pub struct Output {
+    /// The path as given, or "standard output".
+    name: String,
+    sink: Sink,
+}
+
+enum Sink {
     Stdout(std::io::BufWriter<std::io::Stdout>),
     Special(std::io::BufWriter<std::fs::File>),
     File(AtomicFile),
@@ -103,43 +109,51 @@ impl Output {
     /// file nor a directory (`/dev/null`, a FIFO) is opened and written, not replaced.
     pub fn open(target: &str) -> Result<Output> {
         if target == "-" {
-            return Ok(Output::Stdout(std::io::BufWriter::new(std::io::stdout())));
+            let sink = Sink::Stdout(std::io::BufWriter::new(std::io::stdout()));
+            return Ok(Output { name: "standard output".into(), sink });
         }
         let path = Path::new(target);
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let sink = if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
             let file = std::fs::OpenOptions::new()
                 .write(true)
                 .open(path)
                 .with_context(|| format!("{target}: cannot open for writing"))?;
-            return Ok(Output::Special(std::io::BufWriter::new(file)));
-        }
-        Ok(Output::File(AtomicFile::create(path)?))
+            Sink::Special(std::io::BufWriter::new(file))
+        } else {
+            Sink::File(AtomicFile::create(path)?)
+        };
+        Ok(Output { name: target.to_string(), sink })
     }
 
     /// Flushes, and renames a file into place.
-    pub fn finish(self) -> Result<()> {
-        match self {
-            Output::Stdout(mut w) => Ok(w.flush()?),
-            Output::Special(mut w) => Ok(w.flush()?),
-            Output::File(f) => f.commit(),
+    pub fn finish(mut self) -> Result<()> {
+        self.flush()?;
+        match self.sink {
+            Sink::File(f) => f.commit(),
+            Sink::Stdout(_) | Sink::Special(_) => Ok(()),
         }
     }
 
     fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::Stdout(w) => w,
-            Output::Special(w) => w,
-            Output::File(f) => f,
+        match &mut self.sink {
+            Sink::Stdout(w) => w,
+            Sink::Special(w) => w,
+            Sink::File(f) => f,
         }
+    }
+
+    /// `e` with the output's name.
+    fn named(&self, e: std::io::Error) -> std::io::Error {
+        std::io::Error::new(e.kind(), format!("{}: cannot write: {e}", self.name))
     }
 }
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer().write(buf)
+        self.writer().write(buf).map_err(|e| self.named(e))
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.writer().flush()
+        self.writer().flush().map_err(|e| self.named(e))
     }
 }
 

@@ -406,3 +406,40 @@ fn bench_measures_the_debugger_on_a_trace() {
     assert!(out.contains("debugger: continue with 3 breakpoints"), "{out}");
     assert!(out.contains("time travel within cycles 0..1500"), "{out}");
 }
+
+/// A full disk (`/dev/full`) under every kind of output — standard output, a report or trace
+/// path written through as a device, streamed or whole — ends the program with exit code 1
+/// and a message naming the output; a closed pipe (`| head`) ends it quietly with 0.
+#[test]
+fn write_errors_end_the_program_naming_the_output() {
+    let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "-c", SMALL, "-w", TINY], "standard output"),
+        (&["run", "-c", SMALL, "-w", TINY, "--json", "/dev/full", "-q"], "/dev/full"),
+        (&["run", "-c", SMALL, "-w", TINY, "--dram-trace", "/dev/full", "-q"], "/dev/full"),
+        (&["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs,gmc"], "standard output"),
+        (&["batch", "-c", SMALL, "-w", TINY, "-x", "info breakpoints"], "standard output"),
+        (&["dram", "--generate", "stream", "--requests", "100000", "--trace", "-"], "standard output"),
+        (&["dram", "--generate", "stream", "--requests", "100000", "--trace", "/dev/full"], "/dev/full"),
+        (&["config", "import", "tests/fixtures/gpgpusim/GTX480/gpgpusim.config"], "standard output"),
+    ];
+    for (args, named) in cases {
+        let out = Command::new(BIN).args(*args).stdout(full()).output().expect("binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("error: {named}: cannot write: No space left on device")),
+            "{args:?}: {err}"
+        );
+    }
+    // A reader that stops early is no error.
+    let mut child = Command::new(BIN)
+        .args(["dram", "--generate", "stream", "--requests", "18446744073709551615", "--trace", "-"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
