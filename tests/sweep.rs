@@ -48,7 +48,7 @@ fn a_sweep_appends_every_point_and_a_rerun_skips_them() {
     let text = read(&csv);
     assert_eq!(
         text.lines().next().unwrap(),
-        "point,key,workload,dram.scheduler,l1.ways,status,cycles,ipc,dram.row_hit_rate"
+        "point,key,workload,dram.scheduler,l1.ways,status,cycles,ipc,dram.row_hit_rate,machine,machine_settings,max_cycles,max_instructions"
     );
     let rows = rows_by_point(&text);
     assert_eq!(rows.len(), 4);
@@ -382,10 +382,47 @@ fn resuming_after_the_cycle_limit_or_machine_changed_is_refused() {
         &root.join("sample-configs/gtx480-sc14.ron").display().to_string(),
     );
     std::fs::write(&g, other).unwrap();
-    let (code, err) = sweep(&[&g, Path::new("--json"), &json]);
+    for (out, flag, before) in [(&json, "--json", &stored.1), (&csv, "--csv", &stored.0)] {
+        let (code, err) = sweep(&[&g, Path::new(flag), out]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("ran on machine `small`, and this sweep's machine is `gtx480-sc14`"), "{err}");
+        assert_eq!(&read(out), before);
+    }
+}
+
+/// A CSV row says what its run was made on and under, so a resumed CSV refuses a run whose
+/// results alone do not betray it: one that finished under another instruction cap, or on the
+/// machine file as it read before an edit. A CSV begun before those columns is still resumed,
+/// its new rows written in its own columns.
+#[test]
+fn a_csv_remembers_its_runs_machine_and_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let csv = dir.path().join("r.csv");
+    assert_eq!(sweep(&[&g, Path::new("--csv"), &csv]).0, 0);
+    let stored = read(&csv);
+    // The tiny kernel finishes far below a cap of 10^9 thread instructions.
+    std::fs::write(&g, read(&g).replace("metrics:", "max_instructions: 1000000000,\n    metrics:")).unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("ran on machine `small`, and this sweep's machine is `gtx480-sc14`"), "{err}");
-    assert_eq!(read(&json), stored.1);
+    assert!(
+        err.contains(
+            "was made under max_instructions none (max_instructions 0), and this sweep's is 1000000000"
+        ),
+        "{err}"
+    );
+    assert_eq!(read(&csv), stored);
+    // A CSV without the provenance columns resumes, and its new rows keep its columns.
+    let columns = 9;
+    let legacy: Vec<String> =
+        stored.lines().take(3).map(|l| l.split(',').take(columns).collect::<Vec<_>>().join(",")).collect();
+    std::fs::write(&csv, legacy.join("\n") + "\n").unwrap();
+    grid(dir.path());
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 0, "{err}");
+    let text = read(&csv);
+    assert_eq!(text.lines().count(), 5, "{text}");
+    assert!(text.lines().all(|l| l.split(',').count() == columns), "{text}");
 }
 
 #[test]

@@ -253,8 +253,17 @@ impl Sweep {
         self.points.iter().all(|p| p.limits() == first).then_some(first)
     }
 
-    /// The CSV header.
+    /// The CSV header: the point, its results, and what the run was made on and under
+    /// ([`PROVENANCE`]).
     pub fn csv_header(&self) -> Vec<String> {
+        let mut h = self.results_header();
+        h.extend(PROVENANCE.iter().map(|c| c.to_string()));
+        h
+    }
+
+    /// The CSV header's columns before [`PROVENANCE`] (all of a file written before those
+    /// columns were).
+    fn results_header(&self) -> Vec<String> {
         ["point", "key", "workload"]
             .iter()
             .map(|s| s.to_string())
@@ -275,7 +284,20 @@ impl Sweep {
             .unwrap_or_default()
     }
 
+    /// A point's CSV row, with the [`PROVENANCE`] columns.
     fn csv_row(&self, p: &Point, status: &str, report: Option<&Report>) -> Vec<String> {
+        let limits = p.limits();
+        let mut row = self.results_row(p, status, report);
+        row.extend([
+            self.machine.clone(),
+            machine_digest(&p.config),
+            limits.cycles.to_string(),
+            limits.instructions.to_string(),
+        ]);
+        row
+    }
+
+    fn results_row(&self, p: &Point, status: &str, report: Option<&Report>) -> Vec<String> {
         let mut row = vec![p.index.to_string(), p.key.clone(), self.workloads[p.workload].0.clone()];
         row.extend(self.axes.iter().map(|a| Sweep::axis_value(p, a)));
         row.push(status.to_string());
@@ -305,6 +327,11 @@ impl Sweep {
         serde_json::to_string(&v).expect("reports serialize")
     }
 }
+
+/// The CSV columns that say what a run was made on and under, so a resumed sweep can refuse a
+/// run made on another machine or under other limits, as its JSON lines can: the machine's
+/// name, its [`machine_digest`], and the cycle and instruction limits (0: none).
+const PROVENANCE: [&str; 4] = ["machine", "machine_settings", "max_cycles", "max_instructions"];
 
 /// A digest of everything in a point's machine config that can change a run's results: the
 /// machine file's values after the point's assignments, without its name, its debugger settings
@@ -505,10 +532,21 @@ impl<'h> Stored<'h> {
         .filter(|v| v.is_number())
     }
 
-    /// The machine the run was on (a JSON line's report names it; a CSV row does not).
+    /// A CSV row's field in `column`.
+    fn field(&self, column: &str) -> Option<&str> {
+        match self {
+            Stored::Row(h, f) => {
+                h.iter().position(|c| c == column).and_then(|i| f.get(i)).map(String::as_str)
+            }
+            Stored::Line(_) => None,
+        }
+    }
+
+    /// The machine the run was on (a JSON line's report names it, a CSV row its `machine`
+    /// column; a CSV written before that column names none).
     fn machine(&self) -> Option<&str> {
         match self {
-            Stored::Row(..) => None,
+            Stored::Row(..) => self.field("machine"),
             Stored::Line(v) => v["report"]["config"].as_str().map(|c| c.split(" [").next().unwrap_or(c)),
         }
     }
@@ -518,7 +556,7 @@ impl<'h> Stored<'h> {
     /// `"machine"`, are trusted by name like older ones).
     fn digest(&self) -> Option<&str> {
         match self {
-            Stored::Row(..) => None,
+            Stored::Row(..) => self.field("machine_settings"),
             Stored::Line(v) => v["machine_settings"].as_str(),
         }
     }
@@ -559,6 +597,18 @@ impl<'h> Stored<'h> {
             return Some(format!(
                 "issued {n} thread instructions without stopping, past this sweep's cap of {cap}"
             ));
+        }
+        // A CSV row says the limits it was made under, which its results alone may not betray.
+        for (column, mine) in [("max_cycles", max_cycles), ("max_instructions", cap)] {
+            if let Some(theirs) = self.field(column).and_then(|v| v.parse::<u64>().ok())
+                && theirs != mine
+            {
+                return Some(format!(
+                    "was made under {column} {}, and this sweep's is {}",
+                    or_none(theirs, column),
+                    or_none(mine, column)
+                ));
+            }
         }
         None
     }
@@ -601,6 +651,8 @@ struct Sink {
     file: std::fs::File,
     /// Keys it already holds.
     done: BTreeSet<String>,
+    /// A CSV begun without the [`PROVENANCE`] columns: its rows are appended without them.
+    legacy: bool,
     /// How many of its records are no point of the sweep.
     unmatched: usize,
 }
@@ -612,8 +664,10 @@ impl Sink {
         let header = sweep.csv_header();
         let format = Format::of(path);
         let (existing, records, complete) = read_results(path)?;
+        let legacy = existing.as_ref().is_some_and(|h| *h == sweep.results_header());
         if let Some(h) = &existing
             && *h != header
+            && !legacy
         {
             bail!(
                 "{}: holds results with other columns ({}); write to another file or remove it",
@@ -639,7 +693,7 @@ impl Sink {
             }
         }
         let unmatched = matched.unmatched;
-        Ok(Sink { path: path.to_path_buf(), format, file, done, unmatched })
+        Ok(Sink { path: path.to_path_buf(), format, file, done, legacy, unmatched })
     }
 }
 
@@ -708,16 +762,17 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
         if status != "done" && !stopped_at_limit(&status) {
             failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        let csv = sweep
-            .csv_row(p, &status, report.as_ref())
-            .iter()
-            .map(|f| csv_field(f))
-            .collect::<Vec<_>>()
-            .join(",");
+        let row = sweep.csv_row(p, &status, report.as_ref());
+        let csv = |fields: &[String]| fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(",");
+        let (full, legacy) = (csv(&row), csv(&row[..row.len() - PROVENANCE.len()]));
         let json = sweep.json_line(p, &status, report.as_ref(), error.as_deref());
         let mut sinks = sinks.lock().expect("a writer panicked");
         for s in sinks.iter_mut().filter(|s| !s.done.contains(&p.key)) {
-            let line = if s.format == Format::Csv { &csv } else { &json };
+            let line = match (s.format, s.legacy) {
+                (Format::Csv, false) => &full,
+                (Format::Csv, true) => &legacy,
+                _ => &json,
+            };
             writeln!(s.file, "{line}").with_context(|| format!("{}: cannot write", s.path.display()))?;
             s.file.flush()?;
             s.done.insert(p.key.clone());
