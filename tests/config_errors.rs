@@ -514,3 +514,28 @@ fn workload_arrays_never_wrap_or_overlap_and_strides_stay_exact() {
     let (ran, refused) = (ran.into_inner(), refused.into_inner());
     assert!(ran >= 5 && refused >= 5, "both sides generated: {ran} ran, {refused} refused");
 }
+
+/// A UTF-8 byte-order mark at the start of a file (some editors write one) is no part of its
+/// text: a machine, a workload and a GPGPU-Sim option file with one read as without it.
+#[test]
+fn a_byte_order_mark_is_not_read_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_bom = |name: &str, source: &str| {
+        let p = dir.path().join(name);
+        let mut bytes = "\u{feff}".as_bytes().to_vec();
+        bytes.extend(std::fs::read(source).unwrap());
+        std::fs::write(&p, bytes).unwrap();
+        p
+    };
+    let machine = with_bom("m.ron", "tests/fixtures/small.ron");
+    let mut read = Config::load(&machine, &[]).unwrap();
+    let plain = Config::load(std::path::Path::new("tests/fixtures/small.ron"), &[]).unwrap();
+    read.name = plain.name.clone();
+    assert_eq!(read, plain);
+    let w = with_bom("w.ron", "tests/fixtures/tiny.ron");
+    let plain = Workload::load(std::path::Path::new("tests/fixtures/tiny.ron"), 1).unwrap();
+    assert_eq!(Workload::load(&w, 1).unwrap().kernels.len(), plain.kernels.len());
+    let g = with_bom("gpgpusim.config", "tests/fixtures/gpgpusim/GTX480/gpgpusim.config");
+    let text = warpscope::config::read_file(&g).unwrap();
+    assert!(text.starts_with('#') || text.starts_with('-'), "{:?}", &text[..10]);
+}

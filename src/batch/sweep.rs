@@ -129,8 +129,7 @@ impl Sweep {
     /// Reads a grid file, loads its machine and workloads, and checks every point's config.
     pub fn load(path: &Path) -> Result<Sweep, ConfigError> {
         let origin = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| grid_error(&origin, format!("cannot read: {e}")))?;
+        let text = crate::config::read_file(path)?;
         let spec: GridSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
         let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
         Sweep::from_spec(spec, path, &text, "", name)

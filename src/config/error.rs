@@ -138,7 +138,14 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// Reads a whole text file; failing, an error naming it.
+/// Reads a whole text file; failing, an error naming it. A leading UTF-8 byte-order mark,
+/// which some editors write, is dropped: it is no part of the text, and left in it would be read
+/// as a stray character before the first key or option.
 pub fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|e| ConfigError::cannot_read(&path.display().to_string(), &e))
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ConfigError::cannot_read(&path.display().to_string(), &e))?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }

@@ -35,6 +35,9 @@ pub fn apply<T: Serialize + DeserializeOwned + Clone>(value: &T, sets: &[String]
         let located = locate(&text, &path).ok_or_else(|| err(key, unknown_key_message(&text, &path)))?;
         let old = &text[located.value.clone()];
         let new_value = new_value.trim();
+        if old.parse::<i128>().is_ok() && new_value.parse::<i128>().is_err() {
+            return Err(err(key, format!("expected a whole number, not `{new_value}`")));
+        }
         let replacement = if old.starts_with('"') && !new_value.starts_with('"') {
             format!("{new_value:?}")
         } else {
@@ -44,6 +47,10 @@ pub fn apply<T: Serialize + DeserializeOwned + Clone>(value: &T, sets: &[String]
         // Re-parse after each assignment so an error names the argument that caused it.
         result = Some(super::parse_ron::<T>(&text, &origin).map_err(|mut e| {
             e.position = None;
+            // The replaced text may not parse far enough to say where it broke: the key set is.
+            if e.key.contains('?') || e.key.is_empty() {
+                e.key = key.to_string();
+            }
             e
         })?);
     }
@@ -111,6 +118,18 @@ mod tests {
         let e = set(&["l1.sest=4"]).unwrap_err();
         assert_eq!(e.origin, Origin::Override("l1.sest=4".into()));
         assert!(e.message.contains("valid keys in `l1`: sets, ways"), "{e}");
+    }
+
+    #[test]
+    fn a_count_set_to_a_fraction_or_a_word_says_a_whole_number_is_expected() {
+        for v in ["1.5", "1e3", "4x", "many"] {
+            let e = set(&[&format!("core.count={v}")]).unwrap_err();
+            assert_eq!(
+                (e.key.as_str(), e.message.clone()),
+                ("core.count", format!("expected a whole number, not `{v}`"))
+            );
+        }
+        assert!(set(&["core.count=99999999999999999999"]).unwrap_err().message.contains("out of bounds"));
     }
 
     #[test]

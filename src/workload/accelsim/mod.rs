@@ -585,7 +585,7 @@ impl TraceKernel {
 /// thread blocks ([`KEEP_DECODED_BYTES`] by default; 0 reads every CTA again at launch).
 pub fn load_list(path: &Path, budget: usize) -> Result<Vec<TraceKernel>, ConfigError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::cannot_read(&name, &e))?;
+    let text = crate::config::read_file(path)?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut kernels = Vec::new();
     // Shared by the kernels in list order.
