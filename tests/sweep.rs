@@ -620,3 +620,37 @@ fn resuming_after_the_instruction_cap_changed_is_refused() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("thread instructions without stopping, past this sweep's cap of 2000"), "{err}");
 }
+
+/// Files of different sweeps do not merge (issue 37.4): shards of one grid number their points
+/// alike, so the same number under another key in another file is another grid's point; and a
+/// run made under other limits is another sweep's. Each refusal names the file and the point,
+/// exit 2, nothing written.
+#[test]
+fn merging_refuses_files_of_different_grids_or_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let plain = read(&g);
+    let run = |text: String, name: &str| {
+        std::fs::write(&g, text).unwrap();
+        let out = dir.path().join(name);
+        assert_eq!(sweep(&[&g, Path::new("--csv"), &out]).0, 0);
+        out
+    };
+    let fcfs = run(plain.replace("fcfs,frfcfs", "fcfs"), "fcfs.csv");
+    let frfcfs = run(plain.replace("fcfs,frfcfs", "frfcfs"), "frfcfs.csv");
+    let capped = run(
+        plain.replace("fcfs,frfcfs", "fcfs").replace("metrics:", "max_cycles: 30,\n    metrics:"),
+        "capped.csv",
+    );
+    let out = dir.path().join("m.csv");
+    for (other, why) in [
+        (&frfcfs, "point 0 is `"),
+        (&capped, "was run on `small` under max_cycles 30 and max_instructions 0, and the runs of"),
+    ] {
+        let (code, err) = sweep(&[Path::new("--merge"), &fcfs, other, Path::new("--csv"), &out]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("{}: ", other.display())) && err.contains(why), "{err}");
+        assert!(err.contains("do not merge"), "{err}");
+        assert!(!out.exists());
+    }
+}

@@ -430,6 +430,32 @@ pub struct Record {
     pub line: String,
 }
 
+/// What a stored run was made on and under, as its record says: the sweep's machine and
+/// limits (a CSV row's [`PROVENANCE`] columns; a JSON line's machine and instruction cap, its
+/// cycle limit unrecorded), and the point's [`machine_digest`]. `None` for a record that does
+/// not say (a CSV begun before those columns).
+fn made_on(header: Option<&[String]>, line: &str) -> Option<(String, String)> {
+    let (machine, digest, limits) = match header {
+        Some(h) => {
+            let fields = csv_fields(line);
+            let at = |c: &str| h.iter().position(|x| x == c).and_then(|i| fields.get(i)).cloned();
+            let [machine, digest, cycles, insns] = PROVENANCE.map(at);
+            (machine?, digest?, format!("max_cycles {} and max_instructions {}", cycles?, insns?))
+        }
+        None => {
+            let v: serde_json::Value = serde_json::from_str(line).ok()?;
+            let report = &v["report"];
+            let machine = report["config"].as_str()?;
+            (
+                machine.split(" [").next().unwrap_or(machine).to_string(),
+                v["machine_settings"].as_str()?.to_string(),
+                format!("max_instructions {}", report["sim"]["max_instructions"]),
+            )
+        }
+    };
+    Some((format!("on `{machine}` under {limits}"), digest))
+}
+
 /// The complete lines of a results file (a partly written last line is left out) and, for
 /// CSV, its header. Returns the byte length of the complete part.
 pub fn read_results(path: &Path) -> Result<(Option<Vec<String>>, Vec<Record>, u64)> {
@@ -821,6 +847,12 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
     let mut header: Option<Vec<String>> = None;
     let mut records: Vec<Record> = Vec::new();
     let mut seen = BTreeSet::new();
+    // What the first run that says so was made on and under, and its file; each point's
+    // machine digest, and the file it came from.
+    let mut first_made: Option<(String, PathBuf)> = None;
+    let mut digests: std::collections::BTreeMap<String, (String, PathBuf)> = Default::default();
+    // Each point number's key, and the file it came from.
+    let mut numbered: std::collections::BTreeMap<usize, (String, PathBuf)> = Default::default();
     for input in inputs {
         let refuse = |message: String| ConfigError {
             origin: Origin::File(input.display().to_string()),
@@ -856,6 +888,50 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
             _ => {}
         }
         for r in recs {
+            let made = made_on(header.as_deref(), &r.line);
+            let differs = |why: String| -> anyhow::Error {
+                refuse(format!(
+                    "point {} (`{}`) {why}: results of different sweeps do not merge",
+                    r.point, r.key
+                ))
+                .into()
+            };
+            if let Some((on, digest)) = made {
+                match &first_made {
+                    Some((a, from)) if *a != on => {
+                        return Err(differs(format!("was run {on}, and the runs of {} {a}", from.display())));
+                    }
+                    None => first_made = Some((on, input.clone())),
+                    _ => {}
+                }
+                match digests.get(&r.key) {
+                    Some((d, from)) if *d != digest => {
+                        let why = format!("ran on a machine configured otherwise than in {}", from.display());
+                        return Err(differs(why));
+                    }
+                    Some(_) => {}
+                    None => {
+                        digests.insert(r.key.clone(), (digest, input.clone()));
+                    }
+                }
+            }
+            // Shards of one grid number its points alike: the same number under another key in
+            // another file is another grid's point. (Within a file, a record kept from before
+            // its grid was reordered may carry a stale number; it is matched by key.)
+            match numbered.get(&r.point) {
+                Some((key, from)) if *key != r.key && from != input => {
+                    let why = format!("is point {} `{key}` in {}", r.point, from.display());
+                    return Err(refuse(format!(
+                        "point {} is `{}` here, and {why}: files of different grids do not merge",
+                        r.point, r.key
+                    ))
+                    .into());
+                }
+                Some(_) => {}
+                None => {
+                    numbered.insert(r.point, (r.key.clone(), input.clone()));
+                }
+            }
             if seen.insert(r.key.clone()) {
                 records.push(r);
             }
