@@ -9,7 +9,7 @@ use warpscope::batch::{compare, dram, export, run, sweep};
 use warpscope::config::{Config, ConfigError, read_file};
 use warpscope::debug::{Outcome, Session};
 use warpscope::output;
-use warpscope::sim::stats::metrics::count;
+use warpscope::sim::stats::metrics::{count, decimal, group};
 use warpscope::workload::Workload;
 
 #[derive(Parser)]
@@ -629,14 +629,14 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
     };
     out(&format!(
         "machine          {} × {}\nstatus           {}\ncore cycles      {}\nwall seconds     {:.3}\n\
-         cycles/s         {:.0}\nrequests/s       {:.0}\npeak memory      {peak}\n",
+         cycles/s         {}\nrequests/s       {}\npeak memory      {peak}\n",
         report.config,
         report.workload,
         report.status,
-        report.cycles,
+        group(report.cycles),
         report.sim.wall_seconds,
-        report.sim.cycles_per_second,
-        gpu.ledger.created() as f64 / report.sim.wall_seconds.max(1e-9),
+        decimal(report.sim.cycles_per_second, 0),
+        decimal(gpu.ledger.created() as f64 / report.sim.wall_seconds.max(1e-9), 0),
     ))?;
     if a.debugger {
         let (config, workload) = load(&a.machine)?;
@@ -974,9 +974,9 @@ fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
     if session.furthest < a.to {
         let why = match &session.gpu.status {
             warpscope::sim::Status::Stuck(why) => {
-                format!("the machine got stuck at cycle {} ({why})", session.furthest)
+                format!("the machine got stuck at cycle {} ({why})", group(session.furthest))
             }
-            _ => format!("the program finished at cycle {}", session.furthest),
+            _ => format!("the program finished at cycle {}", group(session.furthest)),
         };
         return Err(usage(
             &format!("--to {}", a.to),

@@ -178,28 +178,47 @@ impl Comparison {
                 }
                 for r in &self.reports {
                     let v = value(r, m).unwrap_or(serde_json::Value::Null);
-                    row.push(if human { format(m, &v) } else { v.to_string() });
+                    row.push(match v {
+                        _ if human => format(m, &v),
+                        serde_json::Value::String(s) => s,
+                        v => v.to_string(),
+                    });
                 }
                 row
             })
             .collect()
     }
 
+    /// Whether variant `i`'s run stopped at a cycle or instruction limit.
+    fn capped(&self, i: usize) -> bool {
+        stopped_at_limit(&self.reports[i].status)
+    }
+
+    /// The header: for people, a unit column and each capped variant marked `(capped)`.
     fn header(&self, human: bool) -> Vec<String> {
         let unit = human.then(|| "unit".to_string());
-        std::iter::once("metric".to_string())
-            .chain(unit)
-            .chain(self.variants.iter().map(|v| v.name.clone()))
-            .collect()
+        let names = self.variants.iter().enumerate().map(|(i, v)| {
+            if human && self.capped(i) { format!("{} (capped)", v.name) } else { v.name.clone() }
+        });
+        std::iter::once("metric".to_string()).chain(unit).chain(names).collect()
     }
 
-    /// The text table.
+    /// The text table; when a run was capped, a line under it says what the mark means.
     pub fn table(&self, metrics: &[String]) -> String {
-        table::render(&self.header(true), &self.rows(metrics, true))
+        let mut t = table::render(&self.header(true), &self.rows(metrics, true));
+        if (0..self.reports.len()).any(|i| self.capped(i)) {
+            t.push_str(CAPPED_NOTE);
+        }
+        t
     }
 
-    /// CSV: a row per metric, a column per variant.
+    /// CSV: a row per metric, a column per variant, led by each run's `status` (`done`, or
+    /// `max-cycles` / `max-instructions` for a run stopped at a limit).
     pub fn csv(&self, metrics: &[String]) -> String {
+        let metrics: Vec<String> = std::iter::once("status".to_string())
+            .chain(metrics.iter().filter(|m| *m != "status").cloned())
+            .collect();
+        let metrics = &metrics[..];
         let quote = |s: &str| {
             if s.contains([',', '"', ' ']) {
                 format!("\"{}\"", s.replace('"', "\"\""))
@@ -278,6 +297,10 @@ impl Comparison {
         serde_json::to_string_pretty(&items).expect("reports serialize") + "\n"
     }
 }
+
+/// Under a table with capped runs: what `(capped)` means.
+const CAPPED_NOTE: &str =
+    "\n(capped): the run stopped at a cycle or instruction limit; its numbers are a partial run's.\n";
 
 /// The default metric rows.
 pub fn default_metrics() -> Vec<String> {

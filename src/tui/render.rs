@@ -9,6 +9,7 @@ use super::layout::{Direction, Node};
 use super::pane::lay_out;
 use crate::debug::views::View;
 use crate::sim::Status;
+use crate::sim::stats::metrics::group;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as RLayout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -144,7 +145,7 @@ fn status_items(app: &App) -> Vec<String> {
     vec![
         "warpscope".into(),
         format!("{} × {}", g.config.name, g.workload.name),
-        format!("cycle {}", g.cycle),
+        format!("cycle {}", group(g.cycle)),
         state,
         format!("kernel {}/{} ({})", k + 1, g.workload.kernels.len(), g.kernel().name()),
         format!("layout {}", app.layout.name),
