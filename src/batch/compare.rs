@@ -1,11 +1,10 @@
 //! `warpscope compare`: one workload on several variants of a machine (`--vary key=a,b,c`,
 //! several `--vary` make their cross product), run in parallel, one column per variant.
 
-use super::chart::{Kind, Panel, Sample, figure};
+use super::chart::{Kind, Panel, Sample, charted, figure};
 use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
-use crate::sim::stats::keys;
 use crate::sim::stats::metrics::{SUMMARY, format, plotted, unit, value};
 use crate::sim::stats::report::{Report, stopped_at_limit};
 use crate::workload::Workload;
@@ -249,13 +248,12 @@ impl Comparison {
 
     /// SVG: a panel per (numeric) metric, a bar per variant; runs stopped at a limit are drawn
     /// as capped. The title names the workload, the machine and the varied keys. The host's
-    /// speed (`sim.cycles_per_second`, `sim.wall_seconds`) is no result of the machine's and is
-    /// drawn only when `host` (the user named such a key).
+    /// speed is drawn only when `host` (the user named the metrics; see [`charted`]).
     pub fn svg(&self, metrics: &[String], host: bool) -> Result<String> {
         let names: Vec<String> = self.variants.iter().map(|v| v.name.clone()).collect();
         let panels: Vec<Panel> = metrics
             .iter()
-            .filter(|m| host || !keys::unit(m).is_host())
+            .filter(|m| charted(m, host))
             .filter_map(|m| {
                 let values: Option<Vec<Option<Sample>>> = self
                     .reports
