@@ -117,6 +117,10 @@ struct ReproArgs {
     /// whose verdict changed; runs nothing and writes nothing.
     #[arg(long, value_name = "FILE", conflicts_with = "verify")]
     since: Option<PathBuf>,
+    /// Write report.md and report.svg from the runs stored in --out, running nothing: refused
+    /// unless every run of the study is stored (after a change to how reports are written).
+    #[arg(long, conflicts_with_all = ["verify", "since"])]
+    report_only: bool,
 }
 
 #[derive(Args)]
@@ -875,21 +879,38 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
         out(&warpscope::batch::repro_changes::changes_markdown(&r, &before, &after))?;
         return Ok(0);
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
-    let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
-    let bar = progress_bar()?;
-    let summary = sweep::run(&r.sweep, &opts, &bar)?;
-    bar.finish_and_clear();
-    eprintln!(
-        "{}: {}, {} already done, {} run now, {} not finished cleanly",
-        a.spec.display(),
-        count(summary.shard_points as u64, "run"),
-        summary.skipped,
-        summary.ran,
+    let failed = if a.report_only {
+        let stored = sweep::metric_cells(&r.sweep, &results)?;
+        let missing = stored.iter().filter(|c| c.is_none()).count();
+        if missing > 0 {
+            return Err(usage(
+                &format!("--report-only --out {dir}"),
+                &format!(
+                    "{missing} of the study's {} {} not stored; run it without --report-only",
+                    count(stored.len() as u64, "run"),
+                    if missing == 1 { "is" } else { "are" }
+                ),
+            ));
+        }
+        0
+    } else {
+        std::fs::create_dir_all(&a.out)
+            .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
+        let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
+        let bar = progress_bar()?;
+        let summary = sweep::run(&r.sweep, &opts, &bar)?;
+        bar.finish_and_clear();
+        eprintln!(
+            "{}: {}, {} already done, {} run now, {} not finished cleanly",
+            a.spec.display(),
+            count(summary.shard_points as u64, "run"),
+            summary.skipped,
+            summary.ran,
+            summary.failed
+        );
+        warn_unmatched(&summary);
         summary.failed
-    );
-    warn_unmatched(&summary);
+    };
     let outs = repro::outcomes(&r, &results)?;
     let curves = repro::curves(&r, &results)?;
     let md = repro::report_markdown(&r, &outs, &curves);
@@ -901,7 +922,7 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     )?;
     eprintln!("wrote {report} and report.svg");
     out(&md)?;
-    Ok(if summary.failed > 0 { 1 } else { 0 })
+    Ok(if failed > 0 { 1 } else { 0 })
 }
 
 /// `repro --verify N`: prints one line per run run again and a summary; 1 if any differs.
