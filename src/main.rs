@@ -9,7 +9,7 @@ use warpscope::batch::{compare, dram, export, run, sweep};
 use warpscope::config::{Config, ConfigError, read_file};
 use warpscope::debug::{Outcome, Session};
 use warpscope::output;
-use warpscope::sim::stats::metrics::count;
+use warpscope::sim::stats::metrics::{count, decimal, group};
 use warpscope::workload::Workload;
 
 #[derive(Parser)]
@@ -117,6 +117,10 @@ struct ReproArgs {
     /// whose verdict changed; runs nothing and writes nothing.
     #[arg(long, value_name = "FILE", conflicts_with = "verify")]
     since: Option<PathBuf>,
+    /// Write report.md and report.svg from the runs stored in --out, running nothing: refused
+    /// unless every run of the study is stored (after a change to how reports are written).
+    #[arg(long, conflicts_with_all = ["verify", "since"])]
+    report_only: bool,
 }
 
 #[derive(Args)]
@@ -631,14 +635,14 @@ fn bench_cmd(a: BenchArgs) -> Result<i32> {
     };
     out(&format!(
         "machine          {} × {}\nstatus           {}\ncore cycles      {}\nwall seconds     {:.3}\n\
-         cycles/s         {:.0}\nrequests/s       {:.0}\npeak memory      {peak}\n",
+         cycles/s         {}\nrequests/s       {}\npeak memory      {peak}\n",
         report.config,
         report.workload,
         report.status,
-        report.cycles,
+        group(report.cycles),
         report.sim.wall_seconds,
-        report.sim.cycles_per_second,
-        gpu.ledger.created() as f64 / report.sim.wall_seconds.max(1e-9),
+        decimal(report.sim.cycles_per_second, 0),
+        decimal(gpu.ledger.created() as f64 / report.sim.wall_seconds.max(1e-9), 0),
     ))?;
     if a.debugger {
         let (config, workload) = load(&a.machine)?;
@@ -877,21 +881,38 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
         out(&warpscope::batch::repro_changes::changes_markdown(&r, &before, &after))?;
         return Ok(0);
     }
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
-    let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
-    let bar = progress_bar()?;
-    let summary = sweep::run(&r.sweep, &opts, &bar)?;
-    bar.finish_and_clear();
-    eprintln!(
-        "{}: {}, {} already done, {} run now, {} not finished cleanly",
-        a.spec.display(),
-        count(summary.shard_points as u64, "run"),
-        summary.skipped,
-        summary.ran,
+    let failed = if a.report_only {
+        let stored = sweep::metric_cells(&r.sweep, &results)?;
+        let missing = stored.iter().filter(|c| c.is_none()).count();
+        if missing > 0 {
+            return Err(usage(
+                &format!("--report-only --out {dir}"),
+                &format!(
+                    "{missing} of the study's {} {} not stored; run it without --report-only",
+                    count(stored.len() as u64, "run"),
+                    if missing == 1 { "is" } else { "are" }
+                ),
+            ));
+        }
+        0
+    } else {
+        std::fs::create_dir_all(&a.out)
+            .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
+        let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
+        let bar = progress_bar()?;
+        let summary = sweep::run(&r.sweep, &opts, &bar)?;
+        bar.finish_and_clear();
+        eprintln!(
+            "{}: {}, {} already done, {} run now, {} not finished cleanly",
+            a.spec.display(),
+            count(summary.shard_points as u64, "run"),
+            summary.skipped,
+            summary.ran,
+            summary.failed
+        );
+        warn_unmatched(&summary);
         summary.failed
-    );
-    warn_unmatched(&summary);
+    };
     let outs = repro::outcomes(&r, &results)?;
     let curves = repro::curves(&r, &results)?;
     let md = repro::report_markdown(&r, &outs, &curves);
@@ -903,7 +924,7 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
     )?;
     eprintln!("wrote {report} and report.svg");
     out(&md)?;
-    Ok(if summary.failed > 0 { 1 } else { 0 })
+    Ok(if failed > 0 { 1 } else { 0 })
 }
 
 /// `repro --verify N`: prints one line per run run again and a summary; 1 if any differs.
@@ -976,9 +997,9 @@ fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
     if session.furthest < a.to {
         let why = match &session.gpu.status {
             warpscope::sim::Status::Stuck(why) => {
-                format!("the machine got stuck at cycle {} ({why})", session.furthest)
+                format!("the machine got stuck at cycle {} ({why})", group(session.furthest))
             }
-            _ => format!("the program finished at cycle {}", session.furthest),
+            _ => format!("the program finished at cycle {}", group(session.furthest)),
         };
         return Err(usage(
             &format!("--to {}", a.to),

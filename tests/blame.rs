@@ -12,6 +12,7 @@ use warpscope::debug::blame::{Cause, Stage, blame};
 use warpscope::debug::delay::delays;
 use warpscope::debug::{Outcome, Session};
 use warpscope::sim::record::Point;
+use warpscope::sim::stats::metrics::group;
 use warpscope::sim::{Event, EventKind};
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
@@ -192,7 +193,10 @@ fn break_delayed_stops_where_a_load_finishes_late_in_a_stage_also_after_time_tra
     let (first, second) = (hits[0], hits.iter().find(|(c, _)| *c > hits[0].0).expect("a later hit"));
     let mut s = session_on_tiny();
     run(&mut s, "break delayed stage=dram cycles>150");
-    assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", first.0, first.1.describe()));
+    assert_eq!(
+        run(&mut s, "continue"),
+        format!("Breakpoint 1, cycle {}: {}", group(first.0), first.1.describe())
+    );
     assert_eq!(s.gpu.cycle, first.0);
     // The stop's load, asked for by `show blame`, waited as long in the DRAM.
     let Event::Delayed { core, warp, load_seq, cycles, cause, .. } = first.1 else { unreachable!() };
@@ -212,15 +216,21 @@ fn break_delayed_stops_where_a_load_finishes_late_in_a_stage_also_after_time_tra
     let Event::Delayed { unit, .. } = first.1 else { unreachable!() };
     assert_eq!((s.focus.warp, s.focus.channel), (Some((core, warp)), Some(unit)));
     assert!(run(&mut s, "show banks").contains(&format!("DRAM channel {unit} — banks")));
-    assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe()));
+    assert_eq!(
+        run(&mut s, "continue"),
+        format!("Breakpoint 1, cycle {}: {}", group(second.0), second.1.describe())
+    );
     // Back before the first hit, at a cycle with loads in flight that is no snapshot's: the
     // watch replays their history and stops at the same place.
     run(&mut s, &format!("goto {}", first.0 - 37));
-    assert_eq!(run(&mut s, "continue"), format!("Breakpoint 1, cycle {}: {}", first.0, first.1.describe()));
+    assert_eq!(
+        run(&mut s, "continue"),
+        format!("Breakpoint 1, cycle {}: {}", group(first.0), first.1.describe())
+    );
     run(&mut s, &format!("goto {}", second.0 + 1));
     assert_eq!(
         run(&mut s, "reverse-continue"),
-        format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe())
+        format!("Breakpoint 1, cycle {}: {}", group(second.0), second.1.describe())
     );
     // A filter on the warp stops at that warp's first late load.
     let Event::Delayed { core, warp, .. } = hits.last().expect("hits").1 else { unreachable!() };
@@ -231,7 +241,7 @@ fn break_delayed_stops_where_a_load_finishes_late_in_a_stage_also_after_time_tra
     run(&mut s, &format!("break delayed stage=dram cycles>150 warp={core}.{warp}"));
     assert_eq!(
         run(&mut s, "continue"),
-        format!("Breakpoint 1, cycle {}: {}", theirs.unwrap().0, theirs.unwrap().1.describe())
+        format!("Breakpoint 1, cycle {}: {}", group(theirs.unwrap().0), theirs.unwrap().1.describe())
     );
 }
 

@@ -52,7 +52,7 @@ fn continue_after_going_back_stops_at_the_breakpoint_again() {
         .map(|l| l.split(':').next().unwrap())
         .collect();
     // c, c after rs, c after goto, c after step+rs, c (next), rc, c after rs 2.
-    assert_eq!(stops, ["1547", "1547", "1547", "1547", "1739", "1547", "1547"], "{text}");
+    assert_eq!(stops, ["1,547", "1,547", "1,547", "1,547", "1,739", "1,547", "1,547"], "{text}");
 }
 
 /// A tiny deterministic generator (xorshift64*), so the property test needs no crate.
@@ -163,7 +163,10 @@ fn watchpoints_measure_change_from_the_current_cycle() {
     let mut s = session(&["break cycle 1", "watch l1[1].mshr.used"]);
     run(&mut s, &format!("break cycle {c1}"));
     run(&mut s, "c");
-    assert_eq!(run(&mut s, "c"), format!("Breakpoint 3, cycle {c1}: reached cycle {c1}"));
+    assert_eq!(
+        run(&mut s, "c"),
+        format!("Breakpoint 3, cycle {0}: reached cycle {0}", warpscope::sim::stats::metrics::group(c1))
+    );
     let (_, want) = fresh_continue(&["watch l1[1].mshr.used"], c1);
     assert_eq!(run(&mut s, "c"), want.replace("Watchpoint 1", "Watchpoint 2"));
 }

@@ -164,8 +164,9 @@ fn compare_runs_variants_into_one_table_and_csv() {
     assert_eq!(code, 0);
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "metric,fcfs,frfcfs");
-    assert_eq!(lines.len(), 3);
-    assert!(lines[2].starts_with("dram.row_hit_rate,0."));
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[1], "status,done,done");
+    assert!(lines[3].starts_with("dram.row_hit_rate,0."));
     // An unknown metric is an argument error found before any variant runs: no table.
     let (code, stdout, stderr) = run(&[
         "compare",
@@ -185,6 +186,24 @@ fn compare_runs_variants_into_one_table_and_csv() {
         "{stderr}"
     );
     assert!(stdout.is_empty(), "{stdout}");
+}
+
+/// Runs stopped at the cycle limit are marked: in the table's header with a line saying what
+/// the mark means, and in the CSV's status row.
+#[test]
+fn compare_marks_capped_runs() {
+    let args =
+        ["compare", "-c", SMALL, "-w", TINY, "--vary", "dram.scheduler=fcfs,frfcfs", "--metrics", "cycles"];
+    let (code, stdout, stderr) = run(&[&args[..], &["--max-cycles", "50"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let header = stdout.lines().next().unwrap();
+    assert!(header.contains("fcfs (capped)") && header.contains("frfcfs (capped)"), "{stdout}");
+    assert!(stdout.contains("(capped): the run stopped at a cycle or instruction limit"), "{stdout}");
+    let (_, csv, _) = run(&[&args[..], &["--max-cycles", "50", "--csv", "-"]].concat());
+    assert_eq!(csv.lines().nth(1), Some("status,max-cycles,max-cycles"), "{csv}");
+    // Whole runs carry no mark.
+    let (_, stdout, _) = run(&args);
+    assert!(!stdout.contains("capped"), "{stdout}");
 }
 
 #[test]
@@ -209,7 +228,7 @@ fn compare_variants_set_several_keys_under_one_name() {
     assert_eq!(code, 0, "{stderr}");
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], r#"metric,"base gto","base oaws-static","tiny gto","tiny oaws-static""#);
-    let cycles: Vec<u64> = lines[1].split(',').skip(1).map(|c| c.parse().unwrap()).collect();
+    let cycles: Vec<u64> = lines[2].split(',').skip(1).map(|c| c.parse().unwrap()).collect();
     assert!(cycles[2] > cycles[0], "two MSHRs in L1 and L2 slow the tiny kernel down: {cycles:?}");
     let (code, _, stderr) = run(&["compare", "-c", SMALL, "-w", TINY, "--variant", "nameonly"]);
     assert_eq!(code, 2);
@@ -404,7 +423,7 @@ fn bench_measures_the_debugger_on_a_trace() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("debugger: continue with 3 breakpoints"), "{out}");
-    assert!(out.contains("time travel within cycles 0..1500"), "{out}");
+    assert!(out.contains("time travel within cycles 0..1,500"), "{out}");
 }
 
 /// A full disk (`/dev/full`) under every kind of output — standard output, a report or trace

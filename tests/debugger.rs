@@ -8,6 +8,7 @@ use common::{gpu, small_config, workload};
 use warpscope::debug::views::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 use warpscope::debug::{Outcome, Session};
 use warpscope::sim::event::{Event, EventKind};
+use warpscope::sim::stats::metrics::group;
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
 
@@ -85,7 +86,12 @@ fn every_event_kind_breaks_where_the_machine_reports_it() {
         let mut s = session_on(machine_for(*kind));
         run(&mut s, &format!("break {}", kind.name()));
         let out = run(&mut s, "continue");
-        assert_eq!(out, format!("Breakpoint 1, cycle {cycle}: {}", first.describe()), "{}", kind.name());
+        assert_eq!(
+            out,
+            format!("Breakpoint 1, cycle {}: {}", group(cycle), first.describe()),
+            "{}",
+            kind.name()
+        );
         assert_eq!(s.gpu.cycle, cycle, "{}: the machine stops at the event's cycle", kind.name());
     }
 }
@@ -100,7 +106,7 @@ fn filters_select_the_matching_event() {
         .expect("warp 2.5 finishes a load");
     let mut s = session();
     run(&mut s, "break load-done warp=2.5");
-    assert_eq!(run(&mut s, "c"), format!("Breakpoint 1, cycle {cycle}: {}", target.describe()));
+    assert_eq!(run(&mut s, "c"), format!("Breakpoint 1, cycle {}: {}", group(cycle), target.describe()));
     let misses = reference_events(EventKind::RowMiss, 400_000);
     let (cycle, _) = misses
         .iter()
@@ -109,7 +115,7 @@ fn filters_select_the_matching_event() {
         .expect("a row miss on channel 1 bank 3");
     let mut s = session();
     run(&mut s, "break row-miss channel=1 bank=3");
-    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {cycle}:")));
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", group(cycle))));
 }
 
 #[test]
@@ -123,10 +129,10 @@ fn conditions_ignore_counts_and_temporary_breakpoints() {
     // Condition over event fields.
     let mut s = session();
     run(&mut s, "break occlusion if needed > 12");
-    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", bigs[0].0)));
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", group(bigs[0].0))));
     // Ignore the next two hits: the fourth matching event stops it.
     run(&mut s, "ignore 1 2");
-    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", bigs[3].0)));
+    assert!(run(&mut s, "c").starts_with(&format!("Breakpoint 1, cycle {}:", group(bigs[3].0))));
     let info = run(&mut s, "info breakpoints");
     assert!(info.contains("memory-occlusion if needed > 12") && info.contains("   4 "), "{info}");
     // A condition set later, over machine state, and cleared again.
@@ -138,14 +144,14 @@ fn conditions_ignore_counts_and_temporary_breakpoints() {
     // tbreak stops once and is gone.
     let mut s = session();
     run(&mut s, "tbreak occlusion");
-    assert!(run(&mut s, "c").starts_with(&format!("Temporary breakpoint 1, cycle {}:", occl[0].0)));
+    assert!(run(&mut s, "c").starts_with(&format!("Temporary breakpoint 1, cycle {}:", group(occl[0].0))));
     assert!(run(&mut s, "info b").contains("No breakpoints"));
     // disable / enable.
     let mut s = session();
     run(&mut s, "break cycle 5000");
     run(&mut s, "break cycle 2000");
     run(&mut s, "disable 2");
-    assert_eq!(run(&mut s, "c"), "Breakpoint 1, cycle 5000: reached cycle 5000");
+    assert_eq!(run(&mut s, "c"), "Breakpoint 1, cycle 5,000: reached cycle 5,000");
 }
 
 #[test]
@@ -206,11 +212,11 @@ fn reverse_continue_returns_to_the_previous_hit() {
     run(&mut s, "step 50");
     // Back to the third hit, then the second: each time on exactly the forward state.
     let out = run(&mut s, "reverse-continue");
-    assert_eq!(out, format!("Breakpoint 1, cycle {}: {}", occl[2].0, occl[2].1.describe()));
+    assert_eq!(out, format!("Breakpoint 1, cycle {}: {}", group(occl[2].0), occl[2].1.describe()));
     assert_eq!(s.gpu.state_hash(), hash_at(occl[2].0));
     let out = run(&mut s, "rc");
     let second = occl.iter().rev().find(|(c, _)| *c < occl[2].0).expect("an earlier hit");
-    assert_eq!(out, format!("Breakpoint 1, cycle {}: {}", second.0, second.1.describe()));
+    assert_eq!(out, format!("Breakpoint 1, cycle {}: {}", group(second.0), second.1.describe()));
     assert_eq!(s.gpu.state_hash(), hash_at(second.0));
     // A breakpoint set after the fact is found too.
     run(&mut s, "delete");
@@ -231,7 +237,7 @@ fn snapshots_are_thinned_to_the_budget_and_history_stays_reachable() {
     let end = s.gpu.cycle;
     run(&mut s, "goto 777");
     assert_eq!(s.gpu.state_hash(), hash_at(777));
-    let end = warpscope::sim::stats::metrics::group(end as i64);
+    let end = group(end);
     assert!(run(&mut s, "info snapshots").contains(&format!("history covers cycles 0..{end}")));
 }
 

@@ -34,6 +34,26 @@ fn reads_ramulator_and_dramsim3_lines() {
     );
 }
 
+/// The summary speaks of one request in the singular and gives every row a unit, the host's
+/// timing included.
+#[test]
+fn the_summary_counts_in_words_and_names_every_unit() {
+    let c = Config::builtin();
+    let one = warpscope::batch::dram::summary(&run(&c, "0x1000 R\n".into(), false));
+    assert!(one.contains(": 1 request served"), "{one}");
+    assert!(one.contains("1 (1 read, 0 writes)"), "{one}");
+    let two = warpscope::batch::dram::summary(&run(&c, "0x1000 W\n0x2000 W\n".into(), false));
+    assert!(two.contains(": 2 requests served") && two.contains("2 (0 reads, 2 writes)"), "{two}");
+    let rows: Vec<&str> = one.lines().skip_while(|l| !l.starts_with("---")).skip(1).collect();
+    assert!(rows.len() >= 9, "{one}");
+    for row in &rows {
+        // Cells are set apart by at least two spaces: a name, a unit and a value.
+        let cells: Vec<&str> = row.split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        assert_eq!(cells.len(), 3, "a row without its unit: {row:?}\n{one}");
+    }
+    assert!(rows.iter().any(|r| r.starts_with("simulation time") && r.contains("s (host)")), "{one}");
+}
+
 /// A stream of reads that walks every row of every bank column by column: after each row's
 /// activation every access is a row hit, so the data buses should stay busy.
 fn row_hit_stream(c: &Config, rows_per_bank: u64) -> String {

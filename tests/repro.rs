@@ -42,11 +42,12 @@ fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
     assert!(report.contains(&row), "{row}\n{report}");
     // The claim's diagnosis: the row hit rate of both runs beside the speedup.
     let (hits_fcfs, hits_frfcfs) = (key("fcfs", "row_hit_rate"), key("frfcfs", "row_hit_rate"));
+    // Printed as `run` prints the key: a share as a percentage.
     let row = format!(
-        "| `../tiny.ron` | {:+.1} % | {:.3} → {:.3} |",
+        "| `../tiny.ron` | {:+.1} % | {:.1}% → {:.1}% |",
         (speedup - 1.0) * 100.0,
-        hits_fcfs,
-        hits_frfcfs
+        hits_fcfs * 100.0,
+        hits_frfcfs * 100.0
     );
     assert!(
         report.contains("| benchmark | warpscope | `dram.row_hit_rate` (baseline → variant) |"),
@@ -61,7 +62,7 @@ fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
     );
     assert!(report.contains(&row), "{row}\n{report}");
     assert!(report.contains("speedup (baseline cycles / variant cycles), the smallest"), "{report}");
-    assert!(report.contains("capped at 200000 core cycles"));
+    assert!(report.contains("capped at 200,000 core cycles"), "{report}");
     // The figure: IPC over FCFS's at each scheduler, a line per benchmark.
     let ((fcfs, c0), (frfcfs, c1)) = (ipc("fcfs"), ipc("frfcfs"));
     let mark = |capped: bool| if capped { " *capped*" } else { "" };
@@ -79,6 +80,24 @@ fn the_report_is_computed_from_the_runs_and_a_rerun_resumes() {
     let second = run();
     assert!(String::from_utf8_lossy(&second.stderr).contains("2 runs, 2 already done, 0 run now"));
     assert_eq!(std::fs::read_to_string(out.join("report.md")).unwrap(), report);
+    // --report-only writes the same report from the stored runs, running nothing; with a run
+    // missing it refuses, and writes nothing.
+    std::fs::remove_file(out.join("report.md")).unwrap();
+    let only =
+        || Command::new(BIN).args(["repro", MINI, "--report-only", "--out"]).arg(&out).output().unwrap();
+    let o = only();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("run now"));
+    assert_eq!(std::fs::read_to_string(out.join("report.md")).unwrap(), report);
+    let first_run = results.lines().next().unwrap().to_string() + "\n";
+    std::fs::write(out.join("results.jsonl"), &first_run).unwrap();
+    std::fs::remove_file(out.join("report.md")).unwrap();
+    let o = only();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("1 of the study's 2 runs is not stored; run it without --report-only"), "{err}");
+    assert!(!out.join("report.md").exists());
+    assert_eq!(std::fs::read_to_string(out.join("results.jsonl")).unwrap(), first_run, "nothing ran");
     std::fs::remove_dir_all(&out).ok();
 }
 
@@ -220,13 +239,17 @@ fn every_shipped_study_runs_shortened() {
         assert!(run.status.success(), "{name}: {err}");
         assert!(err.contains(" 0 already done,") && err.contains(" 0 not finished cleanly"), "{name}: {err}");
         let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-        assert!(report.contains("Each run is capped at 2000 core cycles"), "{name}: {report}");
+        assert!(report.contains("Each run is capped at 2,000 core cycles"), "{name}: {report}");
         // Every claim has its row; in 2,000 cycles a ratio can lack a divisor (no L2 access
         // yet), and the row says so rather than showing a number.
         let r = warpscope::batch::repro::Repro::load(&spec).unwrap();
         let insns = r.spec.sweep.max_instructions;
         assert!(
-            insns == 0 || report.contains(&format!("and at {insns} thread instructions")),
+            insns == 0
+                || report.contains(&format!(
+                    "and at {} thread instructions",
+                    warpscope::sim::stats::metrics::group(insns)
+                )),
             "{name}: the report states the instruction cap"
         );
         for c in &r.spec.claims {

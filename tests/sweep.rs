@@ -271,6 +271,42 @@ fn a_chart_marks_runs_that_hit_the_cycle_limit() {
     assert!(chart.contains(">core cycles</text>") && chart.contains(">%</text>"), "units");
     let faults = warpscope::batch::chart::svg::layout_faults(&chart);
     assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // Each of the two legends (bars over dram.scheduler, lines over l1.ways) is drawn once for
+    // the six panels, under a caption naming its axis, and each note on capped runs once.
+    let texts = warpscope::batch::chart::svg::text_boxes(&chart).0;
+    let drawn = |t: &str| texts.iter().filter(|b| b.text == t).count();
+    let tiny = std::env::current_dir().unwrap().join("tests/fixtures/tiny.ron").display().to_string();
+    for entry in ["l1.ways=2", "l1.ways=4", "dram.scheduler=fcfs", "dram.scheduler=frfcfs"] {
+        assert_eq!(drawn(&format!("{tiny} {entry}")), 1, "legend entry {entry}: {texts:?}");
+    }
+    assert_eq!((drawn("over dram.scheduler:"), drawn("over l1.ways:")), (1, 1), "{texts:?}");
+    for note in ["dashed outline: the run hit", "hollow marker: the run hit"] {
+        assert_eq!(texts.iter().filter(|b| b.text.starts_with(note)).count(), 1, "{note}: {texts:?}");
+    }
+}
+
+/// A grid that does not name its metrics charts `run`'s summary without the host's speed, as
+/// `compare --svg` does; named, the host's speed is charted.
+#[test]
+fn a_chart_leaves_the_host_s_speed_out_unless_the_grid_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let named = read(&g).replace("metrics:", "max_cycles: 40,\n    metrics:");
+    let default =
+        named.lines().filter(|l| !l.trim_start().starts_with("metrics:")).collect::<Vec<_>>().join("\n");
+    for (text, host) in
+        [(default, false), (named.replace("\"cycles\",", "\"cycles\", \"sim.cycles_per_second\","), true)]
+    {
+        std::fs::write(&g, text).unwrap();
+        let (json, svg) =
+            (dir.path().join(format!("r{host}.jsonl")), dir.path().join(format!("r{host}.svg")));
+        let (code, err) = sweep(&[&g, Path::new("--json"), &json, Path::new("--svg"), &svg]);
+        assert_eq!(code, 0, "{err}");
+        let chart = read(&svg);
+        assert!(chart.contains(">ipc</text>"), "a metric of the machine is charted");
+        assert_eq!(chart.contains(">sim.cycles_per_second</text>"), host, "host speed charted: {host}");
+        assert_eq!(chart.contains("(host)"), host);
+    }
 }
 
 /// A cycle limit that comes from the grid's points (`sets: ["sim.max_cycles=40"]`, the form

@@ -14,6 +14,7 @@ use std::process::Command;
 use warpscope::debug::blame::{LoadBlame, Stage};
 use warpscope::debug::recording::warp_load_blame;
 use warpscope::debug::{Outcome, Session};
+use warpscope::sim::stats::metrics::group;
 
 const TINY: &str = include_str!("fixtures/tiny.ron");
 const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
@@ -124,7 +125,10 @@ fn a_known_load_is_drawn_where_the_blame_puts_it_on(sets: &[&str]) {
     let (from, to) = (b.issued.saturating_sub(200), 9000);
     let path = dir.path().join("run.json");
     let said = run(&mut s, &format!("timeline {} {from} {to}", path.display()));
-    assert!(said.starts_with(&format!("wrote {}: cycles {from}..{to}", path.display())), "{said}");
+    assert!(
+        said.starts_with(&format!("wrote {}: cycles {}..{}", path.display(), group(from), group(to))),
+        "{said}"
+    );
     let t = Trace::read(&path);
 
     // chrome://tracing needs these on every event; slices and counters lie in the window.
@@ -284,9 +288,9 @@ fn the_debugger_refuses_bad_windows_and_paths() {
     run(&mut s, "until 3000");
     let err = |s: &mut Session, cmd: &str| s.execute_blocking(cmd).unwrap_err();
     assert!(err(&mut s, "timeline x.json 2000 1000").contains("is empty: FROM must be before TO"));
-    assert!(err(&mut s, "timeline x.json 0 900000").contains("more than the limit of 200000"));
+    assert!(err(&mut s, "timeline x.json 0 900000").contains("more than the limit of 200,000"));
     assert!(
-        err(&mut s, "timeline x.json 1000 5000").contains("beyond the history, which reaches cycle 3000")
+        err(&mut s, "timeline x.json 1000 5000").contains("beyond the history, which reaches cycle 3,000")
     );
     assert!(err(&mut s, "timeline /no/such/dir/x.json").contains("does not exist"));
     assert!(err(&mut s, "timeline -").contains("give its path"));
@@ -295,7 +299,7 @@ fn the_debugger_refuses_bad_windows_and_paths() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("last.json");
     let said = run(&mut s, &format!("timeline {}", path.display()));
-    assert!(said.contains("cycles 1000..3000"), "{said}");
+    assert!(said.contains("cycles 1,000..3,000"), "{said}");
 }
 
 /// The exit code, standard output and standard error of the binary.
@@ -314,7 +318,7 @@ fn the_command_line_writes_what_the_debugger_writes_and_refuses_bad_arguments() 
     let args = with(&["--from", "2000", "--to", "3000", "--out", out.to_str().unwrap()]);
     let (code, said, err) = cli(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(code, 0, "{err}");
-    assert!(said.contains("cycles 2000..3000") && said.contains("ui.perfetto.dev"), "{said}");
+    assert!(said.contains("cycles 2,000..3,000") && said.contains("ui.perfetto.dev"), "{said}");
     let mut s = Session::new(small_config(&[]), workload(TINY, 1)).unwrap();
     run(&mut s, "until 3000");
     let debugger = dir.path().join("debugger.json");
@@ -329,7 +333,7 @@ fn the_command_line_writes_what_the_debugger_writes_and_refuses_bad_arguments() 
     };
     let o = out.to_str().unwrap();
     refused(&["--from", "3000", "--to", "2000", "--out", o], "is empty: FROM must be before TO");
-    refused(&["--from", "0", "--to", "5000000", "--out", o], "more than the limit of 200000");
+    refused(&["--from", "0", "--to", "5000000", "--out", o], "more than the limit of 200,000");
     refused(
         &["--from", "0", "--to", "10", "--out", "/no/such/dir/t.json"],
         "does not exist (create it first)",

@@ -466,7 +466,8 @@ fn a_user_session_in_a_real_terminal() {
     let screen = p.wait_for("Breakpoint 1, cycle ");
     // The stop names the warp; the inspector shows it, occluded.
     let line = screen.lines().find(|l| l.contains("Breakpoint 1, cycle ")).unwrap().to_string();
-    let cycle: u64 = line.split("cycle ").nth(1).unwrap().split(':').next().unwrap().parse().unwrap();
+    let cycle: u64 =
+        line.split("cycle ").nth(1).unwrap().split(':').next().unwrap().replace(',', "").parse().unwrap();
     let warp = line.split("on core ").nth(1).unwrap();
     let core = warp.split(' ').next().unwrap();
     let w = warp.split("warp ").nth(1).unwrap().split(' ').next().unwrap();
@@ -486,7 +487,7 @@ fn a_user_session_in_a_real_terminal() {
     p.send("\x1b");
     p.wait_for("p back · b break");
     p.send("p");
-    p.wait_for(&format!("· cycle {} ·", cycle - 1));
+    p.wait_for(&format!("· cycle {} ·", warpscope::sim::stats::metrics::group(cycle - 1)));
     p.send("q");
     assert_eq!(p.wait_exit(), 0);
     let raw = p.raw.lock().unwrap().clone();

@@ -1,11 +1,10 @@
 //! `warpscope compare`: one workload on several variants of a machine (`--vary key=a,b,c`,
 //! several `--vary` make their cross product), run in parallel, one column per variant.
 
-use super::chart::{Kind, Panel, Sample, figure};
+use super::chart::{Kind, Panel, Sample, charted, figure};
 use super::run::{RunOptions, simulate};
 use super::table;
 use crate::config::{Config, ConfigError, Origin};
-use crate::sim::stats::keys;
 use crate::sim::stats::metrics::{SUMMARY, format, plotted, unit, value};
 use crate::sim::stats::report::{Report, stopped_at_limit};
 use crate::workload::Workload;
@@ -178,28 +177,47 @@ impl Comparison {
                 }
                 for r in &self.reports {
                     let v = value(r, m).unwrap_or(serde_json::Value::Null);
-                    row.push(if human { format(m, &v) } else { v.to_string() });
+                    row.push(match v {
+                        _ if human => format(m, &v),
+                        serde_json::Value::String(s) => s,
+                        v => v.to_string(),
+                    });
                 }
                 row
             })
             .collect()
     }
 
+    /// Whether variant `i`'s run stopped at a cycle or instruction limit.
+    fn capped(&self, i: usize) -> bool {
+        stopped_at_limit(&self.reports[i].status)
+    }
+
+    /// The header: for people, a unit column and each capped variant marked `(capped)`.
     fn header(&self, human: bool) -> Vec<String> {
         let unit = human.then(|| "unit".to_string());
-        std::iter::once("metric".to_string())
-            .chain(unit)
-            .chain(self.variants.iter().map(|v| v.name.clone()))
-            .collect()
+        let names = self.variants.iter().enumerate().map(|(i, v)| {
+            if human && self.capped(i) { format!("{} (capped)", v.name) } else { v.name.clone() }
+        });
+        std::iter::once("metric".to_string()).chain(unit).chain(names).collect()
     }
 
-    /// The text table.
+    /// The text table; when a run was capped, a line under it says what the mark means.
     pub fn table(&self, metrics: &[String]) -> String {
-        table::render(&self.header(true), &self.rows(metrics, true))
+        let mut t = table::render(&self.header(true), &self.rows(metrics, true));
+        if (0..self.reports.len()).any(|i| self.capped(i)) {
+            t.push_str(CAPPED_NOTE);
+        }
+        t
     }
 
-    /// CSV: a row per metric, a column per variant.
+    /// CSV: a row per metric, a column per variant, led by each run's `status` (`done`, or
+    /// `max-cycles` / `max-instructions` for a run stopped at a limit).
     pub fn csv(&self, metrics: &[String]) -> String {
+        let metrics: Vec<String> = std::iter::once("status".to_string())
+            .chain(metrics.iter().filter(|m| *m != "status").cloned())
+            .collect();
+        let metrics = &metrics[..];
         let quote = |s: &str| {
             if s.contains([',', '"', ' ']) {
                 format!("\"{}\"", s.replace('"', "\"\""))
@@ -230,13 +248,12 @@ impl Comparison {
 
     /// SVG: a panel per (numeric) metric, a bar per variant; runs stopped at a limit are drawn
     /// as capped. The title names the workload, the machine and the varied keys. The host's
-    /// speed (`sim.cycles_per_second`, `sim.wall_seconds`) is no result of the machine's and is
-    /// drawn only when `host` (the user named such a key).
+    /// speed is drawn only when `host` (the user named the metrics; see [`charted`]).
     pub fn svg(&self, metrics: &[String], host: bool) -> Result<String> {
         let names: Vec<String> = self.variants.iter().map(|v| v.name.clone()).collect();
         let panels: Vec<Panel> = metrics
             .iter()
-            .filter(|m| host || !keys::unit(m).is_host())
+            .filter(|m| charted(m, host))
             .filter_map(|m| {
                 let values: Option<Vec<Option<Sample>>> = self
                     .reports
@@ -278,6 +295,10 @@ impl Comparison {
         serde_json::to_string_pretty(&items).expect("reports serialize") + "\n"
     }
 }
+
+/// Under a table with capped runs: what `(capped)` means.
+const CAPPED_NOTE: &str =
+    "\n(capped): the run stopped at a cycle or instruction limit; its numbers are a partial run's.\n";
 
 /// The default metric rows.
 pub fn default_metrics() -> Vec<String> {

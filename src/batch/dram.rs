@@ -24,7 +24,8 @@ use crate::sim::dram::mapping::{AddressMap, DramLocation};
 use crate::sim::ledger::Ledger;
 use crate::sim::request::{AccessKind, MemRequest};
 use crate::sim::stats::Histogram;
-use crate::sim::stats::metrics::{decimal, group};
+use crate::sim::stats::keys::Unit;
+use crate::sim::stats::metrics::{count, decimal, group};
 use crate::sim::stats::report::{DramReport, dram_report};
 use crate::sim::{Event, EventKind, EventSink};
 use anyhow::Result;
@@ -492,7 +493,11 @@ fn report(config: &Config, trace: &str, mcs: &[Controller], cycles: u64, wall: f
 pub fn summary(r: &DramModeReport) -> String {
     let n = |v: u64| group(v as i64);
     let rows = vec![
-        ("requests", "count", format!("{} ({} reads, {} writes)", n(r.requests), n(r.reads), n(r.writes))),
+        (
+            "requests",
+            "count",
+            format!("{} ({}, {})", n(r.requests), count(r.reads, "read"), count(r.writes, "write")),
+        ),
         ("run time", "DRAM cycles", n(r.dram_cycles)),
         (
             "bandwidth",
@@ -527,25 +532,17 @@ pub fn summary(r: &DramModeReport) -> String {
             ),
         ),
         ("write latency mean", "DRAM cycles", decimal(r.latency.write_mean, 1)),
-        (
-            "simulation (host)",
-            "",
-            format!(
-                "{} s, {} requests/s, {} DRAM cycles/s",
-                decimal(r.sim.wall_seconds, 3),
-                decimal(r.sim.requests_per_second, 0),
-                decimal(r.sim.cycles_per_second, 0)
-            ),
-        ),
+        ("simulation time", Unit::Seconds.name(), decimal(r.sim.wall_seconds, Unit::Seconds.decimals())),
+        ("simulation speed", "requests/s (host)", decimal(r.sim.requests_per_second, 0)),
+        ("simulation speed", "DRAM cycles/s (host)", decimal(r.sim.cycles_per_second, 0)),
     ];
     let rows: Vec<Vec<String>> =
         rows.into_iter().map(|(k, u, v)| vec![k.to_string(), u.to_string(), v]).collect();
-    let requests = if r.requests == 1 { "request" } else { "requests" };
     format!(
-        "{} × {}: {} {requests} served\n\n{}",
+        "{} × {}: {} served\n\n{}",
         r.config,
         r.trace,
-        n(r.requests),
+        count(r.requests, "request"),
         super::table::render(&["metric".into(), "unit".into(), "value".into()], &rows)
     )
 }

@@ -58,6 +58,8 @@
 use super::chart::{Kind, Panel, Sample, figure};
 use super::sweep::{GridSpec, Sweep, metric_values};
 use crate::config::{ConfigError, Origin, error_at_path, parse_ron, read_file};
+use crate::sim::stats::keys::{self, Unit};
+use crate::sim::stats::metrics::{format as format_value, group, plotted, unit};
 use anyhow::{Result, bail};
 use serde::Deserialize;
 use std::path::Path;
@@ -541,9 +543,33 @@ fn pct(x: f64) -> String {
     format!("{:+.1} %", (x - 1.0) * 100.0)
 }
 
-/// A claim's number as the report prints it: a ratio as a percentage, a value to 3 places.
+/// A claim's number as the report prints it: a ratio as a percentage change, a value as `run`
+/// prints its report key.
 pub(crate) fn show(c: &Claim, v: f64) -> String {
-    if c.measure.is_ratio() { pct(v) } else { format!("{v:.3}") }
+    if c.measure.is_ratio() { pct(v) } else { key_value(c.measure.metric(), v) }
+}
+
+/// A report key's value as `run` prints it: its unit's decimals, thousands separated, a share
+/// as a percentage.
+fn key_value(key: &str, v: f64) -> String {
+    format_value(key, &serde_json::json!(v))
+}
+
+/// A report key named on a chart's axis, with its unit.
+fn axis_label(key: &str) -> String {
+    match unit(key) {
+        "" => key.to_string(),
+        u => format!("{key}, {u}"),
+    }
+}
+
+/// A report key named in a table's header, with its unit where it has one its values do not
+/// show (a count, a mean of counts and a percentage need none).
+fn key_head(key: &str) -> String {
+    match keys::unit(key) {
+        Unit::Text | Unit::Percent | Unit::Count | Unit::Mean => format!("`{key}`"),
+        u => format!("`{key}`, {}", u.name()),
+    }
 }
 
 pub(crate) fn yes_no(b: Option<bool>) -> &'static str {
@@ -573,12 +599,15 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
     md.push_str(&match s.limits().map(|l| (l.cycles, l.instructions)) {
         None => "Runs are capped as each point's `sim.max_cycles` and `sim.max_instructions` say, which differ between points; a claim marked *capped* rests on a run that hit a cap.\n".to_string(),
         Some((0, 0)) => "Runs are not capped.\n".to_string(),
-        Some((n, 0)) => format!("Each run is capped at {n} core cycles; a claim marked *capped* rests on a run that hit the cap.\n"),
+        Some((n, 0)) => format!("Each run is capped at {} core cycles; a claim marked *capped* rests on a run that hit the cap.\n", group(n)),
         Some((0, i)) => format!(
-            "Each run is capped at {i} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`); a claim marked *capped* rests on a run that hit the cap.\n"
+            "Each run is capped at {} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`); a claim marked *capped* rests on a run that hit the cap.\n",
+            group(i)
         ),
         Some((n, i)) => format!(
-            "Each run is capped at {n} core cycles and at {i} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`), whichever comes first; a claim marked *capped* rests on a run that hit a cap.\n"
+            "Each run is capped at {} core cycles and at {} thread instructions (GPGPU-Sim's `-gpgpu_max_insn`), whichever comes first; a claim marked *capped* rests on a run that hit a cap.\n",
+            group(n),
+            group(i)
         ),
     });
     md.push_str(
@@ -613,7 +642,7 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
             .filter(|(_, p)| *p)
             .map(|(s, _)| format!(" {s} chosen |"))
             .collect();
-        heads.extend(c.diagnose.iter().map(|m| format!(" `{m}`{arrow} |")));
+        heads.extend(c.diagnose.iter().map(|m| format!(" {}{arrow} |", key_head(m))));
         let rule = "---|".repeat(profiled.iter().filter(|p| **p).count() + c.diagnose.len());
         md.push_str(&format!(
             "\n## {}: {}\n\n{}{rel}, {}.\n\n| benchmark | warpscope |{heads}\n|---|---|{rule}\n",
@@ -632,7 +661,7 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
                 (Measure::Value(m), Aggregate::Min) => format!("`{m}`, the smallest over the benchmarks"),
             }
         ));
-        let num = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.3}"));
+        let num = |m: &str, x: Option<f64>| x.map_or("–".to_string(), |x| key_value(m, x));
         let name = |x: &Vec<String>| match &x[..] {
             [] => " – |".to_string(),
             [one] => format!(" `{one}` |"),
@@ -644,8 +673,12 @@ pub fn report_markdown(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> String 
         for (((w, v), d), (variant, baseline)) in o.per_workload.iter().zip(&o.diagnostics).zip(&o.chosen) {
             let mut cells: String =
                 [variant, baseline].iter().zip(profiled).filter(|(_, p)| *p).map(|(x, _)| name(x)).collect();
-            cells.extend(d.iter().map(|&(b, v)| {
-                if has_baseline { format!(" {} → {} |", num(b), num(v)) } else { format!(" {} |", num(v)) }
+            cells.extend(c.diagnose.iter().zip(d).map(|(m, &(b, v))| {
+                if has_baseline {
+                    format!(" {} → {} |", num(m, b), num(m, v))
+                } else {
+                    format!(" {} |", num(m, v))
+                }
             }));
             md.push_str(&format!("| `{w}` | {} |{cells}\n", v.map_or("(none)".into(), |v| show(c, v))));
         }
@@ -670,7 +703,7 @@ fn figure_markdown(f: &Figure, curve: &Curve) -> String {
     let what = match &f.measure {
         Measure::Speedup => "speedup (baseline cycles / variant cycles)".to_string(),
         Measure::Ratio(m) => format!("`{m}` ratio"),
-        Measure::Value(m) => format!("`{m}`"),
+        Measure::Value(m) => key_head(m),
     };
     let mut md = format!(
         "\n## {}: {}\n\n{what}{rel} at each value of `{}` (*capped*: over the cycles the run ran).\n\n| benchmark |",
@@ -683,7 +716,10 @@ fn figure_markdown(f: &Figure, curve: &Curve) -> String {
         md.extend(values.iter().map(|v| match v {
             None => " – |".to_string(),
             Some(v) => {
-                let y = if f.measure.is_ratio() { format!("{:.2}×", v.y) } else { format!("{:.3}", v.y) };
+                let y = match &f.measure {
+                    Measure::Value(m) => key_value(m, v.y),
+                    _ => format!("{:.2}×", v.y),
+                };
                 format!(" {y}{} |", if v.capped { " *capped*" } else { "" })
             }
         }));
@@ -697,12 +733,13 @@ fn figure_markdown(f: &Figure, curve: &Curve) -> String {
 pub fn report_svg(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> Result<String> {
     let sources = vec!["paper".to_string(), "warpscope".to_string()];
     let claims = r.spec.claims.iter().zip(outs).filter_map(|(c, o)| {
-        let as_plotted = |v: f64| if c.measure.is_ratio() { (v - 1.0) * 100.0 } else { v };
+        let metric = c.measure.metric();
+        let as_plotted = |v: f64| if c.measure.is_ratio() { (v - 1.0) * 100.0 } else { plotted(metric, v) };
         Some(Panel {
             title: format!("{}: {}", c.source, c.what),
             kind: Kind::Bars,
             x_label: String::new(),
-            y_label: if c.measure.is_ratio() { "% change".into() } else { c.measure.metric().into() },
+            y_label: if c.measure.is_ratio() { "% change".into() } else { axis_label(metric) },
             x: vec![String::new()],
             series: sources.clone(),
             values: vec![
@@ -721,11 +758,21 @@ pub fn report_svg(r: &Repro, outs: &[Outcome], curves: &[Curve]) -> Result<Strin
         y_label: match &f.measure {
             Measure::Speedup => "speedup".into(),
             Measure::Ratio(m) => format!("{m}, × baseline's"),
-            Measure::Value(m) => m.clone(),
+            Measure::Value(m) => axis_label(m),
         },
         x: curve.x.clone(),
         series: curve.lines.iter().map(|(w, _)| w.clone()).collect(),
-        values: curve.lines.iter().map(|(_, v)| v.clone()).collect(),
+        values: curve
+            .lines
+            .iter()
+            .map(|(_, v)| {
+                let as_plotted = |s: Sample| match &f.measure {
+                    Measure::Value(m) => Sample { y: plotted(m, s.y), ..s },
+                    _ => s,
+                };
+                v.iter().map(|s| s.map(as_plotted)).collect()
+            })
+            .collect(),
         reference: None,
     });
     let panels: Vec<Panel> = claims.chain(figures).collect();

@@ -28,7 +28,7 @@
 //! points whose index is I modulo N, so a cluster scheduler can split one grid over machines;
 //! `--merge` combines the shards' files, ordered by point.
 
-use super::chart::{Kind, Panel, Sample, figure};
+use super::chart::{Kind, Panel, Sample, charted, figure};
 use super::compare::variants;
 use super::run::{RunOptions, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
@@ -109,6 +109,9 @@ pub struct Sweep {
     /// Keys the points assign, in order of first appearance (CSV columns).
     pub axes: Vec<String>,
     pub metrics: Vec<String>,
+    /// Whether the grid names its metrics (rather than taking `run`'s summary): only then are
+    /// the host's timing keys charted.
+    pub metrics_named: bool,
     /// The machine's name (the grid's config, before the points' assignments).
     pub machine: String,
 }
@@ -222,6 +225,7 @@ impl Sweep {
                 "lists the same point twice (same workload and assignments)".into(),
             ));
         }
+        let metrics_named = !spec.metrics.is_empty();
         let metrics = if spec.metrics.is_empty() {
             SUMMARY.iter().map(|s| s.to_string()).collect()
         } else {
@@ -229,7 +233,7 @@ impl Sweep {
             super::metrics::check(&spec.metrics, machines).map_err(|m| at_key("metrics", &m))?;
             spec.metrics
         };
-        Ok(Sweep { name, workloads, points, axes, metrics, machine: base.name })
+        Ok(Sweep { name, workloads, points, axes, metrics, metrics_named, machine: base.name })
     }
 
     /// Runs point `p` as the sweep does: its machine, under its limits.
@@ -1058,11 +1062,14 @@ pub fn markdown(sweep: &Sweep, results: &Path) -> Result<String> {
 /// SVG charts of a sweep's results: for each metric and each swept key, the metric over the
 /// key's values, a series per workload and setting of the other keys — grouped bars when the
 /// key's values are names (`fcfs`, `frfcfs`), lines when they are all numbers. A sweep without
-/// keys gets a bar per point. Points that hit a limit are drawn as capped.
+/// keys gets a bar per point. Points that hit a limit are drawn as capped; the host's timing is
+/// charted only when the grid names it among its metrics ([`charted`]).
 pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
     let values = metric_values(sweep, results)?;
-    let numeric: Vec<usize> =
-        (0..sweep.metrics.len()).filter(|&m| values.iter().flatten().any(|v| v[m].is_some())).collect();
+    let numeric: Vec<usize> = (0..sweep.metrics.len())
+        .filter(|&m| charted(&sweep.metrics[m], sweep.metrics_named))
+        .filter(|&m| values.iter().flatten().any(|v| v[m].is_some()))
+        .collect();
     let sample = |p: &Point, m: usize| {
         values[p.index]
             .as_ref()

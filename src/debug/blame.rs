@@ -19,6 +19,7 @@ use crate::sim::dram::command::CommandKind;
 use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome};
 use crate::sim::stats::StallCause;
+use crate::sim::stats::metrics::group;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Where a request waited.
@@ -364,7 +365,7 @@ fn blame_issue(ix: &Index<'_>, issue: &Pass) -> Result<LoadBlame, String> {
     if accesses.len() < count {
         return Err(format!(
             "load {seq} of warp {core}.{warp} (issued at cycle {}) has sent {} of its {count} requests so far",
-            issue.cycle,
+            group(issue.cycle),
             accesses.len()
         ));
     }

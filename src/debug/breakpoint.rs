@@ -19,6 +19,7 @@ use super::state;
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
 use crate::sim::event::{Event, EventKind, FieldValue};
+use crate::sim::stats::metrics::group;
 
 /// Short names accepted for event kinds.
 const ALIASES: &[(&str, EventKind)] = &[("occlusion", EventKind::MemoryOcclusion)];
@@ -125,7 +126,7 @@ impl Breakpoint {
                 }
                 s
             }
-            Trigger::Cycle(c) => format!("cycle {c}"),
+            Trigger::Cycle(c) => format!("cycle {}", group(*c)),
             Trigger::Watch { text, .. } => format!("watch {text}"),
         };
         if let Some((c, _)) = &self.condition {
@@ -285,7 +286,7 @@ pub struct Hit {
 
 impl Hit {
     pub fn message(&self) -> String {
-        format!("{} {}, cycle {}: {}", self.label, self.id, self.cycle, self.what)
+        format!("{} {}, cycle {}: {}", self.label, self.id, group(self.cycle), self.what)
     }
 }
 
@@ -489,8 +490,9 @@ impl Breakpoints {
                 && b.trigger == Trigger::Cycle(cycle)
                 && condition_holds(b, &EventScope { event: None, gpu });
             if reached
-                && let Some(h) =
-                    self.hit(i, cycle, |b| Self::describe(b, format!("reached cycle {cycle}"), None, gpu))
+                && let Some(h) = self.hit(i, cycle, |b| {
+                    Self::describe(b, format!("reached cycle {}", group(cycle)), None, gpu)
+                })
             {
                 stop = stop.or(Some(h));
             }

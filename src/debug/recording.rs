@@ -6,6 +6,7 @@
 use super::blame::{LoadBlame, blame};
 use super::timetravel::TimeTravel;
 use crate::sim::record::{Pass, Point, Who};
+use crate::sim::stats::metrics::group;
 use crate::sim::{Gpu, Status};
 
 /// The passes of cycles [from snapshot ≤ `start`, `end`), and the cycle recording began.
@@ -122,8 +123,8 @@ fn find_load(
         end = start;
     }
     Err(match seq {
-        Some(s) => format!("warp {core}.{warp} issued no load {s} before cycle {now}"),
-        None => format!("no load of warp {core}.{warp} has finished by cycle {now}"),
+        Some(s) => format!("warp {core}.{warp} issued no load {s} before cycle {}", group(now)),
+        None => format!("no load of warp {core}.{warp} has finished by cycle {}", group(now)),
     })
 }
 

@@ -17,6 +17,7 @@ use super::timetravel::TimeTravel;
 use super::views;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind};
+use crate::sim::stats::metrics::{count, group};
 use crate::sim::{Gpu, Status};
 use crate::workload::Workload;
 use std::sync::Arc;
@@ -38,12 +39,12 @@ impl Stop {
     pub fn message(&self) -> String {
         match self {
             Stop::Hit(h) => h.message(),
-            Stop::Reached(c) => format!("cycle {c}"),
+            Stop::Reached(c) => format!("cycle {}", group(*c)),
             Stop::Finished(c) => {
-                format!("The program finished at cycle {c}: every kernel done, memory drained.")
+                format!("The program finished at cycle {}: every kernel done, memory drained.", group(*c))
             }
             Stop::Stuck(why) => format!("The machine is stuck: {why}"),
-            Stop::Interrupted(c) => format!("Interrupted at cycle {c}."),
+            Stop::Interrupted(c) => format!("Interrupted at cycle {}.", group(*c)),
         }
     }
 }
@@ -184,7 +185,10 @@ impl Session {
             Command::Continue => self.start(None, Breaks::Stop),
             Command::Until(c) => {
                 if c <= self.gpu.cycle {
-                    return Err(format!("until: already at cycle {}; use goto to go back", self.gpu.cycle));
+                    return Err(format!(
+                        "until: already at cycle {}; use goto to go back",
+                        group(self.gpu.cycle)
+                    ));
                 }
                 self.start(Some(c), Breaks::Stop)
             }
@@ -196,7 +200,7 @@ impl Session {
                 let (trigger, cond) = parse_trigger(&spec)?;
                 check_filters(&trigger, &self.gpu)?;
                 let desc = match &trigger {
-                    Trigger::Cycle(c) => format!("cycle {c}"),
+                    Trigger::Cycle(c) => format!("cycle {}", group(*c)),
                     _ => spec.clone(),
                 };
                 let id = self.breakpoints.add(trigger, cond, temporary);
@@ -223,14 +227,14 @@ impl Session {
                     None => format!("Breakpoint {id} is now unconditional"),
                 })
             }
-            Command::Ignore { id, count } => {
-                self.breakpoints.set_ignore(id, count)?;
-                text(format!("Will ignore the next {count} hits of breakpoint {id}"))
+            Command::Ignore { id, count: n } => {
+                self.breakpoints.set_ignore(id, n)?;
+                text(format!("Will ignore the next {} of breakpoint {id}", count(n, "hit")))
             }
             Command::Delete(ids) => {
                 if ids.is_empty() {
                     let n = self.breakpoints.clear();
-                    return text(format!("Deleted {n} breakpoints"));
+                    return text(format!("Deleted {}", count(n as u64, "breakpoint")));
                 }
                 for id in &ids {
                     self.breakpoints.delete(*id)?;
@@ -451,7 +455,7 @@ impl Session {
         self.run = None;
         let now = self.gpu.cycle;
         if t == now {
-            return format!("cycle {t}");
+            return format!("cycle {}", group(t));
         }
         // Forward, every cycle after now must be counted while a breakpoint is enabled, so a
         // later snapshot is a shortcut only without breakpoints.
@@ -552,22 +556,22 @@ impl Session {
         let cycles = self.travel.cycles();
         format!(
             "{} every {} cycles, about {:.1} MiB each, budget {} MiB; history covers cycles {}..{}",
-            crate::sim::stats::metrics::count(cycles.len() as u64, "snapshot"),
-            crate::sim::stats::metrics::group(self.travel.interval as i64),
+            count(cycles.len() as u64, "snapshot"),
+            group(self.travel.interval),
             self.travel.snap_bytes as f64 / (1 << 20) as f64,
             self.travel.budget_bytes() >> 20,
-            crate::sim::stats::metrics::group(cycles.first().copied().unwrap_or(0) as i64),
-            crate::sim::stats::metrics::group(self.furthest as i64),
+            group(cycles.first().copied().unwrap_or(0)),
+            group(self.furthest),
         )
     }
 
     fn log_info(&self) -> String {
         let on: Vec<&str> = EventKind::ALL.iter().filter(|k| self.log.wants(**k)).map(|k| k.name()).collect();
         format!(
-            "logging: {}; {} events kept (of at most {})",
+            "logging: {}; {} kept (of at most {})",
             if on.is_empty() { "nothing".into() } else { on.join(", ") },
-            self.log.entries.len(),
-            self.log.capacity
+            count(self.log.entries.len() as u64, "event"),
+            group(self.log.capacity as u64)
         )
     }
 }

@@ -26,6 +26,7 @@ use crate::sim::Gpu;
 use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome};
 use crate::sim::stats::StallCause;
+use crate::sim::stats::metrics::{count, group};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -345,12 +346,15 @@ pub struct Timeline {
 /// Checks a window before any replay: not empty or reversed, not longer than [`MAX_WINDOW`].
 pub fn check_window(from: u64, to: u64) -> Result<(), String> {
     if from >= to {
-        return Err(format!("the window {from}..{to} is empty: FROM must be before TO"));
+        return Err(format!("the window {}..{} is empty: FROM must be before TO", group(from), group(to)));
     }
     if to - from > MAX_WINDOW {
         return Err(format!(
-            "the window {from}..{to} is {} cycles, more than the limit of {MAX_WINDOW}; export a shorter window",
-            to - from
+            "the window {}..{} is {} cycles, more than the limit of {}; export a shorter window",
+            group(from),
+            group(to),
+            group(to - from),
+            group(MAX_WINDOW)
         ));
     }
     Ok(())
@@ -363,7 +367,10 @@ pub fn export(travel: &TimeTravel, g: &Gpu, furthest: u64, from: u64, to: u64) -
     check_window(from, to)?;
     if to > furthest {
         return Err(format!(
-            "the window {from}..{to} ends beyond the history, which reaches cycle {furthest}"
+            "the window {}..{} ends beyond the history, which reaches cycle {}",
+            group(from),
+            group(to),
+            group(furthest)
         ));
     }
     let (passes, began) = record(travel, from.saturating_sub(LOOKBACK), to + LOOKAHEAD, |_| false);
@@ -685,14 +692,14 @@ impl Timeline {
         let c = &self.counts;
         let path = if path == "-" { "standard output" } else { path };
         format!(
-            "wrote {path}: cycles {}..{}, {} slices, {} instants, {} counter samples, {} flow events ({} KiB); open it in ui.perfetto.dev or chrome://tracing (1 µs = 1 core cycle)",
-            self.from,
-            self.to,
-            c.slices,
-            c.instants,
-            c.counters,
-            c.flows,
-            bytes.div_ceil(1024)
+            "wrote {path}: cycles {}..{}, {}, {}, {}, {} ({} KiB); open it in ui.perfetto.dev or chrome://tracing (1 µs = 1 core cycle)",
+            group(self.from),
+            group(self.to),
+            count(c.slices as u64, "slice"),
+            count(c.instants as u64, "instant"),
+            count(c.counters as u64, "counter sample"),
+            count(c.flows as u64, "flow event"),
+            group(bytes.div_ceil(1024) as u64)
         )
     }
 }

@@ -21,7 +21,7 @@ use super::dram::command::Command;
 use super::dram::sched::DrainCause;
 use super::dram::sched::early::Early;
 use super::record::{Pass, Point, Who};
-use super::stats::metrics::count;
+use super::stats::metrics::{count, group};
 
 /// A field value of an event, for breakpoint filters and conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +168,7 @@ events! {
     /// A load needs more new MSHR entries than are free: the LD/ST unit will replay it and
     /// block every other memory instruction (seed 004 §1.3, §5.2).
     MemoryOcclusion "memory-occlusion" { core: u16, warp: u16, pc: u32, needed: u16, free: u16 }
-    describe = format!("memory occlusion on core {core} warp {warp} pc {pc:#06x}: needs {needed} MSHRs, {free} free");
+    describe = format!("memory occlusion on core {core} warp {warp} pc {pc:#06x}: needs {}, {free} free", count(u64::from(*needed), "MSHR"));
 
     /// An L1 miss found no free MSHR.
     MshrFull "mshr-full" { core: u16, warp: u16, pc: u32, line: u64 }
@@ -194,14 +194,14 @@ events! {
 
     /// The controller went back to reads.
     WriteDrainEnd "write-drain-end" { channel: u16, writes: u16 }
-    describe = format!("write drain ends on channel {channel}: {writes} writes left");
+    describe = format!("write drain ends on channel {channel}: {} left", count(u64::from(*writes), "write"));
 
     /// A DRAM command issued (`dram_cycle` is in the channel's clock).
     DramCommand "dram-command" { channel: u16, dram_cycle: u64, cmd: Command }
     derived { "bank" = cmd.bank, "row" = cmd.row, "col" = cmd.col }
     describe = format!(
-        "channel {channel} DRAM cycle {dram_cycle}: {} bank {} row {} col {}",
-        cmd.kind, cmd.bank, cmd.row, cmd.col
+        "channel {channel} DRAM cycle {}: {} bank {} row {} col {}",
+        group(*dram_cycle), cmd.kind, cmd.bank, cmd.row, cmd.col
     );
 
     /// A warp-aware transaction scheduler placed a warp-group in the command queues
@@ -230,7 +230,8 @@ events! {
     /// the bank's burst counter (`counter`) is below MERB (`merb`).
     MerbPostpone "merb-postpone" { channel: u16, bank: u8, row: u32, counter: u32, merb: u32, hits: u16 }
     describe = format!(
-        "channel {channel} bank {bank} postpones a row miss: {hits} hits to row {row} first (counter {counter} < MERB {merb})"
+        "channel {channel} bank {bank} postpones a row miss: {} to row {row} first (counter {counter} < MERB {merb})",
+        count(u64::from(*hits), "hit")
     );
 
     /// Opportunistic prefetching read `line` of the open `row` of `bank` into the L2.
@@ -243,16 +244,16 @@ events! {
     describe = format!(
         "load done on core {core} warp {warp} pc {pc:#06x}: {}, latency {}, divergence {}",
         count(u64::from(*requests), "request"),
-        last - issued,
-        last - first
+        group(last - issued),
+        group(last - first)
     );
 
-    /// Who delayed a finished load (issue 17), worked out by the debugger while a breakpoint
+    /// Who delayed a finished load, worked out by the debugger while a breakpoint
     /// listens: the longest wait of one of its requests in `stage` and that wait's largest
     /// cause (the names of `show blame`), at `unit` (the SM, L2 slice or DRAM channel of the
     /// stage). The machine never emits it itself.
     Delayed "delayed" { core: u16, warp: u16, load_seq: u32, stage: &'static str, unit: u16, cycles: u64, cause: &'static str }
-    describe = format!("load {load_seq} of warp {core}.{warp} waited {cycles} cycles in {stage}, mostly {cause}");
+    describe = format!("load {load_seq} of warp {core}.{warp} waited {} in {stage}, mostly {cause}", count(*cycles, "cycle"));
 
     /// A warp's state at the issue stage changed (emitted on change, exact for every resident
     /// warp: `Issued`, `NotSelected`, or why it could not issue).

@@ -8,6 +8,7 @@
 use super::{App, Layout, Theme, draw};
 use crate::config::Config;
 use crate::debug::{Outcome, Session};
+use crate::sim::stats::metrics::{count, decimal, group};
 use crate::workload::Workload;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -59,16 +60,17 @@ pub fn debugger(
         total += dt;
     }
     Ok(format!(
-        "debugger: continue with 3 breakpoints on frequent events: {:.0} cycles/s ({:.0}% of headless {:.0})\n\
+        "debugger: continue with 3 breakpoints on frequent events: {} cycles/s ({:.0}% of headless {})\n\
          TUI frame (160×48, off-screen), per layout:\n{frames}\
-         time travel within cycles 0..{target}: {} jumps, mean {:.0} ms, worst {:.0} ms ({} snapshots every {} cycles)\n",
-        cps,
+         time travel within cycles 0..{}: {} jumps, mean {:.0} ms, worst {:.0} ms ({} every {} cycles)\n",
+        decimal(cps, 0),
         100.0 * cps / headless_cps.max(1.0),
-        headless_cps,
+        decimal(headless_cps, 0),
+        group(target),
         jumps.len(),
         1000.0 * total / jumps.len() as f64,
         1000.0 * worst,
-        app.session.travel.len(),
-        app.session.travel.interval,
+        count(app.session.travel.len() as u64, "snapshot"),
+        group(app.session.travel.interval),
     ))
 }

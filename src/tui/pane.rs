@@ -6,6 +6,7 @@
 use super::fit::{columns, cut_point, default_drop, whole};
 use super::theme::Theme;
 use crate::debug::views::{Block, Span as VSpan, Spark, Table, Timeline, Tone, View, bar_columns, sparkline};
+use crate::sim::stats::metrics::group;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -141,7 +142,7 @@ fn timeline(theme: Theme, t: &Timeline, width: usize, out: &mut Laid) {
         out.push(clip(s, width), None);
     }
     // The axis under the bar: first cycle at its left end, last at its right end.
-    let (from, to) = (t.from.to_string(), t.to.to_string());
+    let (from, to) = (group(t.from), group(t.to));
     let axis = if from.len() + 1 + to.len() <= bar_w {
         format!("{:<w$}  {from}{to:>r$}", "", w = label_w, r = bar_w - from.len())
     } else {

@@ -10,7 +10,7 @@ use super::pane::lay_out;
 use super::split;
 use crate::debug::views::View;
 use crate::sim::Status;
-use crate::sim::stats::metrics::count;
+use crate::sim::stats::metrics::{count, group};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as RLayout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -151,7 +151,7 @@ fn status_items(app: &App) -> Vec<String> {
     }
     items.extend([
         format!("{} × {}", g.config.name, g.workload.name),
-        format!("cycle {}", g.cycle),
+        format!("cycle {}", group(g.cycle)),
         state,
         format!("kernel {}/{} ({})", k + 1, g.workload.kernels.len(), g.kernel().name()),
         format!("layout {}", app.layout.name),

@@ -6,8 +6,10 @@
 //! The layout is computed here, not left to a plotting library, so that no label covers
 //! another or leaves the canvas ([`svg::layout_faults`] checks a finished chart, and the tests
 //! check every kind the commands draw): the y-axis title is set left of the widest tick label,
-//! long titles wrap, x labels that do not fit their slot become numbers with a key, and a
-//! legend or key every panel shares is drawn once, under the panels.
+//! long titles wrap, x labels that do not fit their slot become numbers with a key, a key the
+//! panels share is drawn once under them, and each legend and note on capped runs once, under
+//! all the panels. A panel of few bars labels every bar with its value, or none when a label
+//! would not fit.
 //!
 //! Colours are Okabe and Ito's palette, which readers with any common colour-vision deficiency
 //! tell apart; lines also differ in their markers, drawn smaller for each later series so that
@@ -19,6 +21,7 @@
 pub mod svg;
 mod ticks;
 
+use crate::sim::stats::keys;
 use crate::sim::stats::metrics::decimal;
 use anyhow::Result;
 use svg::{Anchor, Svg, text_width};
@@ -64,6 +67,13 @@ pub struct Panel {
     pub reference: Option<f64>,
 }
 
+/// Whether a chart draws `metric`: the host's speed (`sim.cycles_per_second`,
+/// `sim.wall_seconds`) is no result of the machine's, so it is drawn only when the user named
+/// the metrics (`named`), not among the default ones.
+pub fn charted(metric: &str, named: bool) -> bool {
+    named || !keys::unit(metric).is_host()
+}
+
 /// Okabe and Ito's colour-blind-safe palette, in the order series take it.
 pub const PALETTE: [&str; 8] =
     ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"];
@@ -76,7 +86,7 @@ const AXIS_SIZE: f64 = 12.0;
 const TICK_SIZE: f64 = 11.0;
 const NOTE_SIZE: f64 = 11.0;
 const NOTE_LINE: f64 = 15.0;
-/// Bars in a panel up to which each is labelled with its value (where the label fits).
+/// Bars in a panel up to which each is labelled with its value (when every label fits).
 const VALUE_LABELS_UP_TO: usize = 16;
 
 const CAPPED_BARS: &str =
@@ -116,20 +126,22 @@ fn wrap(text: &str, size: f64, width: f64) -> Vec<String> {
     lines
 }
 
-/// What is written under a panel's plot: the key of numbered x labels, the legend, and the
-/// notes on capped runs. Equal for every panel, it is drawn once under them all.
+/// A legend: its series' names and how their marks are drawn (a swatch for bars, a line and a
+/// marker for lines).
+#[derive(Clone, Debug, PartialEq)]
+struct Legend {
+    names: Vec<String>,
+    lines: bool,
+}
+
+/// What a panel needs written under the plots: the key of its numbered x labels, its legend,
+/// and the notes on its capped runs. The figure draws each legend and note once, under all the
+/// panels, and a key once for all the panels that share it.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Below {
     key: Vec<String>,
-    legend: Vec<(usize, String)>,
-    legend_kind: Option<Kind>,
+    legend: Option<Legend>,
     notes: Vec<&'static str>,
-}
-
-impl Below {
-    fn is_empty(&self) -> bool {
-        self.key.is_empty() && self.legend.is_empty() && self.notes.is_empty()
-    }
 }
 
 /// How x labels are shown in `slot` px each: as given, or numbered (with a key) when one does
@@ -166,7 +178,8 @@ impl Panel {
         let slot = plot_width(w) / self.x.len().max(1) as f64;
         let (_, _, key) = x_labels(&self.x, slot);
         let named = self.series.len() > 1 || self.series.first().is_some_and(|s| !s.is_empty());
-        let legend = if named { self.series.iter().cloned().enumerate().collect() } else { Vec::new() };
+        let legend = named
+            .then(|| Legend { names: self.series.clone(), lines: matches!(self.kind, Kind::Lines { .. }) });
         let capped = self.samples().any(|s| s.capped);
         let notes = match (capped, self.kind) {
             (false, _) => Vec::new(),
@@ -174,55 +187,71 @@ impl Panel {
             (true, Kind::Lines { rates: false }) => vec![CAPPED_POINTS],
             (true, Kind::Lines { rates: true }) => vec![CAPPED_RATES],
         };
-        Below { key, legend, legend_kind: Some(self.kind), notes }
+        Below { key, legend, notes }
     }
 }
 
-/// Draws `below` from `y` in a strip `w` wide at `x`; returns the height used.
-fn draw_below(s: &mut Svg, below: &Below, x: f64, y: f64, w: f64) -> f64 {
+/// Draws the lines of a key from `y` in a strip `w` wide at `x`; returns the height used.
+fn draw_key(s: &mut Svg, key: &[String], x: f64, y: f64, w: f64) -> f64 {
     let mut at = y;
-    let line = |s: &mut Svg, text: &str, indent: f64, at: &mut f64| {
-        for (i, l) in wrap(text, NOTE_SIZE, w - indent - 8.0).iter().enumerate() {
-            let pad = if i == 0 { 0.0 } else { 12.0 };
-            s.text(l, x + indent + pad, *at + NOTE_SIZE, NOTE_SIZE, Anchor::Start);
-            *at += NOTE_LINE;
-        }
-    };
-    for k in &below.key {
-        line(s, k, 8.0, &mut at);
+    for k in key {
+        at += draw_note(s, k, x, at, w);
     }
-    // The legend flows: a mark and a name per entry, as many to a line as fit.
-    let mut cx = x + 8.0;
-    let mut started = false;
-    for (i, name) in &below.legend {
-        let tw = text_width(name, NOTE_SIZE).min(w - 40.0);
-        if started && cx + 26.0 + tw > x + w - 8.0 {
+    at - y
+}
+
+/// Draws `text` as a note from `y`, wrapped to the strip `w` wide at `x` (later lines
+/// indented); returns the height used.
+fn draw_note(s: &mut Svg, text: &str, x: f64, y: f64, w: f64) -> f64 {
+    let lines = wrap(text, NOTE_SIZE, w - 16.0);
+    for (i, l) in lines.iter().enumerate() {
+        let pad = if i == 0 { 0.0 } else { 12.0 };
+        s.text(l, x + 8.0 + pad, y + NOTE_LINE * i as f64 + NOTE_SIZE, NOTE_SIZE, Anchor::Start);
+    }
+    NOTE_LINE * lines.len() as f64
+}
+
+/// Draws `legend` from `y` in a strip `w` wide at `x`, after `caption` if one is given: a mark
+/// and a name per entry, as many to a line as fit; a name too long for a line is wrapped onto
+/// lines of its own, never cut. Returns the height used.
+fn draw_legend(s: &mut Svg, legend: &Legend, caption: Option<&str>, x: f64, y: f64, w: f64) -> f64 {
+    let (left, right) = (x + 8.0, x + w - 8.0);
+    let mut at = y;
+    let mut cx = left;
+    if let Some(c) = caption {
+        s.text(c, cx, at + NOTE_SIZE, NOTE_SIZE, Anchor::Start);
+        cx += text_width(c, NOTE_SIZE) + 10.0;
+    }
+    let room = right - left - 24.0;
+    for (i, name) in legend.names.iter().enumerate() {
+        let lines =
+            if text_width(name, NOTE_SIZE) > room { wrap(name, NOTE_SIZE, room) } else { vec![name.clone()] };
+        let tw = lines.iter().map(|l| text_width(l, NOTE_SIZE)).fold(0.0, f64::max);
+        if cx > left && cx + 24.0 + tw > right {
             at += NOTE_LINE;
-            cx = x + 8.0;
+            cx = left;
         }
-        started = true;
         let mid = at + NOTE_LINE / 2.0;
-        match below.legend_kind {
-            Some(Kind::Lines { .. }) => {
-                let c = PALETTE[i % PALETTE.len()];
-                s.polyline(&[(cx, mid), (cx + 20.0, mid)], c, 2.0, dash(*i));
-                s.raw(&marker(*i, cx + 10.0, mid, true));
-            }
-            _ => s.rect(cx + 4.0, mid - 5.0, 12.0, 10.0, PALETTE[i % PALETTE.len()], "none", false),
-        }
-        let shown: String = if text_width(name, NOTE_SIZE) > tw {
-            name.chars().take(((w - 40.0) / (NOTE_SIZE * 0.6)) as usize - 1).chain(['…']).collect()
+        let c = PALETTE[i % PALETTE.len()];
+        if legend.lines {
+            s.polyline(&[(cx, mid), (cx + 20.0, mid)], c, 2.0, dash(i));
+            s.raw(&marker(i, cx + 10.0, mid, true));
         } else {
-            name.clone()
-        };
-        s.text(&shown, cx + 24.0, at + NOTE_SIZE, NOTE_SIZE, Anchor::Start);
-        cx += 24.0 + tw + 16.0;
+            s.rect(cx + 4.0, mid - 5.0, 12.0, 10.0, c, "none", false);
+        }
+        for (k, l) in lines.iter().enumerate() {
+            s.text(l, cx + 24.0, at + NOTE_LINE * k as f64 + NOTE_SIZE, NOTE_SIZE, Anchor::Start);
+        }
+        if lines.len() > 1 {
+            // A wrapped name has its lines to itself: the next entry starts below it.
+            at += NOTE_LINE * lines.len() as f64;
+            cx = left;
+        } else {
+            cx += 24.0 + tw + 16.0;
+        }
     }
-    if started {
+    if cx > left {
         at += NOTE_LINE;
-    }
-    for n in &below.notes {
-        line(s, n, 8.0, &mut at);
     }
     at - y
 }
@@ -253,9 +282,10 @@ fn marker(i: usize, x: f64, y: f64, filled: bool) -> String {
     }
 }
 
-/// Draws `p` in the box at (`x0`, `y0`), `w` wide, with what goes under it unless it is drawn
-/// once for the figure (`shared`); returns its height.
-fn draw_panel(s: &mut Svg, p: &Panel, x0: f64, y0: f64, w: f64, shared: bool) -> f64 {
+/// Draws `p` in the box at (`x0`, `y0`), `w` wide, with the key of its numbered x labels
+/// under it unless the figure draws that key once for several panels (`shared_key`); returns
+/// its height.
+fn draw_panel(s: &mut Svg, p: &Panel, x0: f64, y0: f64, w: f64, shared_key: bool) -> f64 {
     let title = wrap(&p.title, PANEL_TITLE_SIZE, w - 16.0);
     for (i, l) in title.iter().enumerate() {
         s.text(l, x0 + w / 2.0, y0 + 16.0 + 17.0 * i as f64, PANEL_TITLE_SIZE, Anchor::Middle);
@@ -311,8 +341,8 @@ fn draw_panel(s: &mut Svg, p: &Panel, x0: f64, y0: f64, w: f64, shared: bool) ->
         Kind::Bars => draw_bars(s, p, &axis, left, slot, &y_of),
         Kind::Lines { rates } => draw_lines(s, p, rates, left, slot, &y_of),
     }
-    if !shared {
-        at += draw_below(s, &p.below(w), x0, at, w);
+    if !shared_key {
+        at += draw_key(s, &p.below(w).key, x0, at, w);
     }
     at + 6.0 - y0
 }
@@ -329,6 +359,13 @@ fn draw_bars(s: &mut Svg, p: &Panel, axis: &Axis, left: f64, slot: f64, y_of: &d
     let integral = p.samples().all(|v| v.y.fract() == 0.0);
     let decimals =
         if integral { 0 } else { [100.0, 10.0, 1.0].iter().position(|m| largest >= *m).unwrap_or(3) };
+    // A label may be as wide as the bar, or the whole slot when the bar is alone in it. Every
+    // bar of a panel carries its value, or none does: a panel of few bars whose labels all fit.
+    let room = if ns == 1 { slot - 4.0 } else { bar_w };
+    let labelled = bars <= VALUE_LABELS_UP_TO
+        && p.samples()
+            .filter(|v| v.y.is_finite())
+            .all(|v| text_width(&decimal(v.y, decimals), TICK_SIZE) + 2.0 <= room);
     for (si, series) in p.values.iter().enumerate() {
         let c = PALETTE[si % PALETTE.len()];
         for (g, v) in series.iter().enumerate() {
@@ -337,12 +374,9 @@ fn draw_bars(s: &mut Svg, p: &Panel, axis: &Axis, left: f64, slot: f64, y_of: &d
             let y = y_of(v.y);
             let (fill, stroke) = if v.capped { ("#FFFFFF", c) } else { (c, "none") };
             s.rect(x + 1.0, y.min(zero), bar_w - 2.0, (y - zero).abs(), fill, stroke, v.capped);
-            let label = decimal(v.y, decimals);
-            // A label may be as wide as the bar, or the whole slot when the bar is alone in it.
-            let room = if ns == 1 { slot - 4.0 } else { bar_w };
-            if bars <= VALUE_LABELS_UP_TO && text_width(&label, TICK_SIZE) + 2.0 <= room {
+            if labelled {
                 let ly = if v.y >= 0.0 { y - 3.0 } else { y + TICK_SIZE + 2.0 };
-                s.text(&label, x + bar_w / 2.0, ly, TICK_SIZE, Anchor::Middle);
+                s.text(&decimal(v.y, decimals), x + bar_w / 2.0, ly, TICK_SIZE, Anchor::Middle);
             }
         }
     }
@@ -398,17 +432,36 @@ pub fn figure(title: &str, panels: &[Panel]) -> Result<String> {
         let in_row = if row + 1 == rows { n - 3 * row } else { 3 };
         width / in_row as f64
     };
-    // What goes under the panels: the legend and notes most panels share are drawn once, under
-    // them all; a panel with others of its own draws those under itself.
+    // What goes under the panels. A key most panels share is drawn once, under them all; a
+    // panel with a key of its own draws it under itself. Each legend and each note is drawn
+    // once, under all the panels.
     let belows: Vec<Below> = panels.iter().enumerate().map(|(i, p)| p.below(width_of(i))).collect();
-    let count = |b: &Below| belows.iter().filter(|o| *o == b).count();
-    let common = belows
+    let count = |k: &Vec<String>| belows.iter().filter(|b| b.key == *k).count();
+    let common_key = belows
         .iter()
-        .filter(|b| !b.is_empty())
-        .max_by_key(|b| count(b))
-        .filter(|b| count(b) > 1 || belows.len() == 1)
-        .cloned();
-    let shared = |i: usize| common.as_ref().is_some_and(|c| *c == belows[i]) || belows[i].is_empty();
+        .map(|b| &b.key)
+        .filter(|k| !k.is_empty())
+        .max_by_key(|k| count(k))
+        .filter(|k| count(k) > 1 || belows.len() == 1)
+        .cloned()
+        .unwrap_or_default();
+    let shared = |i: usize| belows[i].key.is_empty() || belows[i].key == common_key;
+    // Legends in the order their first panels come, each with the x labels of its panels.
+    let mut legends: Vec<(Legend, Vec<&str>)> = Vec::new();
+    for (b, p) in belows.iter().zip(panels) {
+        let Some(l) = &b.legend else { continue };
+        match legends.iter_mut().find(|(o, _)| o == l) {
+            Some((_, xs)) if !xs.contains(&p.x_label.as_str()) => xs.push(&p.x_label),
+            Some(_) => {}
+            None => legends.push((l.clone(), vec![&p.x_label])),
+        }
+    }
+    let mut notes: Vec<&str> = Vec::new();
+    for n in belows.iter().flat_map(|b| &b.notes) {
+        if !notes.contains(n) {
+            notes.push(n);
+        }
+    }
     let title_lines = wrap(title, TITLE_SIZE, width - 20.0);
     let mut s = Svg::new(width, 0.0);
     for (i, l) in title_lines.iter().enumerate() {
@@ -428,8 +481,21 @@ pub fn figure(title: &str, panels: &[Panel]) -> Result<String> {
         }
         y += height;
     }
-    if let Some(b) = &common {
-        y += draw_below(&mut s, b, 0.0, y, width) + 6.0;
+    let below = y;
+    y += draw_key(&mut s, &common_key, 0.0, y, width);
+    for (legend, x_labels) in &legends {
+        // Several legends are told apart by the x axis of their panels, where that names one.
+        let caption = match &x_labels[..] {
+            [x] if legends.len() > 1 && !x.is_empty() => Some(format!("over {x}:")),
+            _ => None,
+        };
+        y += draw_legend(&mut s, legend, caption.as_deref(), 0.0, y, width);
+    }
+    for n in &notes {
+        y += draw_note(&mut s, n, 0.0, y, width);
+    }
+    if y > below {
+        y += 6.0;
     }
     s.height = y + 4.0;
     Ok(s.finish())
@@ -532,6 +598,84 @@ mod tests {
                 "{c}: 3 bars × 2 panels + the legend swatch"
             );
         }
+    }
+
+    /// The legend is drawn once whatever else differs between the panels (one with a capped
+    /// run, one without, as a reproduction report's claims); so is the note on capped runs.
+    #[test]
+    fn one_legend_and_one_note_for_panels_that_differ_in_capped_runs() {
+        let v = |y: f64, capped: bool| Some(Sample { y, capped });
+        let p = |t: &str, capped: bool| {
+            bars(t, &[""], &["paper", "warpscope"], vec![vec![v(1.0, false)], vec![v(2.0, capped)]])
+        };
+        let svg = figure("t", &[p("a", true), p("b", false), p("c", false), p("d", true)]).unwrap();
+        assert_clean(&svg);
+        let t = texts(&svg);
+        for entry in ["paper", "warpscope"] {
+            assert_eq!(t.iter().filter(|x| *x == entry).count(), 1, "{entry} once: {t:?}");
+        }
+        assert_eq!(t.iter().filter(|x| x.starts_with("dashed outline")).count(), 1, "{t:?}");
+    }
+
+    /// Panels of two legends (a sweep's bars over one key, lines over another) draw each once,
+    /// captioned by its panels' axis; a name too long for a line is wrapped, never cut.
+    #[test]
+    fn two_legends_are_captioned_and_long_names_wrap_whole() {
+        let v = |y: f64| Some(Sample::real(y));
+        let long = "a-workload-with-a-very-long-name.ron".repeat(6) + " l1.replacement=rrip";
+        let over_key = bars(
+            "cycles",
+            &["fcfs", "frfcfs"],
+            &["bfs.ron l1.replacement=lru", &long],
+            vec![vec![v(1.0), v(2.0)]; 2],
+        );
+        let over_sets = Panel {
+            kind: Kind::Lines { rates: false },
+            x_label: "l1.sets".into(),
+            x: vec!["32".into(), "64".into()],
+            series: vec!["bfs.ron dram.scheduler=fcfs".into()],
+            values: vec![vec![v(1.0), v(2.0)]],
+            ..bars("cycles", &[], &[], vec![])
+        };
+        let svg = figure("t", &[over_key.clone(), over_sets.clone(), over_key, over_sets]).unwrap();
+        assert_clean(&svg);
+        let t = texts(&svg);
+        for entry in
+            ["over variant:", "over l1.sets:", "bfs.ron l1.replacement=lru", "bfs.ron dram.scheduler=fcfs"]
+        {
+            assert_eq!(t.iter().filter(|x| *x == entry).count(), 1, "{entry} once: {t:?}");
+        }
+        assert!(!t.iter().any(|x| x.contains('…')), "nothing cut: {t:?}");
+        let words: Vec<&str> = t.iter().flat_map(|x| x.split_whitespace()).collect();
+        assert!(words.contains(&"l1.replacement=rrip"), "the long name's last word is drawn: {t:?}");
+        assert_eq!(t.concat().matches("a-workload-with-a-very-long-name.ron").count(), 6, "all of it, once");
+    }
+
+    /// A panel of few bars labels every bar when every label fits, none when one would not.
+    #[test]
+    fn bars_carry_their_values_all_or_none() {
+        let labels = |values: &[f64]| {
+            let x: Vec<String> = (0..values.len() / 4).map(|i| format!("x{i}")).collect();
+            let x: Vec<&str> = x.iter().map(String::as_str).collect();
+            let series: Vec<Vec<Option<Sample>>> = (0..4)
+                .map(|s| (0..x.len()).map(|g| Some(Sample::real(values[4 * g + s]))).collect())
+                .collect();
+            let svg = figure("t", &[bars("cycles", &x, &["a", "b", "c", "d"], series)]).unwrap();
+            assert_clean(&svg);
+            let t = texts(&svg);
+            values.iter().filter(|v| t.contains(&decimal(**v, 0))).count()
+        };
+        assert_eq!(labels(&[120.0, 250.0, 380.0, 410.0, 150.0, 260.0, 390.0, 420.0]), 8, "short labels: all");
+        // 12 bars in a 480 px panel: 1,300 is wider than a bar, so no bar is labelled.
+        let mixed =
+            [850.0, 1300.0, 900.0, 1310.0, 860.0, 1320.0, 910.0, 1330.0, 870.0, 1340.0, 920.0, 1350.0];
+        assert_eq!(labels(&mixed), 0, "one label too wide: none");
+    }
+
+    #[test]
+    fn the_host_s_speed_is_charted_only_when_named() {
+        assert!(!charted("sim.cycles_per_second", false) && !charted("sim.wall_seconds", false));
+        assert!(charted("sim.cycles_per_second", true) && charted("ipc", false));
     }
 
     #[test]

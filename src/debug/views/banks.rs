@@ -8,7 +8,7 @@ use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::dram::sched::DramScheduler;
 use crate::sim::request::{AccessKind, MemRequest};
-use crate::sim::stats::metrics::count;
+use crate::sim::stats::metrics::{count, group};
 
 /// Who a DRAM request is for: a warp (`core.warp`), or `wb` for an L2 write-back.
 fn requester(r: &MemRequest) -> String {
@@ -24,7 +24,7 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>, mark: Option<u32>) -> 
     let mc = &g.dram[channel];
     let q = &mc.queues;
     let mode = if mc.draining { span("DRAINING WRITES", Tone::Warn) } else { plain("serving reads") };
-    let mut v = View::new(format!("DRAM channel {channel} — banks (DRAM cycle {})", mc.now))
+    let mut v = View::new(format!("DRAM channel {channel} — banks (DRAM cycle {})", group(mc.now)))
         .line(vec![
             plain(format!(
                 "reads {}/{}  writes {}/{} (drain >{}, to {})  ",

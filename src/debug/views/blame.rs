@@ -6,7 +6,7 @@ use super::super::blame::{Cause, LoadBlame, Part, StageBlame};
 use super::super::recording::warp_load_blame;
 use super::super::scene::Scene;
 use super::{Block, Table, Tone, View, pct, plain, span};
-use crate::sim::stats::metrics::count;
+use crate::sim::stats::metrics::{count, group};
 
 /// The blame of load `seq` of warp `core.warp` (its latest finished load when `None`), from
 /// the session's cache when it has it.
@@ -38,9 +38,9 @@ pub fn blame(b: &LoadBlame) -> View {
     let mut v = View::new(format!("Blame — load {} of warp {}.{}", b.seq, b.core, b.warp)).line(vec![plain(
         format!(
             "issued at cycle {}, {}, latency {} cycles (issue to last data back)",
-            b.issued,
+            group(b.issued),
             count(b.requests.len() as u64, "request"),
-            b.latency()
+            group(b.latency())
         ),
     )]);
     v = v.block(Block::Table(stage_table(b)));
@@ -56,11 +56,11 @@ pub fn blame(b: &LoadBlame) -> View {
             .stages
             .iter()
             .filter(|s| s.cycles() > 0)
-            .map(|s| format!("{} {}", s.stage.name(), s.cycles()))
+            .map(|s| format!("{} {}", s.stage.name(), group(s.cycles())))
             .collect();
         r.rows.push(vec![
             plain(format!("#{}", q.who.index)),
-            plain(q.latency().to_string()),
+            plain(group(q.latency())),
             plain(path.join(", ")),
         ]);
     }
@@ -137,7 +137,7 @@ fn describe(parts: &[Part]) -> String {
         .iter()
         .filter(|p| p.cycles > 0 || !p.requests.is_empty())
         .map(|p| {
-            let mut w = format!("{} {}", p.cause.name(), p.cycles);
+            let mut w = format!("{} {}", p.cause.name(), group(p.cycles));
             if !p.requests.is_empty() {
                 // The warps that took the most of it first.
                 let mut by: Vec<_> = p.by_warp.iter().collect();
@@ -145,15 +145,13 @@ fn describe(parts: &[Part]) -> String {
                 let warps: Vec<String> = by.iter().take(4).map(|((c, w), _)| format!("{c}.{w}")).collect();
                 let more = if p.by_warp.len() > 4 { " …" } else { "" };
                 w += &format!(
-                    " ({} request{} of {} warp{}: {}{more}",
-                    p.requests.len(),
-                    if p.requests.len() == 1 { "" } else { "s" },
-                    p.by_warp.len(),
-                    if p.by_warp.len() == 1 { "" } else { "s" },
+                    " ({} of {}: {}{more}",
+                    count(p.requests.len() as u64, "request"),
+                    count(p.by_warp.len() as u64, "warp"),
                     warps.join(" ")
                 );
                 if p.cause != Cause::Refresh && p.row_hits > 0 {
-                    w += &format!("; {} row hit{}", p.row_hits, if p.row_hits == 1 { "" } else { "s" });
+                    w += &format!("; {}", count(u64::from(p.row_hits), "row hit"));
                 }
                 w += ")";
             }

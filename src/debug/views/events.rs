@@ -3,6 +3,7 @@
 use super::super::history::EventLog;
 use super::{Block, Table, Tone, View, plain, span};
 use crate::sim::event::EventKind;
+use crate::sim::stats::metrics::group;
 
 pub fn events(log: &EventLog, max: usize) -> View {
     let mut t = Table {
@@ -18,14 +19,15 @@ pub fn events(log: &EventLog, max: usize) -> View {
             EventKind::KernelEnd => Tone::Accent,
             _ => Tone::Normal,
         };
-        t.rows.push(vec![plain(cycle.to_string()), span(e.describe(), tone)]);
+        t.rows.push(vec![plain(group(*cycle)), span(e.describe(), tone)]);
         t.keys.push(super::RowKey::Cycle(*cycle));
     }
-    let mut v = View::new(format!("Events (newest first, {} logged)", log.entries.len()));
+    let mut v = View::new(format!("Events (newest first, {} logged)", group(log.entries.len() as u64)));
     if log.complete_from > 0 {
         v = v.text(format!(
             "events before cycle {} not kept (the log keeps the newest {})",
-            log.complete_from, log.capacity
+            group(log.complete_from),
+            group(log.capacity as u64)
         ));
     }
     if t.rows.is_empty() { v.text("no events logged yet") } else { v.block(Block::Table(t)) }

@@ -9,7 +9,7 @@ use crate::sim::Gpu;
 use crate::sim::core::warp::LoadTrack;
 use crate::sim::inspect::locate_request;
 use crate::sim::request::{CacheOutcome, ReqTrace, RowOutcome};
-use crate::sim::stats::metrics::count;
+use crate::sim::stats::metrics::{count, group};
 
 const LEGEND: &str = "legend: h L1 hit  ~ merged, waiting  . L1 miss queue  > crossbar  = L2  q DRAM queue  # DRAM service  < reply";
 
@@ -21,7 +21,7 @@ pub fn inspector(g: &Gpu, core: u16, warp: u16) -> Result<View, String> {
     let w = sm.exec.warps.get(warp as usize).ok_or_else(|| {
         format!("warp slot {warp} does not exist on core {core} (0..{})", sm.exec.warps.len() - 1)
     })?;
-    let mut v = View::new(format!("Warp {core}.{warp} — inspector (cycle {})", g.cycle));
+    let mut v = View::new(format!("Warp {core}.{warp} — inspector (cycle {})", group(g.cycle)));
     if sm.exec.valid & (1 << warp) == 0 {
         v = v.line(vec![span("no warp in this slot now", Tone::Dim)]);
     } else {
@@ -70,7 +70,7 @@ fn row_outcome(o: RowOutcome) -> (&'static str, Tone) {
 }
 
 fn stamp(t: u64) -> String {
-    if t == 0 { "-".into() } else { t.to_string() }
+    if t == 0 { "-".into() } else { group(t) }
 }
 
 fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u32)]) -> View {
@@ -80,11 +80,11 @@ fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u3
             "load #{} pc {:#06x} issued {}: {} of {} back{}",
             l.seq,
             l.pc,
-            l.issued,
+            group(l.issued),
             l.returned,
             count(u64::from(l.requests), "request"),
             if l.returned > 0 {
-                format!(", first at {}, spread so far {div}", l.first)
+                format!(", first at {}, spread so far {}", group(l.first), group(div))
             } else {
                 String::new()
             }
@@ -94,18 +94,18 @@ fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u3
             "last load #{} pc {:#06x} issued {}: {}, first back {}, last {} → latency {}, divergence {}",
             l.seq,
             l.pc,
-            l.issued,
+            group(l.issued),
             count(u64::from(l.requests), "request"),
-            l.first,
-            l.last,
-            l.last - l.issued,
-            div
+            group(l.first),
+            group(l.last),
+            group(l.last - l.issued),
+            group(div)
         )
     };
     v = v.line(vec![span(head, Tone::Accent)]);
     if l.occluded {
         let when = if l.all_sent {
-            format!("; it held the LD/ST unit for cycles {}..{}", l.ldst_start, l.ldst_end)
+            format!("; it held the LD/ST unit for cycles {}..{}", group(l.ldst_start), group(l.ldst_end))
         } else {
             String::new()
         };
@@ -168,7 +168,7 @@ fn load(mut v: View, g: &Gpu, l: &LoadTrack, in_flight: bool, unsent: &[(u64, u3
         bars.push(Bar {
             label: format!("#{i:<2}"),
             segments: segments(&trace, r.trace.created, end),
-            note: if trace.done == 0 { "…".into() } else { format!("{}", trace.done) },
+            note: if trace.done == 0 { "…".into() } else { group(trace.done) },
         });
     }
     for (k, &(line, lanes)) in unsent.iter().enumerate() {

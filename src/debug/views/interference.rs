@@ -25,8 +25,8 @@ pub fn render(i: &Interference) -> View {
         "Interference — {} ({}) issued and finished in cycles {}..{}",
         count(i.loads, "load"),
         count(i.requests, "request"),
-        group(i.from as i64),
-        group(i.to as i64)
+        group(i.from),
+        group(i.to)
     ));
     if i.loads == 0 {
         return v.line(vec![span("no load was issued and finished in this window", Tone::Dim)]);

@@ -6,6 +6,7 @@
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
 use crate::sim::dram::sched::DramScheduler;
+use crate::sim::stats::metrics::group;
 
 pub fn merb(g: &Gpu, channel: usize) -> Option<View> {
     let mc = &g.dram[channel];
@@ -53,7 +54,7 @@ pub fn merb(g: &Gpu, channel: usize) -> Option<View> {
         t.keys.push(RowKey::Bank { channel: channel as u16, bank: b as u8 });
     }
     Some(
-        View::new(format!("DRAM channel {channel} — MERB counters (DRAM cycle {})", mc.now))
+        View::new(format!("DRAM channel {channel} — MERB counters (DRAM cycle {})", group(mc.now)))
             .text(format!(
                 "b = {busy} banks with pending work → MERB({}) = {threshold} bursts; MERB(1..{}): {}",
                 busy.max(1),
@@ -61,8 +62,10 @@ pub fn merb(g: &Gpu, channel: usize) -> Option<View> {
                 entries.join(" ")
             ))
             .text(format!(
-                "postponed {} row misses for {} hits, {} orphans; ctr: bursts placed for the sched row (5 bits); CAS: since ACT",
-                stats.merb_postponements, stats.merb_hits_moved, stats.orphans_moved
+                "row misses postponed {}, hits moved ahead {}, orphans moved {}; ctr: bursts placed for the sched row (5 bits); CAS: since ACT",
+                group(stats.merb_postponements),
+                group(stats.merb_hits_moved),
+                group(stats.orphans_moved)
             ))
             .block(Block::Table(t)),
     )

@@ -27,6 +27,7 @@ pub use text::{bar_columns, sparkline};
 pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
 use super::breakpoint::{Breakpoints, Trigger};
+use crate::sim::stats::metrics::group;
 
 /// How a piece of text should stand out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -235,7 +236,7 @@ pub fn breakpoints(set: &Breakpoints) -> View {
             plain(id.to_string()),
             span("hit", Tone::Dim),
             plain(""),
-            plain(format!("@{cycle}")),
+            plain(format!("@{}", group(cycle))),
             span(what, Tone::Dim),
         ]);
         t.keys.push(RowKey::Cycle(cycle));

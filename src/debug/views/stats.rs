@@ -3,7 +3,7 @@
 use super::super::history::Samples;
 use super::{Block, Spark, Table, View, plain};
 use crate::sim::Gpu;
-use crate::sim::stats::metrics::{SUMMARY, format, unit, value};
+use crate::sim::stats::metrics::{SUMMARY, format, group, unit, value};
 use crate::sim::stats::report::Report;
 
 pub fn stats(gpu: &Gpu, samples: &Samples) -> View {
@@ -23,7 +23,7 @@ pub fn stats(gpu: &Gpu, samples: &Samples) -> View {
     }
     let (ipc, bw, mshr) = samples.series();
     let last = |v: &[f64], unit: &str| v.last().map_or("-".to_string(), |x| format!("{x:.1}{unit}"));
-    View::new(format!("Statistics at cycle {}", gpu.cycle))
+    View::new(format!("Statistics at cycle {}", group(gpu.cycle)))
         .block(Block::Sparks(vec![
             Spark { label: "IPC".into(), now: last(&ipc, ""), values: ipc },
             Spark { label: "DRAM bandwidth %".into(), now: last(&bw, "%"), values: bw },

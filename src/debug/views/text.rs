@@ -1,6 +1,7 @@
 //! Plain-text rendering of views.
 
 use super::{Block, Table, Timeline, View};
+use crate::sim::stats::metrics::group;
 
 pub fn render(v: &View, width: usize) -> String {
     let mut out = format!("── {} ──\n", v.title);
@@ -62,13 +63,8 @@ pub fn timeline(t: &Timeline, width: usize) -> String {
     for b in &t.bars {
         out.push_str(&format!("{:<label_w$} |{}| {}\n", b.label, bar_cells(t, &b.segments, width), b.note));
     }
-    out.push_str(&format!(
-        "{:<label_w$}  {:<w2$}{}\n",
-        "",
-        t.from,
-        t.to,
-        w2 = width.saturating_sub(t.to.to_string().len()) + 1
-    ));
+    let (from, to) = (group(t.from), group(t.to));
+    out.push_str(&format!("{:<label_w$}  {from:<w2$}{to}\n", "", w2 = width.saturating_sub(to.len()) + 1));
     if !t.legend.is_empty() {
         out.push_str(&t.legend);
         out.push('\n');

@@ -10,6 +10,7 @@ use crate::config::DramSchedulerName;
 use crate::sim::Gpu;
 use crate::sim::dram::sched::DramScheduler;
 use crate::sim::dram::sched::early::Early;
+use crate::sim::stats::metrics::{count, group};
 
 /// The schedulers that keep warp-groups, as the config spells them (`wg, wg-m, …`).
 pub fn schedulers() -> String {
@@ -26,7 +27,8 @@ pub fn warpgroups(g: &Gpu, channel: usize) -> Option<View> {
     let stats = mc.scheduler.stats();
     let mut v = View::new(format!(
         "DRAM channel {channel} — warp-groups ({}, DRAM cycle {})",
-        g.config.dram.scheduler, mc.now
+        g.config.dram.scheduler,
+        group(mc.now)
     ))
     .line(vec![
         plain(format!(
@@ -36,14 +38,14 @@ pub fn warpgroups(g: &Gpu, channel: usize) -> Option<View> {
         if wq.draining { span("DRAINING WRITES", Tone::Warn) } else { plain("serving reads") },
     ])
     .text(format!(
-        "scheduled {} groups ({} timed out, {} forced idle); WG-M msgs sent {} recv {} applied {}; WG-W singles first {}",
-        stats.groups_scheduled,
-        stats.groups_timed_out,
-        stats.groups_forced,
-        stats.coord_sent,
-        stats.coord_received,
-        stats.coord_applied,
-        stats.single_request_first
+        "scheduled {} ({} timed out, {} forced idle); WG-M msgs sent {} recv {} applied {}; WG-W singles first {}",
+        count(stats.groups_scheduled, "group"),
+        group(stats.groups_timed_out),
+        group(stats.groups_forced),
+        group(stats.coord_sent),
+        group(stats.coord_received),
+        group(stats.coord_applied),
+        group(stats.single_request_first)
     ));
     if let Some(net) = &g.coord {
         v = v.text(format!(

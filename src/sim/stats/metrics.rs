@@ -47,7 +47,9 @@ pub fn keys(report: &Report) -> Vec<String> {
 pub fn format(key: &str, v: &Value) -> String {
     let unit = keys::unit(key);
     match v {
-        Value::Number(n) if n.is_u64() || n.is_i64() => group(n.as_i64().unwrap_or(i64::MAX)),
+        Value::Number(n) if n.is_u64() || n.is_i64() => {
+            n.as_u64().map_or_else(|| group(n.as_i64().unwrap_or(0)), group)
+        }
         Value::Number(n) => {
             let f = n.as_f64().unwrap_or(0.0);
             if unit == Unit::Percent { format!("{:.1}%", f * 100.0) } else { decimal(f, unit.decimals()) }
@@ -88,11 +90,12 @@ pub fn plotted(key: &str, v: f64) -> f64 {
 /// (`1 request`, `6,055 requests`).
 pub fn count(n: u64, noun: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
-    std::format!("{} {noun}{s}", group(n as i64))
+    std::format!("{} {noun}{s}", group(n))
 }
 
-/// `n` with thousands separators.
-pub fn group(n: i64) -> String {
+/// `n` with thousands separators (any integer: a cycle, a count, a signed difference).
+pub fn group(n: impl Into<i128>) -> String {
+    let n: i128 = n.into();
     let s = n.unsigned_abs().to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
