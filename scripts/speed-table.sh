@@ -29,7 +29,8 @@ rows=(
 
 bench() { # binary, arguments -> "cycles cycles_per_second", or nothing if the build cannot run it
     # shellcheck disable=SC2086 # the arguments are words
-    "$1" bench $2 2>/dev/null | awk '/^core cycles/{c=$3} /^cycles\/s/{s=$2} END{if (s) print c, s}' || true
+    # (bench separates thousands with commas, which sort -n would stop at)
+    "$1" bench $2 2>/dev/null | awk '/^core cycles/{c=$3} /^cycles\/s/{s=$2} END{gsub(/,/, "", c); gsub(/,/, "", s); if (s) print c, s}' || true
 }
 
 stats() { # cycles/s values, one per line -> "best median"
