@@ -435,17 +435,27 @@ mod tests {
         }
     }
 
+    /// One sender of `packets` 8-byte packets (one 32-byte flit each, latency 2) to one output
+    /// whose queue holds one packet, with the given output and input buffers.
+    fn one_lane(
+        out_buffer: usize,
+        in_buffer: u32,
+        packets: u64,
+        scan_all: bool,
+    ) -> (Network, Vec<Src>, Vec<BoundedQueue<MemRequest>>) {
+        let mut net = Network::new(1, 1, 32, 2, out_buffer, in_buffer, scan_all);
+        let srcs = vec![Src((0..packets).map(|i| (0, 8, req(i))).collect())];
+        net.offer(0, srcs[0].head());
+        (net, srcs, vec![BoundedQueue::new(1)])
+    }
+
     /// An output buffer of two packets in front of a one-packet queue (GPGPU-Sim's
     /// `LocalInterconnect` out buffer): three packets cross before the sender is stopped, the
     /// later two wait in the buffer in order, and each enters the queue the cycle it has room.
     #[test]
     fn an_output_buffer_holds_arrivals_until_the_queue_has_room() {
         for scan_all in MODES {
-            // 8-byte packets on 32-byte flits (one flit each), latency 2.
-            let mut net = Network::new(1, 1, 32, 2, 2, 0, scan_all);
-            let mut srcs = vec![Src((0..5).map(|i| (0, 8, req(i))).collect())];
-            net.offer(0, srcs[0].head());
-            let mut dst = vec![BoundedQueue::<MemRequest>::new(1)];
+            let (mut net, mut srcs, mut dst) = one_lane(2, 0, 5, scan_all);
             let mut taken = Vec::new();
             for now in 0..20 {
                 // The queue's owner takes a packet in cycles 10 and 15.
@@ -470,11 +480,7 @@ mod tests {
     #[test]
     fn an_input_buffer_takes_its_senders_packets_one_a_cycle() {
         for scan_all in MODES {
-            // 8-byte packets on 32-byte flits (one flit each), latency 2.
-            let mut net = Network::new(1, 1, 32, 2, 0, 4, scan_all);
-            let mut srcs = vec![Src((0..8).map(|i| (0, 8, req(i))).collect())];
-            net.offer(0, srcs[0].head());
-            let mut dst = vec![BoundedQueue::<MemRequest>::new(1)];
+            let (mut net, mut srcs, mut dst) = one_lane(0, 4, 8, scan_all);
             let (mut injected, mut arrived) = (Vec::new(), Vec::new());
             for now in 0..12 {
                 net.step(
