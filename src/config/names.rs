@@ -168,7 +168,7 @@ policy_names! {
         /// parallelism".
         IdleBanks => "idle-banks",
         /// Only when no complete group can be placed and every command queue of the channel is
-        /// empty (the rule before issue 13): a bank idles while any other bank still works.
+        /// empty: a bank idles while any other bank still works.
         IdleChannel => "idle-channel",
     }
 }
@@ -185,7 +185,7 @@ policy_names! {
         /// (⌈log2 core.max_loads_per_warp⌉ bits, taken from the score field), and lowers only
         /// the group of that load: the warp-group the sending controller selected.
         WarpLoad => "warp-load",
-        /// ⟨SM, warp⟩ only (the rule before issue 13's non-divergent study): a message lowers
+        /// ⟨SM, warp⟩ only, the paper's message as it reads: a message lowers
         /// every local group of the warp, the groups of its other loads in flight too.
         Warp => "warp",
     }
