@@ -542,7 +542,7 @@ impl<'h> Stored<'h> {
     /// `done`, `max-cycles`, ...
     fn status(&self) -> String {
         match self {
-            Stored::Row(h, f) => h.iter().position(|c| c == "status").and_then(|i| f.get(i)).cloned(),
+            Stored::Row(..) => self.field("status").map(String::from),
             Stored::Line(v) => v["status"].as_str().map(String::from),
         }
         .unwrap_or_default()
@@ -551,11 +551,7 @@ impl<'h> Stored<'h> {
     /// A report key's number (a CSV row has the sweep's metrics only).
     fn number(&self, key: &str) -> Option<serde_json::Value> {
         match self {
-            Stored::Row(h, f) => h
-                .iter()
-                .position(|c| c == key)
-                .and_then(|i| f.get(i))
-                .and_then(|v| serde_json::from_str(v).ok()),
+            Stored::Row(..) => self.field(key).and_then(|v| serde_json::from_str(v).ok()),
             Stored::Line(v) => v["report"].pointer(&format!("/{}", key.replace('.', "/"))).cloned(),
         }
         .filter(|v| v.is_number())
