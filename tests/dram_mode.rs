@@ -392,3 +392,69 @@ proptest! {
         }
     }
 }
+
+/// The default machine with all-bank refresh every 2,000 DRAM cycles (tRFC 120).
+fn refreshing() -> Config {
+    Config::builtin()
+        .with_sets(&["dram.refresh=Some((t_refi: Ck(2000), t_rfc: Ck(120)))".to_string()])
+        .unwrap()
+}
+
+fn without_host_time(r: &warpscope::batch::dram::DramModeReport) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap();
+    v["sim"] = serde_json::Value::Null;
+    v
+}
+
+/// Idle gaps of many refresh intervals, some requests landing just before or on a REF and
+/// bursts meeting a refresh with rows open: the refreshes leapt while idle give the report of
+/// ticking every cycle (issue 37.1: a request far out no longer simulates each REF), ending
+/// with the last request's data.
+#[test]
+fn leaping_idle_refreshes_gives_the_same_report_as_ticking_every_cycle() {
+    let c = refreshing();
+    let mut text = String::new();
+    let mut cycle = 0u64;
+    for i in 0..40u64 {
+        // Gaps of 0 to 12 intervals, give or take a few cycles around a REF.
+        cycle += (i * 7 % 13) * 2000 + [0, 1, 1999, 2000, 2001, 37][i as usize % 6];
+        for j in 0..1 + i % 4 {
+            let addr = (warpscope::workload::hash::hash(3, &[i, j]) % (1 << 28)) & !127;
+            let w = if (i + j) % 3 == 0 { 'W' } else { 'R' };
+            text.push_str(&format!("{addr:#x} {w} {cycle}\n"));
+        }
+    }
+    let leapt = run(&c, text.clone(), false);
+    assert!(leapt.dram.commands.refresh > 12 * 100, "{:?}", leapt.dram.commands);
+    assert_eq!(without_host_time(&leapt), without_host_time(&run(&c, text, true)));
+}
+
+/// A read whole refresh intervals later takes as long as the first and meets exactly one more
+/// REF per interval on every channel; at the latest request cycle this is served at once
+/// rather than after hours of refreshes. A command trace, which needs every REF line and so
+/// does not leap, gives the same report, one REF line per refresh counted.
+#[test]
+fn a_read_far_out_with_refresh_meets_one_ref_per_interval() {
+    let c = refreshing();
+    let channels = u64::from(c.dram.channels);
+    let alone = |cycle: u64| run(&c, format!("0x1000 R {cycle}\n"), false);
+    let near = alone(2_345);
+    for far in [2_345 + 2000 * 5_000, 2_345 + 2000 * ((MAX_REQUEST_CYCLE - 2_345) / 2000)] {
+        let r = alone(far);
+        assert_eq!(r.latency, near.latency, "at {far}");
+        assert_eq!(r.dram_cycles - far, near.dram_cycles - 2_345, "at {far}");
+        let more = r.dram.commands.refresh - near.dram.commands.refresh;
+        assert_eq!(more, channels * (far - 2_345) / 2000, "at {far}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cmds = dir.path().join("cmds.txt");
+    let text = format!("0x1000 R 100\n0x2000 W {}\n", 100 + 2000 * 5_000 + 7);
+    let mut t = DramTrace::new(Cursor::new(text.clone()), "t.trace");
+    let opts = DramOptions { command_trace: Some(cmds.to_str().unwrap().into()), no_skip: false };
+    let traced = simulate(&c, &mut t, &opts).unwrap().1;
+    assert_eq!(without_host_time(&traced), without_host_time(&run(&c, text, false)));
+    let lines = std::fs::read_to_string(&cmds).unwrap();
+    let refs = lines.lines().filter(|l| l.contains("REF")).count() as u64;
+    assert_eq!(refs, traced.dram.commands.refresh);
+    assert!(refs >= channels * 5_000, "{refs}");
+}

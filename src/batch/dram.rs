@@ -14,7 +14,10 @@
 //! mapping. The trace is read as it is consumed, so its size does not matter.
 //!
 //! Cycles in which no controller can issue a command and no request can enter are skipped in
-//! one step ([`Controller::skip_to`]); the statistics stay exactly those of ticking them.
+//! one step ([`Controller::skip_to`]), and so are the refreshes of a controller idle until the
+//! next request's cycle ([`Controller::leap_refreshes`]); the statistics stay exactly those of
+//! ticking them. A DRAM command trace gets every REF line, so writing it costs time in
+//! proportion to the refreshes (one per tREFI per channel).
 
 use super::run::write_command;
 use crate::config::{Config, ConfigError, Origin};
@@ -394,7 +397,7 @@ fn feed(
             fed[ch] = now;
             head = trace.next_request()?;
         }
-        if head.is_none() && mcs.iter().all(|m| m.is_idle()) {
+        if finished(head, &mcs) {
             break;
         }
         for mc in &mut mcs {
@@ -409,7 +412,15 @@ fn feed(
             }
         }
         now += 1;
-        if !opts.no_skip {
+        if !opts.no_skip && !finished(head, &mcs) {
+            // Idle until the next request: the refreshes in between take no time to simulate.
+            if let Some(Placed { req, .. }) = head
+                && req.cycle > now
+            {
+                for mc in &mut mcs {
+                    mc.leap_refreshes(req.cycle, &sink);
+                }
+            }
             let next = next_event(&mcs, head, now);
             if next > now && next != u64::MAX {
                 for mc in &mut mcs {
@@ -427,12 +438,20 @@ fn feed(
     Ok((mcs, report))
 }
 
-/// The first cycle ≥ `now` at which anything can happen: a controller can issue (or refresh),
-/// or the head request can enter (its cycle has come and its controller has room).
+/// Whether every request has entered and been served (the run ends at this cycle).
+fn finished(head: Option<Placed>, mcs: &[Controller]) -> bool {
+    head.is_none() && mcs.iter().all(Controller::is_idle)
+}
+
+/// The first cycle ≥ `now` at which anything can happen: a controller can issue (or refresh)
+/// or a read's data is complete, or the head request can enter (its cycle has come and its
+/// controller has room).
 fn next_event(mcs: &[Controller], head: Option<Placed>, now: u64) -> u64 {
     let mut t = u64::MAX;
     for mc in mcs {
-        t = t.min(mc.next_activity());
+        // A read whose last data beat arrives ends (maybe ending the run) in the tick before.
+        let completion = mc.next_completion().map_or(u64::MAX, |done| done.saturating_sub(1));
+        t = t.min(mc.next_activity()).min(completion);
         if t <= now {
             return now;
         }

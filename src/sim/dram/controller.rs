@@ -447,6 +447,39 @@ impl Controller {
         self.now = self.now.max(t);
     }
 
+    /// Leaps over the all-bank refreshes an idle channel issues before DRAM cycle `t` (no
+    /// arrival before it), leaving the last of them to [`Controller::tick`]; nothing happens
+    /// unless the channel is idle with every bank closed and its next REF ready on time.
+    ///
+    /// Exact: in such a channel each REF issues the cycle it falls due (tREFI > tRFC, which the
+    /// config validator checks, so the previous REF's tRFC is over), changes nothing but the
+    /// banks' earliest ACT (to the REF's cycle + tRFC) and the row bus, and the next REF
+    /// overrides both; so the skipped REFs leave only their count, and the idle cycles up to the
+    /// last one are for [`Controller::skip_to`] to count as ticking would. Off when someone
+    /// wants each command (a DRAM command trace) or records passes: those need every REF at its
+    /// cycle.
+    pub fn leap_refreshes(&mut self, t: u64, sink: &EventSink) {
+        let refi = self.device.timing.refi;
+        let due = self.next_refresh;
+        let ref_cmd = Command { kind: CommandKind::Ref, bank: 0, row: 0, col: 0 };
+        if refi == 0
+            || due < self.now
+            || t <= due.saturating_add(refi)
+            || self.refresh_pending
+            || !self.is_idle()
+            || self.prefetch.is_some()
+            || sink.wants(EventKind::DramCommand)
+            || sink.records()
+            || !self.device.ready(&ref_cmd, due)
+        {
+            return;
+        }
+        // The last REF due before `t`: the ones before it are leapt.
+        let last = due + (t - 1 - due) / refi * refi;
+        self.stats.commands[CommandKind::Ref as usize] += (last - due) / refi;
+        self.next_refresh = last;
+    }
+
     /// When the first read in flight has all its data: [`Controller::pop_completed`] gives it
     /// once the tick before that DRAM cycle has run.
     pub fn next_completion(&self) -> Option<u64> {
