@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use warpscope::batch::{compare, dram, export, run, sweep};
@@ -484,7 +484,6 @@ fn dispatch(cli: Cli) -> Result<i32> {
 }
 
 fn tui_cmd(a: TuiArgs) -> Result<i32> {
-    use std::io::IsTerminal;
     let size = match &a.screenshot {
         Some(path) => {
             let mut inputs = a.machine.inputs().to_vec();
@@ -556,8 +555,39 @@ fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
     let (sizes, sets): (Vec<String>, Vec<String>) =
         m.sets.iter().cloned().partition(|s| s.trim_start().starts_with("workload."));
     let config = Config::load_or_builtin(m.config.as_deref(), &sets)?;
-    let workload = Workload::resolve(m.workload.as_deref(), &sizes, config.sim.seed)?;
+    let workload = with_input_progress(|| Workload::resolve(m.workload.as_deref(), &sizes, config.sim.seed))?;
     Ok((config, Arc::new(workload)))
+}
+
+/// Runs `make` (a workload's generation); on a terminal, if it takes more than a second, a line
+/// on standard error says which stage of a benchmark's input it is at, until it is done.
+fn with_input_progress<T>(make: impl FnOnce() -> T) -> T {
+    use std::sync::mpsc::{RecvTimeoutError, channel};
+    use std::time::{Duration, Instant};
+    use warpscope::workload::bench::progress;
+    if !std::io::stderr().is_terminal() {
+        return make();
+    }
+    let (done, finished) = channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            let start = Instant::now();
+            let mut shown = false;
+            while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(250)) {
+                if let Some(stage) = progress::current().filter(|_| start.elapsed() >= Duration::from_secs(1))
+                {
+                    eprint!("\r\x1b[2K{}", progress::line(&stage, start.elapsed().as_secs()));
+                    shown = true;
+                }
+            }
+            if shown {
+                eprint!("\r\x1b[2K");
+            }
+        });
+        let made = make();
+        drop(done);
+        made
+    })
 }
 
 fn run_cmd(a: RunArgs) -> Result<i32> {
@@ -695,7 +725,6 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
 
 /// A progress bar over points on a terminal; hidden when standard error is not one.
 fn progress_bar() -> Result<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
     Ok(if std::io::stderr().is_terminal() {
         let style = indicatif::ProgressStyle::with_template(
             "{bar:30} {pos}/{len} points, {elapsed} elapsed, eta {eta}  {wide_msg}",

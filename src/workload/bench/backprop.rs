@@ -39,6 +39,7 @@ pub const BENCH: Bench = Bench {
         about: "input units (16 per CTA)",
     }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// `HEIGHT` = `WIDTH`, and the hidden units (`hid`) Rodinia's `facetrain` creates.

@@ -55,6 +55,7 @@ pub const BENCH: Bench = Bench {
         },
     ],
     build: |s| build(s).into_iter().map(Kernel::Bfs).collect(),
+    input_limit: None,
 };
 
 /// Most nodes: 16M nodes carry about 100M edges (400 MB of `g_graph_edges`), and edge indices

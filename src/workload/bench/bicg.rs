@@ -22,6 +22,7 @@ pub const BENCH: Bench = Bench {
         Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "ny", default: 8192, about: "columns of A" },
     ],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 const BLOCK: u32 = 256;

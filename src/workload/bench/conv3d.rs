@@ -21,6 +21,7 @@ pub const BENCH: Bench = Bench {
     about: "PolyBench/GPU 3DCONV: 15-tap 3-D stencil, one launch per plane (memory-coherent)",
     knobs: &[Knob { multiple: 1, min: 3, max: 4096, name: "n", default: 256, about: "NI = NJ = NK" }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// The taps' (di, dj, dk) in the order the source adds them.

@@ -19,6 +19,7 @@ pub const BENCH: Bench = Bench {
     about: "PolyBench/GPU GEMM: C = alpha A B + beta C (2-D grid, memory-coherent)",
     knobs: &[Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "n", default: 512, about: "NI = NJ = NK" }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// How a product kernel starts its output element.

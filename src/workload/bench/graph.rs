@@ -8,6 +8,7 @@
 //! generated once per workload and shared by every kernel of it.
 
 use super::super::hash::{hash, mix};
+use super::progress;
 
 /// A graph in CSR form: node `n`'s edges are `edges[starts[n] .. starts[n + 1]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,8 +23,10 @@ impl Graph {
     /// The graph of `nodes` nodes for `seed`.
     pub fn generate(nodes: u32, seed: u64) -> Graph {
         let n = u64::from(nodes);
+        progress::begin("graph nodes", Some(n));
         let links: Vec<(u32, u32, u8)> = (0..n)
             .flat_map(|a| {
+                progress::advance(1);
                 let k = 2 + hash(seed, &[0xb5, a]) % 3;
                 (0..k).map(move |i| {
                     let b = (mix(hash(seed, &[0xed, a, i])) % n) as u32;
@@ -77,8 +80,10 @@ impl Graph {
         visited[source as usize] = true;
         cost[source as usize] = 0;
         let mut iterations = 0;
+        progress::begin("BFS level", None);
         loop {
             iterations += 1;
+            progress::advance(1);
             // Kernel 1: expand the frontier.
             for tid in 0..n {
                 if mask[tid] {

@@ -53,6 +53,7 @@ pub const BENCH: Bench = Bench {
         Knob { multiple: 1, min: 1, max: 10_000, name: "steps", default: 2, about: "time steps in all" },
     ],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// `BLOCK_SIZE`.

@@ -29,6 +29,7 @@ pub const BENCH: Bench = Bench {
         Knob { multiple: 1, min: 1, max: 1024, name: "clusters", default: 5, about: "cluster centres" },
     ],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// `THREADS_PER_BLOCK`.

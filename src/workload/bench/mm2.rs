@@ -26,6 +26,7 @@ pub const BENCH: Bench = Bench {
         about: "NI = NJ = NK = NL",
     }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 fn build(s: &Sizes) -> Vec<NestKernel> {

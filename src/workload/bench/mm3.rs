@@ -25,6 +25,7 @@ pub const BENCH: Bench = Bench {
         about: "NI = NJ = NK = NL = NM",
     }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 fn build(s: &Sizes) -> Vec<NestKernel> {

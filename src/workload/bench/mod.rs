@@ -21,6 +21,7 @@ pub mod mm3;
 pub mod mvt;
 pub mod nest;
 pub mod nw;
+pub mod progress;
 pub mod spmv;
 pub mod sssp;
 pub mod streamcluster;
@@ -30,6 +31,7 @@ pub mod syrk;
 use super::synth::{ARRAY_ALIGN, ARRAY_SPACE, ArrayInfo};
 use super::{Kernel, Workload};
 use crate::config::{ConfigError, Origin, error_at_path};
+use crate::sim::stats::metrics::group;
 use nest::NestKernel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -56,7 +58,24 @@ pub struct Bench {
     pub about: &'static str,
     pub knobs: &'static [Knob],
     build: fn(&Sizes) -> Vec<Kernel>,
+    /// What bounds the time to generate its input, where the knobs' ranges alone do not.
+    pub input_limit: Option<InputLimit>,
 }
+
+/// The work of generating a benchmark's input, bounded by [`MAX_INPUT_STEPS`] (issue 37.2: at
+/// its largest knobs Streamcluster's input would take days).
+#[derive(Clone, Copy, Debug)]
+pub struct InputLimit {
+    /// The steps the sizes take.
+    pub steps: fn(&Sizes) -> u64,
+    /// How they are counted, in the knobs' names.
+    pub formula: &'static str,
+}
+
+/// The most steps of input generation a benchmark may take: 2^37, a few minutes on one core
+/// (a coordinate difference of Streamcluster's takes about 2 ns; its default sizes take 1.5
+/// billion).
+pub const MAX_INPUT_STEPS: u64 = 1 << 37;
 
 /// The benchmarks, by name.
 pub const BENCHMARKS: &[Bench] = &[
@@ -203,6 +222,24 @@ fn set_knob(bench: &Bench, sizes: &mut Sizes, key: &str, value: u64) -> Result<(
     Ok(())
 }
 
+/// Refuses sizes whose input would take more than [`MAX_INPUT_STEPS`] to generate.
+fn check_input_limit(bench: &Bench, sizes: &Sizes, name: &str) -> Result<(), ConfigError> {
+    let Some(limit) = bench.input_limit else { return Ok(()) };
+    let steps = (limit.steps)(sizes);
+    if steps <= MAX_INPUT_STEPS {
+        return Ok(());
+    }
+    Err(ConfigError::argument(
+        name,
+        format!(
+            "generating its input takes {} = {} steps, more than the {} (a few minutes) warpscope allows; make one of them smaller",
+            limit.formula,
+            group(steps),
+            group(MAX_INPUT_STEPS)
+        ),
+    ))
+}
+
 fn build(bench: &'static Bench, mut sizes: Sizes, sets: &[String]) -> Result<Workload, ConfigError> {
     for arg in sets {
         let err = |key: &str, message: String| ConfigError {
@@ -220,12 +257,36 @@ fn build(bench: &'static Bench, mut sizes: Sizes, sets: &[String]) -> Result<Wor
             .map_err(|_| err(key, format!("`{}` is not a whole number", value.trim())))?;
         set_knob(bench, &mut sizes, knob, value).map_err(|m| err(key, m))?;
     }
-    let kernels = (bench.build)(&sizes);
     let shown: Vec<String> =
         bench.knobs.iter().map(|k| format!("{}={}", k.name, sizes.get(k.name))).collect();
-    Ok(Workload {
-        name: format!("{} ({})", bench.name, shown.join(", ")),
-        description: bench.about.into(),
-        kernels,
-    })
+    let name = format!("{} ({})", bench.name, shown.join(", "));
+    check_input_limit(bench, &sizes, &name)?;
+    let kernels = (bench.build)(&sizes);
+    progress::end();
+    Ok(Workload { name, description: bench.about.into(), kernels })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Streamcluster's input is bounded at 2^37 coordinate differences: 2^22 points of 2^10
+    /// coordinates against 30 centres and 2 candidates is exactly that, one more centre is not.
+    #[test]
+    fn streamcluster_sizes_whose_input_takes_too_long_are_refused() {
+        let sc = find("streamcluster").unwrap();
+        let mut sizes = defaults(sc);
+        for (k, v) in [("points", 1 << 22), ("dim", 1024), ("centres", 30), ("launches", 2)] {
+            set_knob(sc, &mut sizes, k, v).unwrap();
+        }
+        assert_eq!(check_input_limit(sc, &sizes, "sc"), Ok(()));
+        set_knob(sc, &mut sizes, "centres", 31).unwrap();
+        let e = check_input_limit(sc, &sizes, "sc").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "sc: generating its input takes points × dim × (centres + launches) coordinate differences = 141,733,920,768 steps, more than the 137,438,953,472 (a few minutes) warpscope allows; make one of them smaller"
+        );
+        // The defaults are far inside it.
+        assert_eq!(check_input_limit(sc, &defaults(sc), "sc"), Ok(()));
+    }
 }

@@ -24,6 +24,7 @@ pub const BENCH: Bench = Bench {
         about: "rows and columns of A",
     }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 const BLOCK: u32 = 256;

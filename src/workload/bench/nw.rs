@@ -36,6 +36,7 @@ pub const BENCH: Bench = Bench {
         about: "sequence length (the matrices are n+1 wide)",
     }],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// `BLOCK_SIZE`.

@@ -53,6 +53,7 @@ pub const BENCH: Bench = Bench {
         },
     ],
     build: |s| build(s).into_iter().map(Kernel::Spmv).collect(),
+    input_limit: None,
 };
 
 /// `BLOCK_SIZE` of Spmv.h.

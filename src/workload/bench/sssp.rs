@@ -30,7 +30,7 @@ use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
 use super::bfs::MAX_NODES;
 use super::graph::Graph;
-use super::{Bench, Kernel, Knob, Memory, Sizes};
+use super::{Bench, Kernel, Knob, Memory, Sizes, progress};
 use std::sync::Arc;
 
 pub const BENCH: Bench = Bench {
@@ -55,6 +55,7 @@ pub const BENCH: Bench = Bench {
         },
     ],
     build: |s| build(s).into_iter().map(Kernel::Sssp).collect(),
+    input_limit: None,
 };
 
 /// LonestarGPU's `MYINFINITY`.
@@ -105,7 +106,9 @@ fn relax(g: &Graph) -> (Vec<Vec<(u32, u32)>>, u32) {
     dist[0] = 0;
     let mut drops = vec![Vec::new(); n];
     drops[0].push((0, 0));
+    progress::begin("relaxation launch", None);
     for launch in 1.. {
+        progress::advance(1);
         let mut next = dist.clone();
         for src in 0..n {
             let (s, d) = g.node(src as u32);

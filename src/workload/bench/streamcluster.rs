@@ -27,7 +27,7 @@
 
 use super::super::hash::{hash, unit};
 use super::nest::{Affine, NestData, NestKernel, Step};
-use super::{Bench, Knob, Memory, Sizes};
+use super::{Bench, InputLimit, Knob, Memory, Sizes, progress};
 use std::sync::Arc;
 
 pub const BENCH: Bench = Bench {
@@ -55,6 +55,15 @@ pub const BENCH: Bench = Bench {
         },
     ],
     build: |s| super::nests(build(s)),
+    // Every point's distance to each centre (its assignment) and, per launch, to the candidate.
+    input_limit: Some(InputLimit {
+        steps: |s| {
+            u64::from(s.get("points"))
+                * u64::from(s.get("dim"))
+                * u64::from(s.get("centres") + s.get("launches"))
+        },
+        formula: "points × dim × (centres + launches) coordinate differences",
+    }),
 };
 
 /// `THREADS_PER_BLOCK`.
@@ -117,7 +126,9 @@ impl Input {
             .collect();
         let centre_coords: Vec<Vec<f32>> = centres.iter().map(|&c| coords(c)).collect();
         let (mut assign, mut centre_of, mut cost) = (Vec::new(), Vec::new(), Vec::new());
+        progress::begin("point assignments", Some(points.into()));
         for p in 0..points {
+            progress::advance(1);
             let mine = coords(p);
             let (best, d) = centre_coords
                 .iter()
@@ -134,12 +145,17 @@ impl Input {
     /// Per launch, the points cheaper at the candidate (`x_cost < p[tid].cost`), as bit sets.
     pub fn cheaper(&self, seed: u64) -> Vec<Vec<u64>> {
         let coords = |p: u32| -> Vec<f32> { (0..self.dim).map(|d| Input::coord(seed, p, d)).collect() };
+        progress::begin(
+            "pgain candidates' points",
+            Some(self.candidates.len() as u64 * u64::from(self.points)),
+        );
         self.candidates
             .iter()
             .map(|&x| {
                 let at_x = coords(x);
                 let mut bits = vec![0u64; (self.points as usize).div_ceil(64)];
                 for p in 0..self.points {
+                    progress::advance(1);
                     if Input::dist(&coords(p), &at_x) < self.cost[p as usize] {
                         bits[p as usize / 64] |= 1 << (p % 64);
                     }

@@ -28,6 +28,7 @@ pub const BENCH: Bench = Bench {
         Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "m", default: 256, about: "columns of A and B" },
     ],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 fn build(s: &Sizes) -> Vec<NestKernel> {

@@ -28,6 +28,7 @@ pub const BENCH: Bench = Bench {
         Knob { multiple: 1, min: 1, max: MAX_SIZE, name: "m", default: 512, about: "columns of A" },
     ],
     build: |s| super::nests(build(s)),
+    input_limit: None,
 };
 
 /// `DIM_THREAD_BLOCK_X` × `DIM_THREAD_BLOCK_Y`.
