@@ -51,6 +51,12 @@ pub fn apply<T: Serialize + DeserializeOwned + Clone>(value: &T, sets: &[String]
             if e.key.contains('?') || e.key.is_empty() {
                 e.key = key.to_string();
             }
+            // RON's "Integer is out of bounds" for a number the key's type cannot hold.
+            if e.message.contains("out of bounds") && new_value.parse::<i128>().is_ok() {
+                let side =
+                    if new_value.starts_with('-') { "below its smallest" } else { "above its largest" };
+                e.message = format!("= {new_value}: out of range, {side} whole number");
+            }
             e
         })?);
     }
@@ -129,7 +135,22 @@ mod tests {
                 ("core.count", format!("expected a whole number, not `{v}`"))
             );
         }
-        assert!(set(&["core.count=99999999999999999999"]).unwrap_err().message.contains("out of bounds"));
+    }
+
+    /// A whole number the key's type cannot hold says so, and which side it is out on (RON
+    /// says only "Integer is out of bounds").
+    #[test]
+    fn a_whole_number_out_of_the_keys_range_says_so() {
+        for (arg, side) in [
+            ("core.count=99999999999999999999", "above its largest"),
+            ("l1.sets=4294967296", "above its largest"),
+            ("l1.sets=-1", "below its smallest"),
+            ("dram.read_queue=-99999999999999999999", "below its smallest"),
+        ] {
+            let e = set(&[arg]).unwrap_err().to_string();
+            let (key, value) = arg.split_once('=').unwrap();
+            assert_eq!(e, format!("--set {arg}: {key} = {value}: out of range, {side} whole number"));
+        }
     }
 
     #[test]

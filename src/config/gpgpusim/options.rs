@@ -118,8 +118,20 @@ pub fn read(text: &str, file: &str, opts: &mut BTreeMap<String, Opt>) -> Result<
                 ));
             }
         };
-        let Some(v) = words.next() else {
-            return Err(error(file, t.line, t.col, &format!("-{name}"), "has no value"));
+        let v = match words.next() {
+            None => return Err(error(file, t.line, t.col, &format!("-{name}"), "has no value")),
+            // An option name on a later line is the next option, not this one's value (a
+            // negative number is a value: `-` then a digit).
+            Some(v) if v.line > t.line && !v.quoted && is_option_name(&v.text) => {
+                return Err(error(
+                    file,
+                    t.line,
+                    t.col,
+                    &format!("-{name}"),
+                    &format!("has no value before the next option, `{}` on line {}", v.text, v.line),
+                ));
+            }
+            Some(v) => v,
         };
         opts.insert(
             name.clone(),
@@ -128,6 +140,11 @@ pub fn read(text: &str, file: &str, opts: &mut BTreeMap<String, Opt>) -> Result<
         read += 1;
     }
     Ok(read)
+}
+
+/// Whether a word reads as an option's name: `-` then a letter or `_`.
+fn is_option_name(word: &str) -> bool {
+    word.strip_prefix('-').and_then(|n| n.chars().next()).is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
 #[cfg(test)]
@@ -169,6 +186,13 @@ mod tests {
         );
         let e = read_one("-a 1\n-b\n", "g.config").unwrap_err();
         assert_eq!(e.to_string(), "g.config:2:1: -b: has no value");
+        let e = read_one("-gpgpu_n_mem\n-gpgpu_n_clusters 4\n", "g.config").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "g.config:1:1: -gpgpu_n_mem: has no value before the next option, `-gpgpu_n_clusters` on line 2"
+        );
+        // A negative number on the next line is a value.
+        assert_eq!(read_one("-a\n-1\n", "g.config").unwrap()["a"].value, "-1");
         let e = read_one("-t \"nbk=16:\n", "g.config").unwrap_err();
         assert_eq!(e.to_string(), "g.config:1:4: this quoted value has no closing `\"`");
     }
