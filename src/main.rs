@@ -833,8 +833,9 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
             shown.len(),
             names.join(" and ")
         );
-        for n in &shown {
-            eprintln!("  {}:{}: {} — {}", n.file, n.line, n.option, n.reason);
+        let shown: Vec<_> = shown.into_iter().cloned().collect();
+        for line in warpscope::config::gpgpusim::Note::lines(&shown, str::to_string) {
+            eprintln!("  {line}");
         }
     }
     if !quiet.is_empty() {

@@ -94,14 +94,8 @@ fn write_ron(name: &str, files: &[&str], t: &Translation) -> String {
     ] {
         if !notes.is_empty() {
             out.push_str(&format!("//\n// {title}:\n"));
-            for n in notes {
-                out.push_str(&format!(
-                    "//   {}:{}: {} — {}\n",
-                    base_name(&n.file),
-                    n.line,
-                    n.option,
-                    n.reason
-                ));
+            for line in Note::lines(notes, base_name) {
+                out.push_str(&format!("//   {line}\n"));
             }
         }
     }

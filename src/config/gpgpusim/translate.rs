@@ -33,6 +33,26 @@ pub struct Note {
     pub reason: String,
 }
 
+impl Note {
+    /// Notes as lines `FILE:LINE: OPTION — REASON`, one per run of notes in one file with one
+    /// reason (`FILE:FIRST–LAST: OPTION; OPTION; ... — REASON`), so a reason shared by a dozen
+    /// statements (BookSim's routers) is given once. `name` says how to name a file.
+    pub fn lines(notes: &[Note], name: impl Fn(&str) -> String) -> Vec<String> {
+        notes
+            .chunk_by(|a, b| a.file == b.file && a.reason == b.reason)
+            .map(|run| {
+                let (first, last) = (&run[0], &run[run.len() - 1]);
+                let lines = match run.len() {
+                    1 => first.line.to_string(),
+                    _ => format!("{}–{}", first.line, last.line),
+                };
+                let options: Vec<&str> = run.iter().map(|n| n.option.as_str()).collect();
+                format!("{}:{lines}: {} — {}", name(&first.file), options.join("; "), first.reason)
+            })
+            .collect()
+    }
+}
+
 /// The translation of the option files.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Translation {
@@ -972,4 +992,34 @@ fn unrepresented(name: &str) -> &'static str {
         .filter(|(p, _)| name.starts_with(p))
         .max_by_key(|(p, _)| p.len())
         .map_or("not known to the importer: no warpscope equivalent", |(_, reason)| reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(file: &str, line: usize, option: &str, reason: &str) -> Note {
+        Note { file: file.into(), line, option: option.into(), reason: reason.into() }
+    }
+
+    /// Consecutive notes of one file with one reason share a line; another reason or file
+    /// starts the next.
+    #[test]
+    fn notes_with_one_reason_share_a_line() {
+        let notes = [
+            note("a.icnt", 3, "use_map = 0", "routers"),
+            note("a.icnt", 4, "flit_size = 40", "routers"),
+            note("a.icnt", 9, "k = 52", "routers"),
+            note("a.icnt", 10, "x = 1", "other"),
+            note("g.config", 11, "-y 2", "other"),
+        ];
+        assert_eq!(
+            Note::lines(&notes, |f| f.to_uppercase()),
+            [
+                "A.ICNT:3–9: use_map = 0; flit_size = 40; k = 52 — routers",
+                "A.ICNT:10: x = 1 — other",
+                "G.CONFIG:11: -y 2 — other",
+            ]
+        );
+    }
 }
