@@ -559,6 +559,18 @@ fn load(m: &Machine) -> Result<(Config, Arc<Workload>)> {
     Ok((config, Arc::new(workload)))
 }
 
+/// A line for the terminal: the stage of input generation, its share done (or its count where
+/// its length is not known) and the time so far.
+fn input_progress_line(stage: &warpscope::workload::bench::progress::Stage, seconds: u64) -> String {
+    let so_far = match stage.total {
+        Some(total) if total > 0 => {
+            format!("{:.0} %", (stage.done.min(total) as f64 * 100.0 / total as f64).floor())
+        }
+        _ => warpscope::sim::stats::metrics::group(stage.done),
+    };
+    format!("generating the workload's input: {} {so_far} ({seconds} s)", stage.name)
+}
+
 /// Runs `make` (a workload's generation); on a terminal, if it takes more than a second, a line
 /// on standard error says which stage of a benchmark's input it is at, until it is done.
 fn with_input_progress<T>(make: impl FnOnce() -> T) -> T {
@@ -576,7 +588,7 @@ fn with_input_progress<T>(make: impl FnOnce() -> T) -> T {
             while let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(250)) {
                 if let Some(stage) = progress::current().filter(|_| start.elapsed() >= Duration::from_secs(1))
                 {
-                    eprint!("\r\x1b[2K{}", progress::line(&stage, start.elapsed().as_secs()));
+                    eprint!("\r\x1b[2K{}", input_progress_line(&stage, start.elapsed().as_secs()));
                     shown = true;
                 }
             }
@@ -1047,4 +1059,21 @@ fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
         out(&summary)?
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpscope::workload::bench::progress::Stage;
+
+    #[test]
+    fn the_input_progress_line_gives_the_share_where_the_length_is_known_and_the_count_where_not() {
+        let known = Stage { name: "graph nodes", done: 250, total: Some(1000) };
+        assert_eq!(input_progress_line(&known, 3), "generating the workload's input: graph nodes 25 % (3 s)");
+        let open = Stage { name: "relaxation launch", done: 12_345, total: None };
+        assert_eq!(
+            input_progress_line(&open, 40),
+            "generating the workload's input: relaxation launch 12,345 (40 s)"
+        );
+    }
 }

@@ -31,7 +31,6 @@ pub mod syrk;
 use super::synth::{ARRAY_ALIGN, ARRAY_SPACE, ArrayInfo};
 use super::{Kernel, Workload};
 use crate::config::{ConfigError, Origin, error_at_path};
-use crate::sim::stats::metrics::group;
 use nest::NestKernel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -232,10 +231,10 @@ fn check_input_limit(bench: &Bench, sizes: &Sizes, name: &str) -> Result<(), Con
     Err(ConfigError::argument(
         name,
         format!(
-            "generating its input takes {} = {} steps, more than the {} (a few minutes) warpscope allows; make one of them smaller",
+            "generating its input takes {} = {steps:.3e}, more than the 2^37 = {:.3e} (a few minutes) warpscope allows; make one of them smaller",
             limit.formula,
-            group(steps),
-            group(MAX_INPUT_STEPS)
+            MAX_INPUT_STEPS as f64,
+            steps = steps as f64
         ),
     ))
 }
@@ -284,7 +283,7 @@ mod tests {
         let e = check_input_limit(sc, &sizes, "sc").unwrap_err().to_string();
         assert_eq!(
             e,
-            "sc: generating its input takes points × dim × (centres + launches) coordinate differences = 141,733,920,768 steps, more than the 137,438,953,472 (a few minutes) warpscope allows; make one of them smaller"
+            "sc: generating its input takes points × dim × (centres + launches) coordinate differences = 1.417e11, more than the 2^37 = 1.374e11 (a few minutes) warpscope allows; make one of them smaller"
         );
         // The defaults are far inside it.
         assert_eq!(check_input_limit(sc, &defaults(sc), "sc"), Ok(()));

@@ -1,10 +1,10 @@
 //! How far a benchmark's input generation has got (issue 37.2), for the command line to show
 //! while a large input is made: the generators of the slow inputs (the BFS/SSSP graph and its
 //! levels, SSSP's relaxation launches, Streamcluster's assignments and pgain candidates) name
-//! their stage and count its steps here. Process-wide, as a command generates its workload
-//! once before it simulates; nothing here changes what is generated.
+//! their stage and count its steps here, and the command line draws them. Process-wide, as a
+//! command generates its workload once before it simulates; nothing here changes what is
+//! generated.
 
-use crate::sim::stats::metrics::group;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -41,28 +41,4 @@ pub fn end() {
 pub fn current() -> Option<Stage> {
     let stage = *STAGE.lock().unwrap_or_else(|e| e.into_inner());
     stage.map(|(name, total)| Stage { name, done: DONE.load(Ordering::Relaxed), total })
-}
-
-/// One line for a terminal: the stage, its share done (or its count) and the time so far.
-pub fn line(stage: &Stage, seconds: u64) -> String {
-    let so_far = match stage.total {
-        Some(total) if total > 0 => {
-            format!("{:.0} %", (stage.done.min(total) as f64 * 100.0 / total as f64).floor())
-        }
-        _ => group(stage.done),
-    };
-    format!("generating the workload's input: {} {so_far} ({seconds} s)", stage.name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_line_gives_the_share_where_the_total_is_known_and_the_count_where_not() {
-        let known = Stage { name: "graph nodes", done: 250, total: Some(1000) };
-        assert_eq!(line(&known, 3), "generating the workload's input: graph nodes 25 % (3 s)");
-        let open = Stage { name: "relaxation launch", done: 12_345, total: None };
-        assert_eq!(line(&open, 40), "generating the workload's input: relaxation launch 12,345 (40 s)");
-    }
 }
