@@ -131,11 +131,15 @@ fn grid_error(origin: &str, message: String) -> ConfigError {
 impl Sweep {
     /// Reads a grid file, loads its machine and workloads, and checks every point's config.
     pub fn load(path: &Path) -> Result<Sweep, ConfigError> {
-        let origin = path.display().to_string();
-        let text = crate::config::read_file(path)?;
-        let spec: GridSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
+        Sweep::from_text(&crate::config::read_file(path)?, path)
+    }
+
+    /// A grid file's text, read from `path` (which names it in errors and whose directory its
+    /// paths are relative to).
+    pub fn from_text(text: &str, path: &Path) -> Result<Sweep, ConfigError> {
+        let spec: GridSpec = parse_ron(text, &Origin::File(path.display().to_string()))?;
         let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
-        Sweep::from_spec(spec, path, &text, "", name)
+        Sweep::from_spec(spec, path, text, "", name)
     }
 
     /// A sweep from a grid spec read from `path` (whose directory the spec's paths are
