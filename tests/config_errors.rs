@@ -536,3 +536,28 @@ fn a_byte_order_mark_is_not_read_as_text() {
     let text = warpscope::config::read_file(&g).unwrap();
     assert!(text.starts_with('#') || text.starts_with('-'), "{:?}", &text[..10]);
 }
+
+/// A file that is not text, or longer than any input file of its kinds, is refused naming it
+/// (issue 37.6's endless-file test: `-c` linked to `/dev/zero` was read until memory ran out):
+/// a byte that is not UTF-8 at its line and column, a file past 16 MB once that much is read.
+#[test]
+fn files_not_text_or_too_long_are_refused_naming_them() {
+    use warpscope::config::{MAX_TEXT_BYTES, read_file};
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("m.ron");
+    std::fs::write(&bad, b"(\n  l1: \xff(sets: 32),\n)\n").unwrap();
+    let e = read_file(&bad).unwrap_err();
+    assert_eq!(e.to_string(), format!("{}:2:7: expected text (UTF-8), found the byte 0xff", bad.display()));
+    let long = dir.path().join("w.ron");
+    let f = std::fs::File::create(&long).unwrap();
+    f.set_len(MAX_TEXT_BYTES).unwrap();
+    assert_eq!(read_file(&long).unwrap().len() as u64, MAX_TEXT_BYTES, "at the bound: read");
+    f.set_len(MAX_TEXT_BYTES + 1).unwrap();
+    assert_eq!(
+        read_file(&long).unwrap_err().to_string(),
+        format!(
+            "{}: is longer than 16 MB, more than a file of this kind holds (is it the right file?)",
+            long.display()
+        )
+    );
+}
