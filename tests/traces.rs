@@ -330,6 +330,35 @@ proptest! {
     }
 }
 
+/// Trace lines are bounded, as `dram --trace` lines are (issue 37.1): a kernel name of the
+/// longest line allowed, longer than any mangled C++ name, loads; one byte more is refused at
+/// its line before more of it is read; an endless kernel file is refused at its first line.
+#[test]
+fn trace_lines_are_bounded() {
+    use warpscope::workload::accelsim::body::MAX_LINE_BYTES;
+    let first = SMALL_KERNEL.lines().next().unwrap();
+    let named = |len: u64| {
+        let line = format!("-kernel name = {}", "K".repeat(len as usize - "-kernel name = ".len()));
+        let text = SMALL_KERNEL.replacen(first, &line, 1);
+        TraceKernel::load(TraceSource::Embedded(Box::leak(text.into_boxed_str())), "k.traceg")
+    };
+    let k = named(MAX_LINE_BYTES).unwrap();
+    assert_eq!(k.header.name.len() as u64, MAX_LINE_BYTES - 15);
+    assert_eq!(
+        named(MAX_LINE_BYTES + 1).unwrap_err().to_string(),
+        "k.traceg:1:1: expected a line of at most 1 MB (an instruction line is under 1 KB), found a longer one"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let endless = dir.path().join("kernel-1.traceg");
+    std::os::unix::fs::symlink("/dev/zero", &endless).unwrap();
+    let (code, _, err) = run_cli(&["run", "-w", endless.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: {}:1:1: expected a line of at most 1 MB", endless.display())),
+        "{err}"
+    );
+}
+
 /// Two thread blocks of rodinia-bfs kernel-1 lines (tracer 3).
 const SMALL_KERNEL: &str = "-kernel name = _Z6KernelP4NodePiPbS2_S2_S1_i
 -kernel id = 1
