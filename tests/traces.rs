@@ -216,6 +216,20 @@ fn bad_traces_exit_2_naming_file_line_and_column() {
         ),
         "{err}"
     );
+    // A list of copies only, or empty: the position after its last line (issue 37.6's fuzzer
+    // found this refusal without one).
+    for (text, line) in [("MemcpyHtoD,0x0,12\n\n", 3), ("", 1)] {
+        std::fs::write(&list, text).unwrap();
+        let (code, _, err) = run_cli(&["run", "-w", list.to_str().unwrap()]);
+        assert_eq!(code, 2);
+        assert_eq!(
+            err.trim(),
+            format!(
+                "error: {}:{line}:1: expected at least one `kernel-<N>.traceg` line, found the end of the file",
+                list.display()
+            )
+        );
+    }
 }
 
 /// The fuzzer's seeds: real lines with their tracer versions.
