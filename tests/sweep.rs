@@ -226,6 +226,53 @@ fn bad_grids_and_shards_exit_2() {
     assert!(err.contains("grid.ron:1:") && err.contains("colour"), "{err}");
 }
 
+/// What a grid names is refused at its entry in the grid, as every error of a file is (issue
+/// 37.6's grid fuzzer found an assignment of a grid refused as a `--set` the user never gave;
+/// of the same class, a machine or workload file it names that cannot be read was named without
+/// the grid, and a repeated workload or point had no place).
+#[test]
+fn a_grid_s_entries_are_refused_where_they_are() {
+    use warpscope::batch::sweep::Sweep;
+    let cases = [
+        (
+            "(\n    config: Some(\"../nope.ron\"),\n    workloads: [\"builtin\"],\n)",
+            "g.ron:2:5: config: ../nope.ron: cannot read: No such file or directory (os error 2)",
+        ),
+        (
+            "(\n    workloads: [\"nope.ron\", \"builtin\"],\n)",
+            "g.ron:2:17: workloads[0]: nope.ron: cannot read: No such file or directory (os error 2)",
+        ),
+        (
+            "(\n    workloads: [\"builtin\", \"builtin\"],\n)",
+            "g.ron:2:28: workloads[1]: lists `builtin` twice",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    sets: [\"core.count=0\"],\n)",
+            "g.ron:3:12: core.count = 0: must be between 1 and 1024",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    grid: [\"l1.sets=32,48\"],\n)",
+            "g.ron:3:12: l1.sets = 48: must be a power of two (e.g. 32, 64) with l1.index = \"conv\"",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    points: [[\"l1.ways=2\"], [\"l1.ways=0\"]],\n)",
+            "g.ron:3:30: l1.ways = 0: must be between 1 and 256",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    points: [[\"l1.ways=2\"], [\"l1.ways\"]],\n)",
+            "g.ron:3:30: points[1][0]: `l1.ways`: expected key.path=value",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    points: [[\"l1.ways=2\"], [\"l1.ways=2\"]],\n)",
+            "g.ron:3:29: points[1]: is a point the grid or an earlier point already gives (same assignments)",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = Sweep::from_text(text, Path::new("g.ron")).err().expect(text);
+        assert_eq!(e.to_string(), want);
+    }
+}
+
 #[test]
 fn the_sample_grid_loads_with_its_points_and_axes() {
     let s = warpscope::batch::sweep::Sweep::load(Path::new("sample-configs/sweeps/schedulers.ron"))

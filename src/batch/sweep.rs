@@ -124,6 +124,32 @@ pub struct Limits {
     pub instructions: u64,
 }
 
+/// Points a refused assignment (a `--set` to [`Config::with_sets`]) at its entry in the spec —
+/// `sets[i]`, `points[i][j]` or the `grid` entry of its key — keeping its key and message: an
+/// assignment written in a grid is the grid's, not a `--set` the user never gave.
+fn assignment_error(
+    spec: &GridSpec,
+    at_key: &dyn Fn(&str, &str) -> ConfigError,
+    e: ConfigError,
+) -> ConfigError {
+    let Origin::Override(arg) = &e.origin else { return e };
+    let key_of = |a: &str| a.split_once('=').map_or(a, |(k, _)| k).trim().to_string();
+    let path = spec
+        .sets
+        .iter()
+        .position(|s| s == arg)
+        .map(|i| format!("sets[{i}]"))
+        .or_else(|| {
+            spec.points
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| p.iter().position(|s| s == arg).map(|j| format!("points[{i}][{j}]")))
+        })
+        .or_else(|| spec.grid.iter().position(|g| key_of(g) == key_of(arg)).map(|j| format!("grid[{j}]")));
+    let at = at_key(path.as_deref().unwrap_or("grid"), "");
+    ConfigError { origin: at.origin, position: path.and(at.position), key: e.key, message: e.message }
+}
+
 fn grid_error(origin: &str, message: String) -> ConfigError {
     ConfigError { origin: Origin::File(origin.to_string()), position: None, key: String::new(), message }
 }
@@ -161,16 +187,29 @@ impl Sweep {
                 msg,
             )
         };
+        // A file the spec names that cannot be read at all is refused at its entry in the spec;
+        // an error inside it names the file and its own line.
+        let entry = |key: &str, e: ConfigError| match &e.origin {
+            Origin::File(_) if e.position.is_none() && e.key.is_empty() => at_key(key, &e.to_string()),
+            _ => e,
+        };
         if spec.workloads.is_empty() {
             return Err(at_key("workloads", "must list at least one workload"));
         }
-        let base = Config::load_or_builtin(spec.config.as_ref().map(|c| dir.join(c)).as_deref(), &[])?;
+        if let Some(j) = (0..spec.workloads.len()).find(|&j| spec.workloads[..j].contains(&spec.workloads[j]))
+        {
+            return Err(at_key(&format!("workloads[{j}]"), &format!("lists `{}` twice", spec.workloads[j])));
+        }
+        let base = Config::load_or_builtin(spec.config.as_ref().map(|c| dir.join(c)).as_deref(), &[])
+            .map_err(|e| entry("config", e))?;
         let mut workloads = Vec::new();
-        for w in &spec.workloads {
+        for (j, w) in spec.workloads.iter().enumerate() {
             // A benchmark name stands for itself; anything else is a file beside the grid.
             let p = (w != "builtin")
                 .then(|| if crate::workload::bench::find(w).is_some() { w.into() } else { dir.join(w) });
-            workloads.push((w.clone(), Arc::new(Workload::resolve(p.as_deref(), &[], base.sim.seed)?)));
+            let workload = Workload::resolve(p.as_deref(), &[], base.sim.seed)
+                .map_err(|e| entry(&format!("workloads[{j}]"), e))?;
+            workloads.push((w.clone(), Arc::new(workload)));
         }
         let mut assignments: Vec<Vec<String>> = Vec::new();
         if !spec.grid.is_empty() {
@@ -185,15 +224,25 @@ impl Sweep {
             })?;
             assignments.extend(axes.into_iter().map(|v| v.sets));
         }
-        assignments.extend(spec.points.iter().cloned());
+        for (i, point) in spec.points.iter().enumerate() {
+            if let Some(j) = point.iter().position(|a| !a.contains('=')) {
+                return Err(at_key(
+                    &format!("points[{i}][{j}]"),
+                    &format!("`{}`: expected key.path=value", point[j]),
+                ));
+            }
+            if assignments.contains(point) {
+                let message = "is a point the grid or an earlier point already gives (same assignments)";
+                return Err(at_key(&format!("points[{i}]"), message));
+            }
+            assignments.push(point.clone());
+        }
         if assignments.is_empty() {
             assignments.push(Vec::new());
         }
         let mut axes: Vec<String> = Vec::new();
         for a in assignments.iter().flatten() {
-            let Some((k, _)) = a.split_once('=') else {
-                return Err(grid_error(&origin, format!("points: `{a}`: expected key.path=value")));
-            };
+            let k = a.split_once('=').map_or(a.as_str(), |(k, _)| k);
             if !axes.iter().any(|x| x == k.trim()) {
                 axes.push(k.trim().to_string());
             }
@@ -202,7 +251,7 @@ impl Sweep {
         for (wi, (label, _)) in workloads.iter().enumerate() {
             for a in &assignments {
                 let sets: Vec<String> = spec.sets.iter().chain(a).cloned().collect();
-                let mut config = base.with_sets(&sets)?;
+                let mut config = base.with_sets(&sets).map_err(|e| assignment_error(&spec, &at_key, e))?;
                 if spec.max_cycles > 0 {
                     config.sim.max_cycles = spec.max_cycles;
                 }
@@ -221,13 +270,6 @@ impl Sweep {
                     config,
                 });
             }
-        }
-        let unique: BTreeSet<&str> = points.iter().map(|p| p.key.as_str()).collect();
-        if unique.len() != points.len() {
-            return Err(grid_error(
-                &origin,
-                "lists the same point twice (same workload and assignments)".into(),
-            ));
         }
         let metrics_named = !spec.metrics.is_empty();
         let metrics = if spec.metrics.is_empty() {
