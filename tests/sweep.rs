@@ -226,6 +226,33 @@ fn bad_grids_and_shards_exit_2() {
     assert!(err.contains("grid.ron:1:") && err.contains("colour"), "{err}");
 }
 
+/// A results file with a line that is no result is bad input: refused at its line and column
+/// with exit code 2, as every input file is (issue 37.6's results fuzzer: it exited with 1).
+#[test]
+fn a_results_file_s_bad_line_is_refused_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = b"{\"point\": 0, \"key\": \"a\"}\n".to_vec();
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "r.jsonl",
+            [&first[..], b"not json\n"].concat(),
+            "r.jsonl:2:2: expected a JSON object per line: expected ident",
+        ),
+        ("r.csv", b"point,key\n0\n".to_vec(), "r.csv:2:1: expected a sweep result with a point and a key"),
+        ("s.jsonl", [&first[..], b"{\"key\": \"\xff\"}\n"].concat(), "s.jsonl:2:10: expected text (UTF-8)"),
+    ];
+    for (name, bytes, want) in cases {
+        let input = dir.path().join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out = dir.path().join(format!("m.{}", name.rsplit('.').next().unwrap()));
+        let flag = if name.ends_with(".csv") { "--csv" } else { "--json" };
+        let (code, err) = sweep(&[Path::new("--merge"), &input, Path::new(flag), &out]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.starts_with(&format!("error: {}/{want}", dir.path().display())), "{err}");
+        assert!(!out.exists());
+    }
+}
+
 /// What a grid names is refused at its entry in the grid, as every error of a file is (issue
 /// 37.6's grid fuzzer found an assignment of a grid refused as a `--set` the user never gave;
 /// of the same class, a machine or workload file it names that cannot be read was named without
@@ -706,8 +733,8 @@ fn resuming_after_the_instruction_cap_changed_is_refused() {
 
 /// Files of different sweeps do not merge (issue 37.4): shards of one grid number their points
 /// alike, so the same number under another key in another file is another grid's point; and a
-/// run made under other limits is another sweep's. Each refusal names the file and the point,
-/// exit 2, nothing written.
+/// run made under other limits is another sweep's. Each refusal names the file, the line and
+/// the point, exit 2, nothing written.
 #[test]
 fn merging_refuses_files_of_different_grids_or_limits() {
     let dir = tempfile::tempdir().unwrap();
@@ -732,7 +759,7 @@ fn merging_refuses_files_of_different_grids_or_limits() {
     ] {
         let (code, err) = sweep(&[Path::new("--merge"), &fcfs, other, Path::new("--csv"), &out]);
         assert_eq!(code, 2, "{err}");
-        assert!(err.contains(&format!("{}: ", other.display())) && err.contains(why), "{err}");
+        assert!(err.contains(&format!("{}:2:1: ", other.display())) && err.contains(why), "{err}");
         assert!(err.contains("do not merge"), "{err}");
         assert!(!out.exists());
     }
