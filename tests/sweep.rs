@@ -1,6 +1,9 @@
 //! `warpscope sweep`: results appended per point, resume after an interrupted run, `--shard I/N`
 //! and `--merge` giving the same rows as one whole run, SVG line charts, grid errors.
 
+mod common;
+
+use common::cases;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -564,9 +567,8 @@ fn merging_refuses_files_that_are_not_results() {
     // Up to three files, each some points of the grid where point p is names[p] (kind 0, 2-5)
     // or a CSV that is no sweep's (kind 1).
     let files = proptest::collection::vec((proptest::collection::btree_set(0usize..4, 1..4), 0u8..6), 1..4);
-    let config = ProptestConfig { cases: 24, ..ProptestConfig::default() };
     let case = std::sync::atomic::AtomicUsize::new(0);
-    proptest!(config, |(files in files)| {
+    proptest!(cases::config(cases::MERGE_FILES), |(files in files)| {
         let n = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut paths = Vec::new();
         let mut pairs: Vec<(usize, &str)> = Vec::new();

@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::cases;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -297,7 +298,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(cases::config(cases::TRACE_LINES))]
 
     /// Any mutation of a real line parses or fails with a column inside (or just past) it.
     #[test]
@@ -315,6 +316,10 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(cases::config(cases::TRACE_KERNELS))]
 
     /// A real kernel cut anywhere, or with a mutated line, loads or reports an error — and a cut
     /// before its last `#END_TB` is always an error.

@@ -763,6 +763,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::cases::config(crate::cases::MEMCPY_LINES))]
+
         /// Any line starting like a copy parses or is refused, never panics; what parses writes
         /// back to a line that parses the same.
         #[test]
