@@ -30,12 +30,25 @@ pub struct Generative {
 }
 
 // Parsers of input files and arguments.
+pub const MACHINE_FILES: u32 = 512;
+pub const SET_ASSIGNMENTS: u32 = 256;
+pub const WORKLOAD_FILES: u32 = 256;
 pub const TRACE_LINES: u32 = 2000;
 pub const TRACE_KERNELS: u32 = 2000;
+pub const KERNEL_LISTS: u32 = 64;
 pub const MEMCPY_LINES: u32 = 256;
+pub const GPGPUSIM_FILES: u32 = 256;
 pub const DRAM_TRACE_BYTES: u32 = 256;
 pub const EXPRESSIONS: u32 = 2000;
+pub const DEBUGGER_COMMANDS: u32 = 512;
+pub const BATCH_SCRIPTS: u32 = 12;
+pub const LAYOUT_FILES: u32 = 256;
 pub const LAYOUT_TREES: u32 = 48;
+pub const GRID_FILES: u32 = 128;
+pub const VARY_ARGUMENTS: u32 = 256;
+pub const REPRO_SPECS: u32 = 64;
+pub const VALIDATION_SPECS: u32 = 256;
+pub const RESULT_FILES: u32 = 128;
 pub const MERGE_FILES: u32 = 24;
 // Extreme settings and outputs.
 pub const CLOCKS: u32 = 64;
@@ -54,6 +67,30 @@ pub const JOB_POOLS: u32 = 256;
 /// Every generative test, in the order of docs/robustness.md's table.
 pub const GENERATIVE: &[Generative] = &[
     Generative {
+        class: "machine (RON)",
+        generated: "a sample machine or test machine with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_machine_files",
+        constant: "MACHINE_FILES",
+        cases: MACHINE_FILES,
+    },
+    Generative {
+        class: "`--set key=value`",
+        generated: "assignments from the manual, each with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_set_assignments",
+        constant: "SET_ASSIGNMENTS",
+        cases: SET_ASSIGNMENTS,
+    },
+    Generative {
+        class: "workload (RON: synthetic or benchmark)",
+        generated: "a sample workload with one to three edits, and sizes from the manual, edited",
+        file: "tests/fuzz.rs",
+        test: "mutated_workload_files",
+        constant: "WORKLOAD_FILES",
+        cases: WORKLOAD_FILES,
+    },
+    Generative {
         class: "Accel-Sim trace: instruction lines",
         generated: "a real line with one to three token edits, under four tracer versions",
         file: "tests/traces.rs",
@@ -70,12 +107,28 @@ pub const GENERATIVE: &[Generative] = &[
         cases: TRACE_KERNELS,
     },
     Generative {
+        class: "Accel-Sim trace: `kernelslist.g`",
+        generated: "a real kernel list with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_kernel_lists",
+        constant: "KERNEL_LISTS",
+        cases: KERNEL_LISTS,
+    },
+    Generative {
         class: "Accel-Sim trace: `MemcpyHtoD` lines",
         generated: "any tail after `MemcpyHtoD`; any address and size",
         file: "src/workload/accelsim/mod.rs",
         test: "any_copy_line_parses_or_is_refused",
         constant: "MEMCPY_LINES",
         cases: MEMCPY_LINES,
+    },
+    Generative {
+        class: "`gpgpusim.config`, `trace.config`, BookSim `.icnt`",
+        generated: "a shipped option file set with one file edited one to three times",
+        file: "tests/fuzz.rs",
+        test: "mutated_gpgpusim_files",
+        constant: "GPGPUSIM_FILES",
+        cases: GPGPUSIM_FILES,
     },
     Generative {
         class: "DRAM trace",
@@ -94,12 +147,76 @@ pub const GENERATIVE: &[Generative] = &[
         cases: EXPRESSIONS,
     },
     Generative {
+        class: "debugger commands",
+        generated: "a command from the manual with one to three edits, run on a small machine",
+        file: "tests/fuzz.rs",
+        test: "mutated_debugger_commands",
+        constant: "DEBUGGER_COMMANDS",
+        cases: DEBUGGER_COMMANDS,
+    },
+    Generative {
+        class: "`batch --script` files",
+        generated: "a script of commands from the manual, one edited, run by the program",
+        file: "tests/fuzz.rs",
+        test: "mutated_batch_scripts",
+        constant: "BATCH_SCRIPTS",
+        cases: BATCH_SCRIPTS,
+    },
+    Generative {
+        class: "layouts (RON)",
+        generated: "a shipped layout with one to three edits, drawn when it loads",
+        file: "tests/fuzz.rs",
+        test: "mutated_layout_files",
+        constant: "LAYOUT_FILES",
+        cases: LAYOUT_FILES,
+    },
+    Generative {
         class: "layouts (RON)",
         generated: "a layout tree of any shape and sizes, on any terminal size",
         file: "tests/tui.rs",
         test: "any_layout_draws_at_any_size_with_what_does_not_fit_hidden",
         constant: "LAYOUT_TREES",
         cases: LAYOUT_TREES,
+    },
+    Generative {
+        class: "sweep grids (RON)",
+        generated: "a shipped grid with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_grid_files",
+        constant: "GRID_FILES",
+        cases: GRID_FILES,
+    },
+    Generative {
+        class: "`--vary` and `--variant`",
+        generated: "arguments from the manual, each with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_vary_arguments",
+        constant: "VARY_ARGUMENTS",
+        cases: VARY_ARGUMENTS,
+    },
+    Generative {
+        class: "repro specs (RON)",
+        generated: "the test spec with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_repro_specs",
+        constant: "REPRO_SPECS",
+        cases: REPRO_SPECS,
+    },
+    Generative {
+        class: "validation specs (RON)",
+        generated: "a shipped study with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_validation_specs",
+        constant: "VALIDATION_SPECS",
+        cases: VALIDATION_SPECS,
+    },
+    Generative {
+        class: "sweep results (`--merge`, resuming, `repro`)",
+        generated: "the first lines of a shipped study's stored runs with one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_results_files",
+        constant: "RESULT_FILES",
+        cases: RESULT_FILES,
     },
     Generative {
         class: "sweep results (`--merge`)",

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cases;
+pub mod mutate;
 pub mod timing_checker;
 
 use std::sync::Arc;
