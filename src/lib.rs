@@ -11,3 +11,11 @@ pub mod output;
 pub mod sim;
 pub mod tui;
 pub mod workload;
+
+/// The test suite's table of how many cases each generative test runs
+/// (`tests/common/cases.rs`), for the property tests among the unit tests.
+#[cfg(test)]
+#[allow(dead_code)]
+mod cases {
+    include!("../tests/common/cases.rs");
+}

@@ -1,6 +1,9 @@
 //! Bad configs and workloads get a message naming the file, line:column, key and what would
 //! be valid — one test per kind of bad input.
 
+mod common;
+
+use common::cases;
 use warpscope::config::{Config, DramSchedulerName, Origin, WarpSchedulerName};
 use warpscope::workload::Workload;
 
@@ -323,8 +326,7 @@ fn clocks_are_bounded_and_so_are_their_ratios() {
         0.5f64..200_000.0,
         100.0f64..4_000.0,
     ];
-    let config = ProptestConfig { cases: 64, ..ProptestConfig::default() };
-    proptest!(config, |(core in mhz.clone(), icnt in mhz.clone(), dram in mhz)| {
+    proptest!(cases::config(cases::CLOCKS), |(core in mhz.clone(), icnt in mhz.clone(), dram in mhz)| {
         let sets = [format!("clocks.core_mhz={core:?}"), format!("clocks.icnt_mhz={icnt:?}"), format!("clocks.dram_mhz={dram:?}")];
         let ok = |v: f64| (1.0..=100_000.0).contains(&v);
         let near = |v: f64| ok(v) && ok(core) && (1.0 / 64.0..=64.0).contains(&(v / core));
@@ -404,11 +406,10 @@ fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
         prop_oneof![Just(0), Just(bound), Just(bound + 1), Just(1 << 30), Just(u32::MAX), 1..=bound.min(4096)]
     };
     let case = key.prop_flat_map(move |(k, bound)| (Just(k), Just(bound), value(bound)));
-    let config = ProptestConfig { cases: 64, ..ProptestConfig::default() };
     let tiny = include_str!("fixtures/tiny.ron");
     let w = std::sync::Arc::new(Workload::from_text(tiny, &Origin::File("tiny".into()), 1).unwrap());
     let small = include_str!("fixtures/small.ron");
-    proptest!(config, |((k, bound, v) in case)| {
+    proptest!(cases::config(cases::LATENCY_AND_QUEUE_KEYS), |((k, bound, v) in case)| {
         let sets = [format!("{k}={v}")];
         match Config::from_text(small, Origin::File("small.ron".into()), &sets) {
             Ok(c) => {
@@ -426,7 +427,7 @@ fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
     });
     // Cache geometry: the machine's lines, L1s and L2 slices together, are bounded.
     let geometry = (0u32..=26, 0u32..=26, 0u32..=8);
-    proptest!(config, |((l1_sets, l2_sets, ways) in geometry)| {
+    proptest!(cases::config(cases::CACHE_GEOMETRY), |((l1_sets, l2_sets, ways) in geometry)| {
         let (l1_sets, l2_sets, ways) = (1u64 << l1_sets, 1u64 << l2_sets, 1u64 << ways);
         let sets = [format!("l1.sets={l1_sets}"), format!("l2.sets={l2_sets}"), format!("l1.ways={ways}"), format!("l2.ways={ways}")];
         let base = Config::from_text(small, Origin::File("small.ron".into()), &[]).unwrap();
@@ -477,12 +478,11 @@ fn workload_arrays_never_wrap_or_overlap_and_strides_stay_exact() {
         1u32..=3,
         1u32..=40,
     );
-    let config = ProptestConfig { cases: 96, ..ProptestConfig::default() };
     let small =
         Config::from_text(include_str!("fixtures/small.ron"), Origin::File("small.ron".into()), &[]).unwrap();
     let small = std::sync::Arc::new(small);
     let (ran, refused) = (std::sync::atomic::AtomicUsize::new(0), std::sync::atomic::AtomicUsize::new(0));
-    proptest!(config, |((a_elems, elem_bytes, b_elems, b_base, stride, offset, times, ctas) in case)| {
+    proptest!(cases::config(cases::WORKLOAD_ARRAYS), |((a_elems, elem_bytes, b_elems, b_base, stride, offset, times, ctas) in case)| {
         let b_base = b_base.map_or("None".to_string(), |b| format!("Some({b})"));
         let text = format!(
             "(name: \"w\", kernels: [(name: \"k\", ctas: {ctas}, threads_per_cta: 64, arrays: [\
@@ -535,4 +535,29 @@ fn a_byte_order_mark_is_not_read_as_text() {
     let g = with_bom("gpgpusim.config", "tests/fixtures/gpgpusim/GTX480/gpgpusim.config");
     let text = warpscope::config::read_file(&g).unwrap();
     assert!(text.starts_with('#') || text.starts_with('-'), "{:?}", &text[..10]);
+}
+
+/// A file that is not text, or longer than any input file of its kinds, is refused naming it
+/// (issue 37.6's endless-file test: `-c` linked to `/dev/zero` was read until memory ran out):
+/// a byte that is not UTF-8 at its line and column, a file past 16 MB once that much is read.
+#[test]
+fn files_not_text_or_too_long_are_refused_naming_them() {
+    use warpscope::config::{MAX_TEXT_BYTES, read_file};
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("m.ron");
+    std::fs::write(&bad, b"(\n  l1: \xff(sets: 32),\n)\n").unwrap();
+    let e = read_file(&bad).unwrap_err();
+    assert_eq!(e.to_string(), format!("{}:2:7: expected text (UTF-8), found the byte 0xff", bad.display()));
+    let long = dir.path().join("w.ron");
+    let f = std::fs::File::create(&long).unwrap();
+    f.set_len(MAX_TEXT_BYTES).unwrap();
+    assert_eq!(read_file(&long).unwrap().len() as u64, MAX_TEXT_BYTES, "at the bound: read");
+    f.set_len(MAX_TEXT_BYTES + 1).unwrap();
+    assert_eq!(
+        read_file(&long).unwrap_err().to_string(),
+        format!(
+            "{}: is longer than 16 MB, more than a file of this kind holds (is it the right file?)",
+            long.display()
+        )
+    );
 }

@@ -332,3 +332,38 @@ fn a_file_without_options_is_named_in_a_warning() {
     let machine = |ron: &[u8]| String::from_utf8_lossy(ron).split_once("\n(").map(|(_, m)| m.to_string());
     assert_eq!(machine(&out.stdout), machine(&full.stdout), "the machine is the other file's");
 }
+
+/// Options at and past the 32-bit limit GPGPU-Sim reads them with (issue 37.6's option-file
+/// fuzzer: products of two such values overflowed and panicked): a value past 2^32 − 1 is
+/// refused at its line and column; at the limit, the products the importer forms (SMs,
+/// sub-partitions, bus bits, cache lines) are refused by the key they set, naming the option.
+#[test]
+fn options_at_the_32_bit_limit_are_refused_never_a_panic() {
+    let refusal = |text: &str| import(&[(text.to_string(), "g.config".to_string())]).unwrap_err().to_string();
+    assert_eq!(
+        refusal("-gpgpu_n_mem 4294967296\n"),
+        "g.config:1:14: -gpgpu_n_mem: `4294967296` is more than 4294967295, the most a 32-bit option holds"
+    );
+    // 2^63 channels, a power of two, were multiplied by the sub-partitions for IPOLY.
+    let ipoly = "-gpgpu_mem_addr_mapping dramid@8;RRRRRRRRRRRRRRRRRRRRBBBBCCCCCCCCCC\n-gpgpu_memory_partition_indexing 2\n";
+    let e =
+        refusal(&format!("-gpgpu_n_mem 9223372036854775808\n-gpgpu_n_sub_partition_per_mchannel 2\n{ipoly}"));
+    assert!(
+        e.starts_with("g.config:1:14: -gpgpu_n_mem: `9223372036854775808` is more than 4294967295"),
+        "{e}"
+    );
+    let max = u32::MAX;
+    let cases = [
+        (format!("-gpgpu_n_clusters {max}\n-gpgpu_n_cores_per_cluster {max}\n"), "core.count"),
+        (format!("-gpgpu_dram_buswidth {max}\n-gpgpu_n_mem_per_ctrlr {max}\n"), "dram.bus_bits"),
+        (
+            format!("-gpgpu_n_mem 2147483648\n-gpgpu_n_sub_partition_per_mchannel {max}\n{ipoly}"),
+            "l2.slices_per_channel",
+        ),
+        (format!("-gpgpu_cache:dl1 N:{max}:128:{max},L:L:m:N:L,A:32:8,8\n"), "l1."),
+    ];
+    for (text, key) in cases {
+        let e = refusal(&text);
+        assert!(e.starts_with(&format!("g.config: {key}")) && e.contains("(from -"), "{text}: {e}");
+    }
+}

@@ -1,6 +1,9 @@
 //! `warpscope dram`: Ramulator and DRAMSim3 trace lines, the analytic peak of a pure row-hit
 //! stream, idle-cycle skipping that changes nothing, the JSON report and bad-trace errors.
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 use std::io::Cursor;
 use std::process::Command;
@@ -320,7 +323,7 @@ fn prefetching_without_an_l2_is_refused() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..Default::default() })]
+    #![proptest_config(cases::config(cases::DRAM_TRACE_BYTES))]
 
     /// Any bytes as a trace, generated as a class (issue 37.6): the reader never panics, and
     /// every error names the trace, a line and a column.
@@ -352,7 +355,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..Default::default() })]
+    #![proptest_config(cases::config(cases::DRAM_REQUEST_CYCLES))]
 
     /// Request cycles anywhere in 64 bits (issue 37.1): a cycle above 2^48 is refused at its
     /// line and column; a trace at or below it, however far apart its requests, is served

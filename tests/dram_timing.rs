@@ -70,7 +70,7 @@ fn random_stream() -> impl Strategy<Value = Vec<(u64, bool)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(common::cases::config(common::cases::DRAM_STREAMS))]
 
     #[test]
     fn adversarial_streams_obey_every_constraint(addrs in adversarial()) {

@@ -4,7 +4,9 @@
 //! and tui and batch do not use each other. Within the crate no two files import each other,
 //! directly or round a circle.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -14,17 +16,6 @@ const LAYERS: &[(&str, u32)] =
 
 fn rank(folder: &str) -> Option<u32> {
     LAYERS.iter().find(|(f, _)| *f == folder).map(|(_, r)| *r)
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 /// The module path of a file under `src/` (`src/sim/dram/mod.rs` → `["sim", "dram"]`).
@@ -82,9 +73,7 @@ fn named_folders(module: &[String], text: &str) -> Vec<(usize, String)> {
 #[test]
 fn no_file_imports_against_the_layers() {
     let src = Path::new(ROOT).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
+    let files = common::rust_files(&src);
     let mut wrong = Vec::new();
     for f in &files {
         let rel = f.strip_prefix(&src).unwrap();
@@ -176,9 +165,7 @@ fn named_paths(module: &[String], text: &str) -> Vec<Vec<String>> {
 /// naming its own ancestors (a child module using its parent's items) is not counted.
 fn import_cycles() -> Vec<Vec<String>> {
     let src = Path::new(ROOT).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
+    let files = common::rust_files(&src);
     let modules: Vec<Vec<String>> =
         files.iter().map(|f| module_of(f.strip_prefix(&src).unwrap())).filter(|m| m != &["main"]).collect();
     let index_of =

@@ -282,8 +282,7 @@ fn the_trace_writer_stops_where_the_plain_run_does() {
     };
     let caps = (prop_oneof![Just(0u64), 1_000u64..200_000], prop_oneof![Just(0u64), 1u64..100_000]);
     // No shrinking: a run that does not stop would wait out its minute at every step.
-    let cases = ProptestConfig { cases: 12, max_shrink_iters: 0, ..ProptestConfig::default() };
-    proptest!(cases, |((max_cycles, max_instructions) in caps)| {
+    proptest!(ProptestConfig { max_shrink_iters: 0, ..common::cases::config(common::cases::RUN_CAPS) }, |((max_cycles, max_instructions) in caps)| {
         let opts = RunOptions { max_cycles, max_instructions, dram_trace: None };
         let traced = RunOptions { dram_trace: Some(trace.clone()), ..opts.clone() };
         let (a, b) = (report(opts), report(traced));

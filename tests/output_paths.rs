@@ -5,6 +5,9 @@
 //! output names it, every input keeps its content whatever happened, links stay links, and a
 //! refusal exits 2 naming the flag.
 
+mod common;
+
+use common::cases;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -130,7 +133,7 @@ fn scratch() -> tempfile::TempDir {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(cases::config(cases::OUTPUT_PATHS))]
 
     #[test]
     fn no_command_replaces_a_file_it_was_not_told_to_write(c in case()) {

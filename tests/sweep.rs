@@ -1,6 +1,9 @@
 //! `warpscope sweep`: results appended per point, resume after an interrupted run, `--shard I/N`
 //! and `--merge` giving the same rows as one whole run, SVG line charts, grid errors.
 
+mod common;
+
+use common::cases;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -224,6 +227,80 @@ fn bad_grids_and_shards_exit_2() {
     let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("grid.ron:1:") && err.contains("colour"), "{err}");
+}
+
+/// A results file with a line that is no result is bad input: refused at its line and column
+/// with exit code 2, as every input file is (issue 37.6's results fuzzer: it exited with 1).
+#[test]
+fn a_results_file_s_bad_line_is_refused_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = b"{\"point\": 0, \"key\": \"a\"}\n".to_vec();
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "r.jsonl",
+            [&first[..], b"not json\n"].concat(),
+            "r.jsonl:2:2: expected a JSON object per line: expected ident",
+        ),
+        ("r.csv", b"point,key\n0\n".to_vec(), "r.csv:2:1: expected a sweep result with a point and a key"),
+        ("s.jsonl", [&first[..], b"{\"key\": \"\xff\"}\n"].concat(), "s.jsonl:2:10: expected text (UTF-8)"),
+    ];
+    for (name, bytes, want) in cases {
+        let input = dir.path().join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out = dir.path().join(format!("m.{}", name.rsplit('.').next().unwrap()));
+        let flag = if name.ends_with(".csv") { "--csv" } else { "--json" };
+        let (code, err) = sweep(&[Path::new("--merge"), &input, Path::new(flag), &out]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.starts_with(&format!("error: {}/{want}", dir.path().display())), "{err}");
+        assert!(!out.exists());
+    }
+}
+
+/// What a grid names is refused at its entry in the grid, as every error of a file is (issue
+/// 37.6's grid fuzzer found an assignment of a grid refused as a `--set` the user never gave;
+/// of the same class, a machine or workload file it names that cannot be read was named without
+/// the grid, and a repeated workload or point had no place).
+#[test]
+fn a_grid_s_entries_are_refused_where_they_are() {
+    use warpscope::batch::sweep::Sweep;
+    let cases = [
+        (
+            "(\n    config: Some(\"../nope.ron\"),\n    workloads: [\"builtin\"],\n)",
+            "g.ron:2:5: config: ../nope.ron: cannot read: No such file or directory (os error 2)",
+        ),
+        (
+            "(\n    workloads: [\"nope.ron\", \"builtin\"],\n)",
+            "g.ron:2:17: workloads[0]: nope.ron: cannot read: No such file or directory (os error 2)",
+        ),
+        (
+            "(\n    workloads: [\"builtin\", \"builtin\"],\n)",
+            "g.ron:2:28: workloads[1]: lists `builtin` twice",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    sets: [\"core.count=0\"],\n)",
+            "g.ron:3:12: core.count = 0: must be between 1 and 1024",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    grid: [\"l1.sets=32,48\"],\n)",
+            "g.ron:3:12: l1.sets = 48: must be a power of two (e.g. 32, 64) with l1.index = \"conv\"",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    points: [[\"l1.ways=2\"], [\"l1.ways=0\"]],\n)",
+            "g.ron:3:30: l1.ways = 0: must be between 1 and 256",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    points: [[\"l1.ways=2\"], [\"l1.ways\"]],\n)",
+            "g.ron:3:30: points[1][0]: `l1.ways`: expected key.path=value",
+        ),
+        (
+            "(\n    workloads: [\"builtin\"],\n    points: [[\"l1.ways=2\"], [\"l1.ways=2\"]],\n)",
+            "g.ron:3:29: points[1]: is a point the grid or an earlier point already gives (same assignments)",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = Sweep::from_text(text, Path::new("g.ron")).err().expect(text);
+        assert_eq!(e.to_string(), want);
+    }
 }
 
 #[test]
@@ -490,9 +567,8 @@ fn merging_refuses_files_that_are_not_results() {
     // Up to three files, each some points of the grid where point p is names[p] (kind 0, 2-5)
     // or a CSV that is no sweep's (kind 1).
     let files = proptest::collection::vec((proptest::collection::btree_set(0usize..4, 1..4), 0u8..6), 1..4);
-    let config = ProptestConfig { cases: 24, ..ProptestConfig::default() };
     let case = std::sync::atomic::AtomicUsize::new(0);
-    proptest!(config, |(files in files)| {
+    proptest!(cases::config(cases::MERGE_FILES), |(files in files)| {
         let n = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut paths = Vec::new();
         let mut pairs: Vec<(usize, &str)> = Vec::new();
@@ -659,8 +735,8 @@ fn resuming_after_the_instruction_cap_changed_is_refused() {
 
 /// Files of different sweeps do not merge (issue 37.4): shards of one grid number their points
 /// alike, so the same number under another key in another file is another grid's point; and a
-/// run made under other limits is another sweep's. Each refusal names the file and the point,
-/// exit 2, nothing written.
+/// run made under other limits is another sweep's. Each refusal names the file, the line and
+/// the point, exit 2, nothing written.
 #[test]
 fn merging_refuses_files_of_different_grids_or_limits() {
     let dir = tempfile::tempdir().unwrap();
@@ -685,7 +761,7 @@ fn merging_refuses_files_of_different_grids_or_limits() {
     ] {
         let (code, err) = sweep(&[Path::new("--merge"), &fcfs, other, Path::new("--csv"), &out]);
         assert_eq!(code, 2, "{err}");
-        assert!(err.contains(&format!("{}: ", other.display())) && err.contains(why), "{err}");
+        assert!(err.contains(&format!("{}:2:1: ", other.display())) && err.contains(why), "{err}");
         assert!(err.contains("do not merge"), "{err}");
         assert!(!out.exists());
     }

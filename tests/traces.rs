@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::cases;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -216,6 +217,20 @@ fn bad_traces_exit_2_naming_file_line_and_column() {
         ),
         "{err}"
     );
+    // A list of copies only, or empty: the position after its last line (issue 37.6's fuzzer
+    // found this refusal without one).
+    for (text, line) in [("MemcpyHtoD,0x0,12\n\n", 3), ("", 1)] {
+        std::fs::write(&list, text).unwrap();
+        let (code, _, err) = run_cli(&["run", "-w", list.to_str().unwrap()]);
+        assert_eq!(code, 2);
+        assert_eq!(
+            err.trim(),
+            format!(
+                "error: {}:{line}:1: expected at least one `kernel-<N>.traceg` line, found the end of the file",
+                list.display()
+            )
+        );
+    }
 }
 
 /// The fuzzer's seeds: real lines with their tracer versions.
@@ -283,7 +298,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(cases::config(cases::TRACE_LINES))]
 
     /// Any mutation of a real line parses or fails with a column inside (or just past) it.
     #[test]
@@ -301,6 +316,10 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(cases::config(cases::TRACE_KERNELS))]
 
     /// A real kernel cut anywhere, or with a mutated line, loads or reports an error — and a cut
     /// before its last `#END_TB` is always an error.
@@ -328,6 +347,35 @@ proptest! {
             Err(e) => prop_assert!(e.to_string().starts_with("k.traceg:"), "{e}"),
         }
     }
+}
+
+/// Trace lines are bounded, as `dram --trace` lines are (issue 37.1): a kernel name of the
+/// longest line allowed, longer than any mangled C++ name, loads; one byte more is refused at
+/// its line before more of it is read; an endless kernel file is refused at its first line.
+#[test]
+fn trace_lines_are_bounded() {
+    use warpscope::workload::accelsim::body::MAX_LINE_BYTES;
+    let first = SMALL_KERNEL.lines().next().unwrap();
+    let named = |len: u64| {
+        let line = format!("-kernel name = {}", "K".repeat(len as usize - "-kernel name = ".len()));
+        let text = SMALL_KERNEL.replacen(first, &line, 1);
+        TraceKernel::load(TraceSource::Embedded(Box::leak(text.into_boxed_str())), "k.traceg")
+    };
+    let k = named(MAX_LINE_BYTES).unwrap();
+    assert_eq!(k.header.name.len() as u64, MAX_LINE_BYTES - 15);
+    assert_eq!(
+        named(MAX_LINE_BYTES + 1).unwrap_err().to_string(),
+        "k.traceg:1:1: expected a line of at most 1 MB (an instruction line is under 1 KB), found a longer one"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let endless = dir.path().join("kernel-1.traceg");
+    std::os::unix::fs::symlink("/dev/zero", &endless).unwrap();
+    let (code, _, err) = run_cli(&["run", "-w", endless.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: {}:1:1: expected a line of at most 1 MB", endless.display())),
+        "{err}"
+    );
 }
 
 /// Two thread blocks of rodinia-bfs kernel-1 lines (tracer 3).

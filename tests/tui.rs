@@ -667,9 +667,8 @@ fn any_layout_draws_at_any_size_with_what_does_not_fit_hidden() {
             )
         })
     }
-    let config = proptest::test_runner::Config { cases: 48, ..Default::default() };
     let app = std::cell::RefCell::new(app_at_occlusion());
-    proptest!(config, |(root in node(), w in 80u16..260, h in 20u16..90)| {
+    proptest!(common::cases::config(common::cases::LAYOUT_TREES), |(root in node(), w in 80u16..260, h in 20u16..90)| {
         let mut app = app.borrow_mut();
         let text = format!("(name: \"gen\", root: {root})");
         let layout = Layout::parse(&text, &Origin::File("gen.ron".into())).unwrap();

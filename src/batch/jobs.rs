@@ -26,6 +26,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::cases::config(crate::cases::JOB_POOLS))]
+
         /// Any request gives a pool of at least one thread and at most the points, the cores'
         /// share and what was asked.
         #[test]

@@ -274,9 +274,14 @@ impl Repro {
     /// Reads a spec, loads its sweep, and checks that every claim and figure names variants,
     /// benchmarks and a metric the sweep has.
     pub fn load(path: &Path) -> Result<Repro, ConfigError> {
+        Repro::from_text(&read_file(path)?, path)
+    }
+
+    /// A spec's text, read from `path` (which names it in errors and whose directory its
+    /// paths are relative to).
+    pub fn from_text(text: &str, path: &Path) -> Result<Repro, ConfigError> {
         let origin = path.display().to_string();
-        let text = read_file(path)?;
-        let mut spec: ReproSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
+        let mut spec: ReproSpec = parse_ron(text, &Origin::File(origin.clone()))?;
         let mut metrics: Vec<String> = spec.sweep.metrics.clone();
         let claimed = spec.claims.iter().flat_map(|c| {
             std::iter::once(c.measure.metric())
@@ -290,9 +295,9 @@ impl Repro {
         }
         spec.sweep.metrics = metrics;
         let name = path.file_stem().map_or("repro".into(), |s| s.to_string_lossy().to_string());
-        let sweep = Sweep::from_spec(spec.sweep.clone(), path, &text, "sweep.", name)?;
+        let sweep = Sweep::from_spec(spec.sweep.clone(), path, text, "sweep.", name)?;
         let at =
-            |path: &str, message: String| error_at_path(&text, &Origin::File(origin.clone()), path, &message);
+            |path: &str, message: String| error_at_path(text, &Origin::File(origin.clone()), path, &message);
         for (i, c) in spec.claims.iter().enumerate() {
             c.check_sides()
                 .and_then(|()| {

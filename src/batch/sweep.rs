@@ -124,6 +124,32 @@ pub struct Limits {
     pub instructions: u64,
 }
 
+/// Points a refused assignment (a `--set` to [`Config::with_sets`]) at its entry in the spec —
+/// `sets[i]`, `points[i][j]` or the `grid` entry of its key — keeping its key and message: an
+/// assignment written in a grid is the grid's, not a `--set` the user never gave.
+fn assignment_error(
+    spec: &GridSpec,
+    at_key: &dyn Fn(&str, &str) -> ConfigError,
+    e: ConfigError,
+) -> ConfigError {
+    let Origin::Override(arg) = &e.origin else { return e };
+    let key_of = |a: &str| a.split_once('=').map_or(a, |(k, _)| k).trim().to_string();
+    let path = spec
+        .sets
+        .iter()
+        .position(|s| s == arg)
+        .map(|i| format!("sets[{i}]"))
+        .or_else(|| {
+            spec.points
+                .iter()
+                .enumerate()
+                .find_map(|(i, p)| p.iter().position(|s| s == arg).map(|j| format!("points[{i}][{j}]")))
+        })
+        .or_else(|| spec.grid.iter().position(|g| key_of(g) == key_of(arg)).map(|j| format!("grid[{j}]")));
+    let at = at_key(path.as_deref().unwrap_or("grid"), "");
+    ConfigError { origin: at.origin, position: path.and(at.position), key: e.key, message: e.message }
+}
+
 fn grid_error(origin: &str, message: String) -> ConfigError {
     ConfigError { origin: Origin::File(origin.to_string()), position: None, key: String::new(), message }
 }
@@ -131,11 +157,15 @@ fn grid_error(origin: &str, message: String) -> ConfigError {
 impl Sweep {
     /// Reads a grid file, loads its machine and workloads, and checks every point's config.
     pub fn load(path: &Path) -> Result<Sweep, ConfigError> {
-        let origin = path.display().to_string();
-        let text = crate::config::read_file(path)?;
-        let spec: GridSpec = parse_ron(&text, &Origin::File(origin.clone()))?;
+        Sweep::from_text(&crate::config::read_file(path)?, path)
+    }
+
+    /// A grid file's text, read from `path` (which names it in errors and whose directory its
+    /// paths are relative to).
+    pub fn from_text(text: &str, path: &Path) -> Result<Sweep, ConfigError> {
+        let spec: GridSpec = parse_ron(text, &Origin::File(path.display().to_string()))?;
         let name = path.file_stem().map_or("sweep".into(), |s| s.to_string_lossy().to_string());
-        Sweep::from_spec(spec, path, &text, "", name)
+        Sweep::from_spec(spec, path, text, "", name)
     }
 
     /// A sweep from a grid spec read from `path` (whose directory the spec's paths are
@@ -157,16 +187,29 @@ impl Sweep {
                 msg,
             )
         };
+        // A file the spec names that cannot be read at all is refused at its entry in the spec;
+        // an error inside it names the file and its own line.
+        let entry = |key: &str, e: ConfigError| match &e.origin {
+            Origin::File(_) if e.position.is_none() && e.key.is_empty() => at_key(key, &e.to_string()),
+            _ => e,
+        };
         if spec.workloads.is_empty() {
             return Err(at_key("workloads", "must list at least one workload"));
         }
-        let base = Config::load_or_builtin(spec.config.as_ref().map(|c| dir.join(c)).as_deref(), &[])?;
+        if let Some(j) = (0..spec.workloads.len()).find(|&j| spec.workloads[..j].contains(&spec.workloads[j]))
+        {
+            return Err(at_key(&format!("workloads[{j}]"), &format!("lists `{}` twice", spec.workloads[j])));
+        }
+        let base = Config::load_or_builtin(spec.config.as_ref().map(|c| dir.join(c)).as_deref(), &[])
+            .map_err(|e| entry("config", e))?;
         let mut workloads = Vec::new();
-        for w in &spec.workloads {
+        for (j, w) in spec.workloads.iter().enumerate() {
             // A benchmark name stands for itself; anything else is a file beside the grid.
             let p = (w != "builtin")
                 .then(|| if crate::workload::bench::find(w).is_some() { w.into() } else { dir.join(w) });
-            workloads.push((w.clone(), Arc::new(Workload::resolve(p.as_deref(), &[], base.sim.seed)?)));
+            let workload = Workload::resolve(p.as_deref(), &[], base.sim.seed)
+                .map_err(|e| entry(&format!("workloads[{j}]"), e))?;
+            workloads.push((w.clone(), Arc::new(workload)));
         }
         let mut assignments: Vec<Vec<String>> = Vec::new();
         if !spec.grid.is_empty() {
@@ -181,15 +224,25 @@ impl Sweep {
             })?;
             assignments.extend(axes.into_iter().map(|v| v.sets));
         }
-        assignments.extend(spec.points.iter().cloned());
+        for (i, point) in spec.points.iter().enumerate() {
+            if let Some(j) = point.iter().position(|a| !a.contains('=')) {
+                return Err(at_key(
+                    &format!("points[{i}][{j}]"),
+                    &format!("`{}`: expected key.path=value", point[j]),
+                ));
+            }
+            if assignments.contains(point) {
+                let message = "is a point the grid or an earlier point already gives (same assignments)";
+                return Err(at_key(&format!("points[{i}]"), message));
+            }
+            assignments.push(point.clone());
+        }
         if assignments.is_empty() {
             assignments.push(Vec::new());
         }
         let mut axes: Vec<String> = Vec::new();
         for a in assignments.iter().flatten() {
-            let Some((k, _)) = a.split_once('=') else {
-                return Err(grid_error(&origin, format!("points: `{a}`: expected key.path=value")));
-            };
+            let k = a.split_once('=').map_or(a.as_str(), |(k, _)| k);
             if !axes.iter().any(|x| x == k.trim()) {
                 axes.push(k.trim().to_string());
             }
@@ -198,7 +251,7 @@ impl Sweep {
         for (wi, (label, _)) in workloads.iter().enumerate() {
             for a in &assignments {
                 let sets: Vec<String> = spec.sets.iter().chain(a).cloned().collect();
-                let mut config = base.with_sets(&sets)?;
+                let mut config = base.with_sets(&sets).map_err(|e| assignment_error(&spec, &at_key, e))?;
                 if spec.max_cycles > 0 {
                     config.sim.max_cycles = spec.max_cycles;
                 }
@@ -217,13 +270,6 @@ impl Sweep {
                     config,
                 });
             }
-        }
-        let unique: BTreeSet<&str> = points.iter().map(|p| p.key.as_str()).collect();
-        if unique.len() != points.len() {
-            return Err(grid_error(
-                &origin,
-                "lists the same point twice (same workload and assignments)".into(),
-            ));
         }
         let metrics_named = !spec.metrics.is_empty();
         let metrics = if spec.metrics.is_empty() {
@@ -432,6 +478,8 @@ pub struct Record {
     pub key: String,
     /// The line as written (without its newline).
     pub line: String,
+    /// Its line number in its file.
+    pub at: usize,
 }
 
 /// What a stored run was made on and under, as its record says: the sweep's machine and
@@ -460,19 +508,59 @@ fn made_on(header: Option<&[String]>, line: &str) -> Option<(String, String)> {
     Some((format!("on `{machine}` under {limits}"), digest))
 }
 
+/// The longest line of a results file, in bytes: a JSON line holds one run's whole report, tens
+/// of kilobytes. A longer line is refused once this much of it is read, so an endless file
+/// (`--merge` of a link to `/dev/zero`) ends in an error, not in all of memory.
+pub const MAX_RESULT_LINE_BYTES: u64 = 16 << 20;
+
 /// The complete lines of a results file (a partly written last line is left out) and, for
-/// CSV, its header. Returns the byte length of the complete part.
+/// CSV, its header. Returns the byte length of the complete part. A line that is no result is
+/// bad input, refused at its line and column.
 pub fn read_results(path: &Path) -> Result<(Option<Vec<String>>, Vec<Record>, u64)> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    use std::io::{BufRead, Read};
+    let name = path.display().to_string();
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((None, Vec::new(), 0)),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
+        Err(e) => return Err(ConfigError::cannot_read(&name, &e).into()),
     };
-    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    let at = |line: usize, col: usize, message: String| -> anyhow::Error {
+        ConfigError {
+            origin: Origin::File(name.clone()),
+            position: Some((line, col)),
+            key: String::new(),
+            message,
+        }
+        .into()
+    };
     let format = Format::of(path);
+    let mut reader = std::io::BufReader::new(file);
+    let mut buf = Vec::new();
+    let mut complete = 0u64;
     let mut header = None;
     let mut records = Vec::new();
-    for (i, line) in text[..complete].lines().enumerate() {
+    for i in 1.. {
+        buf.clear();
+        let n = (&mut reader)
+            .take(MAX_RESULT_LINE_BYTES + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| ConfigError::cannot_read(&name, &e))?;
+        if buf.last() != Some(&b'\n') {
+            if n as u64 > MAX_RESULT_LINE_BYTES {
+                let message = format!(
+                    "the line is longer than {} MB; a result is one line",
+                    MAX_RESULT_LINE_BYTES >> 20
+                );
+                return Err(at(i, 1, message));
+            }
+            // The end, or a partly written last line.
+            break;
+        }
+        complete += n as u64;
+        let line = std::str::from_utf8(&buf[..n - 1]).map_err(|e| {
+            at(i, e.valid_up_to() + 1, "expected text (UTF-8), found a byte that is not".into())
+        })?;
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if line.is_empty() {
             continue;
         }
@@ -486,18 +574,24 @@ pub fn read_results(path: &Path) -> Result<(Option<Vec<String>>, Vec<Record>, u6
                 (f.first().and_then(|p| p.parse().ok()), f.get(1).cloned())
             }
             Format::JsonLines => {
-                let v: serde_json::Value = serde_json::from_str(line).with_context(|| {
-                    format!("{}:{}: expected a JSON object per line", path.display(), i + 1)
+                let v: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+                    // serde_json's words end with where in the line, which the position says.
+                    let words = e.to_string();
+                    let words = words.split(" at line ").next().unwrap_or_default().to_string();
+                    at(i, e.column().max(1), format!("expected a JSON object per line: {words}"))
                 })?;
-                (v["point"].as_u64().map(|p| p as usize), v["key"].as_str().map(String::from))
+                (
+                    v["point"].as_u64().and_then(|p| usize::try_from(p).ok()),
+                    v["key"].as_str().map(String::from),
+                )
             }
         };
         let (Some(point), Some(key)) = (point, key) else {
-            bail!("{}:{}: expected a sweep result with a point and a key", path.display(), i + 1);
+            return Err(at(i, 1, "expected a sweep result with a point and a key".into()));
         };
-        records.push(Record { point, key, line: line.to_string() });
+        records.push(Record { point, key, line: line.to_string(), at: i });
     }
-    Ok((header, records, complete as u64))
+    Ok((header, records, complete))
 }
 
 /// A results file's records matched to a sweep's points.
@@ -854,12 +948,13 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
     // Each point number's key, and the file it came from.
     let mut numbered: std::collections::BTreeMap<usize, (String, PathBuf)> = Default::default();
     for input in inputs {
-        let refuse = |message: String| ConfigError {
+        let refuse_at = |line: Option<usize>, message: String| ConfigError {
             origin: Origin::File(input.display().to_string()),
-            position: None,
+            position: line.map(|l| (l, 1)),
             key: String::new(),
             message,
         };
+        let refuse = |message: String| refuse_at(None, message);
         if Format::of(input) != format {
             let message =
                 format!("cannot merge {:?} into {:?} ({})", Format::of(input), format, out.display());
@@ -872,17 +967,16 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
         if let Some(h) = &h
             && h.get(..2) != Some(&["point".to_string(), "key".to_string()][..])
         {
-            return Err(refuse(format!(
-                "not a sweep's results: its columns begin `{}`, not `point,key`",
-                h.join(",")
-            ))
+            return Err(refuse_at(
+                Some(1),
+                format!("not a sweep's results: its columns begin `{}`, not `point,key`", h.join(",")),
+            )
             .into());
         }
         match (&header, h) {
             (Some(a), Some(b)) if *a != b => {
-                return Err(
-                    refuse(format!("its columns differ from the other files' ({})", b.join(","))).into()
-                );
+                let message = format!("its columns differ from the other files' ({})", b.join(","));
+                return Err(refuse_at(Some(1), message).into());
             }
             (None, h) => header = h,
             _ => {}
@@ -890,11 +984,11 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
         for r in recs {
             let made = made_on(header.as_deref(), &r.line);
             let differs = |why: String| -> anyhow::Error {
-                refuse(format!(
+                let message = format!(
                     "point {} (`{}`) {why}: results of different sweeps do not merge",
                     r.point, r.key
-                ))
-                .into()
+                );
+                refuse_at(Some(r.at), message).into()
             };
             if let Some((on, digest)) = made {
                 match &first_made {
@@ -921,11 +1015,11 @@ pub fn merge(out: &Path, inputs: &[PathBuf]) -> Result<Merged> {
             match numbered.get(&r.point) {
                 Some((key, from)) if *key != r.key && from != input => {
                     let why = format!("is point {} `{key}` in {}", r.point, from.display());
-                    return Err(refuse(format!(
+                    let message = format!(
                         "point {} is `{}` here, and {why}: files of different grids do not merge",
                         r.point, r.key
-                    ))
-                    .into());
+                    );
+                    return Err(refuse_at(Some(r.at), message).into());
                 }
                 Some(_) => {}
                 None => {
@@ -1203,8 +1297,12 @@ mod tests {
             sweep.points.iter().map(|p| p.key.clone()).collect::<Vec<_>>(),
             [key("gmc"), key("frfcfs"), key("fcfs")]
         );
-        let record =
-            |point: usize, sched: &str, line: &str| Record { point, key: key(sched), line: line.into() };
+        let record = |point: usize, sched: &str, line: &str| Record {
+            point,
+            key: key(sched),
+            line: line.into(),
+            at: 1,
+        };
         let records = vec![
             record(0, "fcfs", "fcfs"),
             record(1, "frfcfs", "frfcfs, first"),

@@ -138,12 +138,54 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// Reads a whole text file; failing, an error naming it. A leading UTF-8 byte-order mark,
-/// which some editors write, is dropped: it is no part of the text, and left in it would be read
-/// as a stray character before the first key or option.
+/// The longest text file warpscope reads whole, in bytes: machines, workloads, grids, specs,
+/// layouts, option files, scripts and kernel lists are written by hand or by a tool in
+/// kilobytes (a kernel list of 10,000 kernels is 200 KB). A longer file is refused once this
+/// much is read, so an endless one (`-c /dev/zero`) ends in an error, not in all of memory
+/// (issue 37.1, the class of `dram --trace /dev/zero`).
+pub const MAX_TEXT_BYTES: u64 = 16 << 20;
+
+/// Reads a whole text file of at most [`MAX_TEXT_BYTES`]; failing, an error naming it.
 pub fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ConfigError::cannot_read(&path.display().to_string(), &e))?;
+    read_text(path, MAX_TEXT_BYTES)
+}
+
+/// Reads a whole text file of at most `max_bytes`; failing, an error naming it (and the line
+/// and column of a byte that is not UTF-8). A leading UTF-8 byte-order mark, which some editors
+/// write, is dropped: it is no part of the text, and left in it would be read as a stray
+/// character before the first key or option.
+pub fn read_text(path: &std::path::Path, max_bytes: u64) -> Result<String, ConfigError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes))
+        .map_err(|e| ConfigError::cannot_read(&file, &e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(ConfigError {
+            origin: Origin::File(file),
+            position: None,
+            key: String::new(),
+            message: format!(
+                "is longer than {} MB, more than a file of this kind holds (is it the right file?)",
+                max_bytes >> 20
+            ),
+        });
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The text up to the bad byte is valid, so its lines and columns are.
+        let (line, col) = line_col(std::str::from_utf8(valid).unwrap_or_default(), valid.len());
+        ConfigError {
+            origin: Origin::File(file.clone()),
+            position: Some((line, col)),
+            key: String::new(),
+            message: format!(
+                "expected text (UTF-8), found the byte 0x{:02x}",
+                e.as_bytes()[e.utf8_error().valid_up_to()]
+            ),
+        }
+    })?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,

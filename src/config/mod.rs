@@ -17,7 +17,7 @@ pub mod overrides;
 mod validate;
 
 pub use custom_mapping::CustomFields;
-pub use error::{ConfigError, Origin, error_at_path, read_file};
+pub use error::{ConfigError, MAX_TEXT_BYTES, Origin, error_at_path, read_file, read_text};
 pub use names::{
     AllocPolicy, CcwsAccess, CcwsPriority, Constrained, CoordinationKey, DramSchedulerName, IPOLY_SIZES,
     IdealMemory, IncompleteGroups, IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing,

@@ -248,8 +248,16 @@ fn number(s: &str, what: &str) -> Result<u64, String> {
     })
 }
 
+/// A breakpoint number: one that fits the 32 bits breakpoints are numbered in, refused
+/// otherwise rather than cut to its low bits (`delete 4294967297` is not `delete 1`).
+fn id(s: &str, what: &str) -> Result<u32, String> {
+    let n = number(s, what)?;
+    u32::try_from(n)
+        .map_err(|_| format!("{what}: `{s}` is too large for a breakpoint number (at most {})", u32::MAX))
+}
+
 fn ids(args: &[&str], cmd: &str) -> Result<Vec<u32>, String> {
-    args.iter().map(|a| number(a, cmd).map(|n| n as u32)).collect()
+    args.iter().map(|a| id(a, cmd)).collect()
 }
 
 impl Command {
@@ -300,13 +308,13 @@ impl Command {
             }
             "condition" => {
                 let Some(first) = args.first() else { return Err("condition N [EXPR]".into()) };
-                let id = number(first, "condition")? as u32;
+                let id = id(first, "condition")?;
                 let expr = rest[first.len()..].trim();
                 Command::Condition { id, expr: (!expr.is_empty()).then(|| expr.to_string()) }
             }
             "ignore" => match args.as_slice() {
                 [id, count] => {
-                    Command::Ignore { id: number(id, "ignore")? as u32, count: number(count, "ignore")? }
+                    Command::Ignore { id: self::id(id, "ignore")?, count: number(count, "ignore")? }
                 }
                 _ => return Err("ignore N COUNT".into()),
             },
@@ -456,6 +464,10 @@ mod tests {
             Err("goto: `0x1ffffffffffffffff` is too large (at most 18446744073709551615)".into())
         );
         assert_eq!(Command::parse("continue 3"), Err("continue takes no arguments".into()));
+        assert_eq!(
+            Command::parse("delete 4294967297"),
+            Err("delete: `4294967297` is too large for a breakpoint number (at most 4294967295)".into())
+        );
         assert_eq!(Command::parse("until"), Err("until needs a cycle number".into()));
         assert!(Command::parse("show b").unwrap_err().starts_with("ambiguous view `b`: banks, breakpoints"));
         assert!(Command::parse("show nothing").unwrap_err().contains("views: banks, warpgroups"));

@@ -444,7 +444,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+        #![proptest_config(crate::cases::config(crate::cases::EXPRESSIONS))]
         #[test]
         fn no_expression_panics(text in expression()) {
             let _ = eval(&text);

@@ -201,6 +201,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::cases::config(crate::cases::L1_BANK_STAGES))]
+
         /// Random cycles of entries, lookups that succeed or are refused, and advances leave
         /// the same accesses at the same stages as the stage array.
         #[test]

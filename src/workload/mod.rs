@@ -234,12 +234,22 @@ impl Workload {
             no_sizes(&origin, sizes)?;
             return Workload::load_trace(path, kind);
         }
-        let text = read_file(path)?;
-        if bench::is_bench_file(&text) {
-            return bench::from_text(&text, &origin, sizes);
+        Workload::from_file_text(&read_file(path)?, &origin, sizes, sim_seed)
+    }
+
+    /// Reads the text of a workload file (RON) of either kind: a benchmark file (`benchmark:
+    /// "atax"`), sized by `sizes` (`workload.KNOB=N`), or a synthetic workload.
+    pub fn from_file_text(
+        text: &str,
+        origin: &Origin,
+        sizes: &[String],
+        sim_seed: u64,
+    ) -> Result<Workload, ConfigError> {
+        if bench::is_bench_file(text) {
+            return bench::from_text(text, origin, sizes);
         }
-        no_sizes(&origin, sizes)?;
-        Workload::from_text(&text, &origin, sim_seed)
+        no_sizes(origin, sizes)?;
+        Workload::from_text(text, origin, sim_seed)
     }
 
     /// Resolves `-w`: a workload file, a benchmark name (`atax`), or the built-in workload when

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod cases;
+pub mod mutate;
 pub mod timing_checker;
 
 use std::sync::Arc;
@@ -12,6 +14,24 @@ use warpscope::sim::request::{AccessKind, MemRequest};
 use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Event, EventKind, EventSink, Gpu};
 use warpscope::workload::Workload;
+
+/// The Rust files below `dir`, sorted.
+pub fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}
 
 /// A small, fast machine for end-to-end tests: 4 SMs, 2 channels.
 pub const SMALL_CONFIG: &str = include_str!("../fixtures/small.ron");

@@ -119,6 +119,11 @@ pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<
     Ok(written)
 }
 
+/// The longest peer log read, in bytes: Accel-Sim's log of one kernel is megabytes (its
+/// statistics and a progress line every few thousand cycles); an endless file is refused here
+/// rather than read until memory runs out.
+const MAX_LOG_BYTES: u64 = 1 << 30;
+
 /// Reads the peer's logs (`logs/NAME.log` for every kernel of the spec) into the study's
 /// stored results; returns the file written. A kernel without a log is an error naming it.
 pub fn record(study: &Study, logs: &Path) -> Result<String> {
@@ -135,7 +140,7 @@ pub fn record(study: &Study, logs: &Path) -> Result<String> {
     }
     let mut kernels = Vec::new();
     for k in &study.spec.kernels {
-        let log = crate::config::read_file(&log_of(k))?;
+        let log = crate::config::read_text(&log_of(k), MAX_LOG_BYTES)?;
         let stats = peer_log::parse(&log);
         if stats.cycles.is_none() {
             bail!("{}: the log has no gpu_tot_sim_cycle: the peer did not finish", log_of(k).display());

@@ -96,8 +96,14 @@ pub struct Study {
 
 impl Study {
     pub fn load(path: &Path) -> Result<Study, ConfigError> {
+        Study::from_text(&read_file(path)?, path)
+    }
+
+    /// A study's text, read from `path` (which names it in errors and whose directory its
+    /// paths are relative to).
+    pub fn from_text(text: &str, path: &Path) -> Result<Study, ConfigError> {
         let origin = Origin::File(path.display().to_string());
-        let spec: ValidateSpec = parse_ron(&read_file(path)?, &origin)?;
+        let spec: ValidateSpec = parse_ron(text, &origin)?;
         let key_error = |key: String, message: String| ConfigError {
             origin: origin.clone(),
             position: None,

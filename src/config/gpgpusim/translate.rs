@@ -86,11 +86,19 @@ impl<'a> Ctx<'a> {
             .split(sep)
             .map(|s| {
                 let s = s.trim();
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|v| *v >= 0.0 && v.fract() == 0.0)
-                    .map(|v| v as u64)
-                    .ok_or_else(|| self.fail(o, &format!("`{s}` is not a whole number; expected {shape}")))
+                let v =
+                    s.parse::<f64>().ok().filter(|v| *v >= 0.0 && v.fract() == 0.0).ok_or_else(|| {
+                        self.fail(o, &format!("`{s}` is not a whole number; expected {shape}"))
+                    })?;
+                // GPGPU-Sim reads these options into 32-bit `int`s and `unsigned`s; below the
+                // bound a product of two of them fits 64 bits.
+                if v > f64::from(u32::MAX) {
+                    return Err(self.fail(
+                        o,
+                        &format!("`{s}` is more than {}, the most a 32-bit option holds", u32::MAX),
+                    ));
+                }
+                Ok(v as u64)
             })
             .collect()
     }
@@ -371,8 +379,11 @@ fn cache_geometry(c: &mut Ctx, level: &str, s: &CacheSpec, o: &Opt) {
     if ways > MAX_WAYS {
         // Keep the capacity: the widest associativity warpscope holds that leaves a power-of-two
         // set count.
-        let lines = sets * ways;
-        if let Some(w) = (1..=MAX_WAYS).rev().find(|w| lines % w == 0 && (lines / w).is_power_of_two()) {
+        // More than 2^32 lines are no cache at all: the ways are then refused as they are.
+        let lines = sets.checked_mul(ways).unwrap_or(0);
+        if let Some(w) =
+            (1..=MAX_WAYS).rev().find(|w| lines > 0 && lines % w == 0 && (lines / w).is_power_of_two())
+        {
             (sets, ways) = (lines / w, w);
             unmodelled.push(format!(
                 "{} ways: warpscope holds at most {MAX_WAYS}; the same {lines} lines as {sets} sets × {ways} ways",
@@ -638,7 +649,8 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
             Some((_, p)) => format!("{} bytes ({}) × {}", shown(o), at(o), src(p)),
             None => format!("{} bytes ({})", shown(o), at(o)),
         };
-        c.set("dram.bus_bits", width * chips.map_or(1, |p| p.0) * 8, from);
+        // Both factors are 32-bit: their product fits 64 bits, its bits 128.
+        c.set("dram.bus_bits", u128::from(width * chips.map_or(1, |p| p.0)) * 8, from);
     }
     let burst = c.number("gpgpu_dram_burst_length")?;
     let ratio = c.number("dram_data_command_freq_ratio")?;
@@ -826,12 +838,11 @@ fn partition_indexing(c: &mut Ctx, mapping: &Opt, channel_bit: Option<u32>) {
         c.note(mapping, SLICES);
         return;
     };
-    let channels = c.opts.get("gpgpu_n_mem").and_then(|o| o.value.trim().parse::<u64>().ok()).unwrap_or(0);
-    let per = c
-        .opts
-        .get("gpgpu_n_sub_partition_per_mchannel")
-        .and_then(|o| o.value.trim().parse::<u64>().ok())
-        .unwrap_or(1);
+    // 32-bit options, as GPGPU-Sim reads them: their product fits 64 bits.
+    let option =
+        |name: &str| c.opts.get(name).and_then(|o| o.value.trim().parse::<u32>().ok()).map(u64::from);
+    let (channels, per) =
+        (option("gpgpu_n_mem").unwrap_or(0), option("gpgpu_n_sub_partition_per_mchannel").unwrap_or(1));
     match p.value.trim() {
         "0" => {
             c.agree(p, "no partition hashing");

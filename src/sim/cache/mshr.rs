@@ -175,6 +175,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::cases::config(crate::cases::MSHR_LOOKUPS))]
+
         /// The bounded, eight-at-a-time lookup finds what a plain scan of every entry finds,
         /// under random allocations and releases of 20 entries.
         #[test]

@@ -25,8 +25,18 @@ impl TraceError {
     }
 }
 
-/// Reads lines from a buffered source with a reused buffer (constant memory), tracking the
-/// line number and byte offset.
+/// The longest line of a trace file, in bytes. An instruction line is under 1 KB: with 32
+/// lanes listed, its addresses take 32 × 19 bytes (`0x` and 16 hex digits, a space), or a base
+/// and 31 deltas of at most 20 digits each, after a few registers and the opcode. The longest
+/// line of a real trace is the header's kernel name, a mangled C++ name, which for
+/// template-heavy libraries (CUTLASS, Thrust, Eigen) runs to several kilobytes; 1 MB leaves
+/// a hundredfold margin. A longer line is refused before more of it is held in memory, so an
+/// endless file (`-w kernel-1.traceg` linked to `/dev/zero`) ends at its first line instead of
+/// in all of memory, as `dram --trace` refuses a line past its `MAX_LINE_BYTES`.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Reads lines from a buffered source with a reused buffer (memory bounded by
+/// [`MAX_LINE_BYTES`]), tracking the line number and byte offset.
 pub struct LineReader<R> {
     r: R,
     buf: Vec<u8>,
@@ -50,12 +60,21 @@ impl<R: BufRead> LineReader<R> {
     pub fn next_line(&mut self) -> Result<Option<Line<'_>>, TraceError> {
         self.buf.clear();
         let start = self.offset;
-        let n = self
-            .r
+        let n = std::io::Read::take(&mut self.r, MAX_LINE_BYTES + 1)
             .read_until(b'\n', &mut self.buf)
             .map_err(|e| TraceError::new(self.line + 1, 1, format!("cannot read: {e}")))?;
         if n == 0 {
             return Ok(None);
+        }
+        if n as u64 > MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
+            return Err(TraceError::new(
+                self.line + 1,
+                1,
+                format!(
+                    "expected a line of at most {} MB (an instruction line is under 1 KB), found a longer one",
+                    MAX_LINE_BYTES >> 20
+                ),
+            ));
         }
         self.line += 1;
         self.offset += n as u64;

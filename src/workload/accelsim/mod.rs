@@ -632,11 +632,12 @@ pub fn load_list(path: &Path, budget: usize) -> Result<Vec<TraceKernel>, ConfigE
         last.memcpys_after = memcpys;
     }
     if kernels.is_empty() {
+        // Where a kernel line was wanted: after the last line.
         return Err(ConfigError {
             origin: Origin::File(name),
-            position: None,
+            position: Some((text.lines().count() + 1, 1)),
             key: String::new(),
-            message: "expected at least one `kernel-<N>.traceg` line, found none".into(),
+            message: "expected at least one `kernel-<N>.traceg` line, found the end of the file".into(),
         });
     }
     Ok(kernels)
@@ -762,6 +763,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::cases::config(crate::cases::MEMCPY_LINES))]
+
         /// Any line starting like a copy parses or is refused, never panics; what parses writes
         /// back to a line that parses the same.
         #[test]
