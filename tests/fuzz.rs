@@ -229,9 +229,11 @@ fn mutated_kernel_lists() {
     }
     let case = std::sync::atomic::AtomicUsize::new(0);
     let tally = Tally::default();
-    proptest!(config(cases::KERNEL_LISTS), |(pick in any::<Index>(), e in edits())| {
+    // A list is three lines, and nearly every edit breaks one: a fifth are read unedited, so
+    // that any seed has lists to accept.
+    proptest!(config(cases::KERNEL_LISTS), |(pick in any::<Index>(), e in proptest::option::weighted(0.8, edits()))| {
         let (d, text) = &lists[pick.index(lists.len())];
-        let text = apply(text, &e);
+        let text = e.map_or(text.clone(), |e| apply(text, &e));
         let list = d.join(format!("list-{}.g", case.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
         std::fs::write(&list, &text).unwrap();
         let r = Workload::load(&list, 1);

@@ -108,7 +108,7 @@ pub const GENERATIVE: &[Generative] = &[
     },
     Generative {
         class: "Accel-Sim trace: `kernelslist.g`",
-        generated: "a real kernel list with one to three edits",
+        generated: "a real kernel list, four in five with one to three edits",
         file: "tests/fuzz.rs",
         test: "mutated_kernel_lists",
         constant: "KERNEL_LISTS",
