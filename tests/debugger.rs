@@ -223,7 +223,7 @@ fn reverse_continue_returns_to_the_previous_hit() {
     run(&mut s, "break cycle 100");
     assert_eq!(run(&mut s, "rc"), "Breakpoint 2, cycle 100: reached cycle 100");
     assert_eq!(s.gpu.cycle, 100);
-    assert_eq!(run(&mut s, "rc"), "No earlier breakpoint hit: at the start of the program (cycle 0).");
+    assert_eq!(run(&mut s, "rc"), "No earlier breakpoint hit: at the start of the program.\ncycle 0");
 }
 
 #[test]
@@ -280,8 +280,8 @@ fn every_view_renders_as_text() {
     let mut s = session();
     run(&mut s, "break occlusion");
     run(&mut s, "c");
-    let Some(warpscope::debug::Stop::Hit(h)) = s.last_stop.clone() else { panic!() };
-    let Some(Event::MemoryOcclusion { core, warp, needed, free, .. }) = h.event else { panic!() };
+    let Some(warpscope::debug::Stop::Hits(hits)) = s.last_stop.clone() else { panic!() };
+    let Some(Event::MemoryOcclusion { core, warp, needed, free, .. }) = hits[0].event else { panic!() };
     let inspector = run(&mut s, &format!("show warp {core}.{warp}"));
     assert!(inspector.contains(&format!("Warp {core}.{warp} — inspector")), "{inspector}");
     assert!(inspector.contains("OCCLUDED"), "{inspector}");
@@ -424,8 +424,8 @@ fn warpgroup_and_merb_views_show_the_scheduler_state() {
     run(&mut s, "break merb-postpone");
     let hit = run(&mut s, "continue");
     assert!(hit.contains("MERB"), "{hit}");
-    let Some(warpscope::debug::Stop::Hit(h)) = s.last_stop.clone() else { panic!("{hit}") };
-    let Some(Event::MerbPostpone { channel, bank, .. }) = h.event else { panic!("{hit}") };
+    let Some(warpscope::debug::Stop::Hits(hits)) = s.last_stop.clone() else { panic!("{hit}") };
+    let Some(Event::MerbPostpone { channel, bank, .. }) = hits[0].event else { panic!("{hit}") };
     let ch = channel as usize;
 
     let view = run(&mut s, &format!("show warpgroups {ch}"));
