@@ -293,3 +293,55 @@ fn interference_sums_the_blame_of_every_load_of_the_window() {
     assert!(s.execute_blocking("show interference 0").unwrap_err().contains("not a number of cycles"));
     assert!(s.execute_blocking("show interference x").unwrap_err().contains("not a number of cycles"));
 }
+
+/// The numbers of a table column, read as the view prints them (`1,268` is 1268).
+fn column(t: &warpscope::debug::views::Table, col: usize) -> Vec<u64> {
+    t.rows.iter().map(|r| r[col].text.replace(',', "").parse().unwrap()).collect()
+}
+
+/// The blame table of a multi-request load is the load's (issue 38 item 3): its stages are
+/// those of the request whose data came back last and add up, cycle for cycle and to 100%, to
+/// the latency the view states; each request's own latency, summed, is the request-cycles
+/// the view labels apart, which is more than the latency since the requests wait at once.
+#[test]
+fn the_blame_table_of_a_multi_request_load_adds_up_to_its_latency() {
+    use warpscope::debug::views::{Block, show};
+    let mut s = session_on_tiny();
+    run(&mut s, "until 12000");
+    let sm = &s.gpu.sms[1].exec.warps;
+    let warp = (0..sm.len()).find(|&w| sm[w].last_load.requests > 2).expect("a divergent last load");
+    let l = &sm[warp].last_load;
+    let (latency, requests) = (l.last - l.issued, usize::from(l.requests));
+    let v = show(&s.scene(), "blame", &[format!("1.{warp}")]).unwrap();
+    let text = v.to_text();
+    let tables: Vec<&warpscope::debug::views::Table> =
+        v.blocks.iter().filter_map(|b| if let Block::Table(t) = b { Some(t) } else { None }).collect();
+    let [stages, per_request] = tables[..] else { panic!("two tables:\n{text}") };
+    assert!(text.contains(&format!("{requests} requests, latency {} cycles", group(latency))), "{text}");
+    assert_eq!(column(stages, 1).iter().sum::<u64>(), latency, "the stages add up to the latency:\n{text}");
+    let shares: Vec<u64> =
+        stages.rows.iter().map(|r| r[2].text.trim_end_matches('%').parse().unwrap()).collect();
+    assert!((100 - stages.rows.len() as u64..=100 + stages.rows.len() as u64).contains(&shares.iter().sum()));
+    let each = column(per_request, 1);
+    assert_eq!(each.len(), requests);
+    assert_eq!(each.iter().max(), Some(&latency), "the request back last is the load's latency");
+    let last = each.iter().position(|c| *c == latency).unwrap();
+    assert!(
+        text.contains(&format!("the stages of request #{last}, back last, which add up to the latency")),
+        "{text}"
+    );
+    let total: u64 = each.iter().sum();
+    assert!(total > latency);
+    assert!(
+        text.contains(&format!(
+            "Request-cycles: each request from the load's issue to its data, {} in all",
+            group(total)
+        )),
+        "{text}"
+    );
+    // The critical request's row lists the same stages as the table.
+    let path = &per_request.rows[last][2].text;
+    for row in &stages.rows {
+        assert!(path.contains(&format!("{} {}", row[0].text, row[1].text)), "{path} has {}", row[0].text);
+    }
+}

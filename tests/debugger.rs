@@ -223,7 +223,7 @@ fn reverse_continue_returns_to_the_previous_hit() {
     run(&mut s, "break cycle 100");
     assert_eq!(run(&mut s, "rc"), "Breakpoint 2, cycle 100: reached cycle 100");
     assert_eq!(s.gpu.cycle, 100);
-    assert_eq!(run(&mut s, "rc"), "No earlier breakpoint hit: at the start of the program (cycle 0).");
+    assert_eq!(run(&mut s, "rc"), "No earlier breakpoint hit: at the start of the program.\ncycle 0");
 }
 
 #[test]
@@ -280,8 +280,8 @@ fn every_view_renders_as_text() {
     let mut s = session();
     run(&mut s, "break occlusion");
     run(&mut s, "c");
-    let Some(warpscope::debug::Stop::Hit(h)) = s.last_stop.clone() else { panic!() };
-    let Some(Event::MemoryOcclusion { core, warp, needed, free, .. }) = h.event else { panic!() };
+    let Some(warpscope::debug::Stop::Hits(hits)) = s.last_stop.clone() else { panic!() };
+    let Some(Event::MemoryOcclusion { core, warp, needed, free, .. }) = hits[0].event else { panic!() };
     let inspector = run(&mut s, &format!("show warp {core}.{warp}"));
     assert!(inspector.contains(&format!("Warp {core}.{warp} — inspector")), "{inspector}");
     assert!(inspector.contains("OCCLUDED"), "{inspector}");
@@ -424,8 +424,8 @@ fn warpgroup_and_merb_views_show_the_scheduler_state() {
     run(&mut s, "break merb-postpone");
     let hit = run(&mut s, "continue");
     assert!(hit.contains("MERB"), "{hit}");
-    let Some(warpscope::debug::Stop::Hit(h)) = s.last_stop.clone() else { panic!("{hit}") };
-    let Some(Event::MerbPostpone { channel, bank, .. }) = h.event else { panic!("{hit}") };
+    let Some(warpscope::debug::Stop::Hits(hits)) = s.last_stop.clone() else { panic!("{hit}") };
+    let Some(Event::MerbPostpone { channel, bank, .. }) = hits[0].event else { panic!("{hit}") };
     let ch = channel as usize;
 
     let view = run(&mut s, &format!("show warpgroups {ch}"));
@@ -558,4 +558,102 @@ fn show_after_a_stop_looks_where_the_stop_is() {
     // Before any stop, `show warp` still asks which.
     let mut fresh = session();
     assert_eq!(fresh.execute_blocking("show warp").unwrap_err(), "which warp? e.g. show warp 3.17");
+}
+
+/// A session on the built-in machine and workload (the README's first command).
+fn builtin_session() -> Session {
+    use warpscope::config::Config;
+    let config = Config::builtin();
+    let w = warpscope::workload::Workload::load_or_builtin(None, config.sim.seed).unwrap();
+    Session::new(config, std::sync::Arc::new(w)).unwrap()
+}
+
+/// Every load the inspector of `core.warp` shows lists as many requests as its heading counts
+/// (`… of 4 requests back`, `last load … 4 requests, …`): rows sent and rows not sent yet.
+fn assert_loads_have_their_rows(s: &Session, core: u16, warp: u16) {
+    use warpscope::debug::views::{Block, show};
+    let v = show(&s.scene(), "warp", &[format!("{core}.{warp}")]).unwrap();
+    for (i, b) in v.blocks.iter().enumerate() {
+        let Block::Lines(lines) = b else { continue };
+        let Some(head) = lines.last().map(|l| l.iter().map(|s| s.text.as_str()).collect::<String>()) else {
+            continue;
+        };
+        if !head.contains("load #") {
+            continue;
+        }
+        let words: Vec<&str> = head.split([' ', ',']).collect();
+        let at = words.iter().position(|w| w.starts_with("request")).expect("a request count");
+        let n: usize = words[at - 1].parse().unwrap();
+        let Some(Block::Table(t)) = v.blocks.get(i + 1) else { panic!("{head}: no table follows") };
+        assert_eq!(t.rows.len(), n, "warp {core}.{warp} at cycle {}: {head}", s.gpu.cycle);
+    }
+}
+
+/// A warp slot refilled by a new CTA shows its new warp only (issue 38 item 4): the issue's
+/// reproduction, where CTA 120 takes slots 0–7 of SM 3 at cycle 178,140 from warps whose last
+/// loads had up to 3 requests. The warps view lists no last load for them, the inspector no
+/// load and no empty request table, and `show blame` looks among the new warp's loads only.
+#[test]
+fn a_warp_slot_refilled_by_a_new_cta_shows_the_new_warp_only() {
+    let mut s = builtin_session();
+    run(&mut s, "until 10");
+    run(&mut s, "break cta-launch");
+    assert_eq!(run(&mut s, "continue"), "Breakpoint 1, cycle 178,140: CTA 120 launched on core 3");
+    let warps = run(&mut s, "show warps 3");
+    let new: Vec<&str> = warps.lines().filter(|l| l.split_whitespace().nth(1) == Some("120")).collect();
+    assert_eq!(new.len(), 8, "{warps}");
+    for row in &new {
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 2..], ["0", "-"], "no instructions, no last load: {row}");
+    }
+    let inspector = run(&mut s, "show warp 3.4");
+    assert!(inspector.contains("CTA 120 ") && inspector.contains("launched at 178,139"), "{inspector}");
+    assert!(inspector.contains("no global loads yet") && !inspector.contains("load #"), "{inspector}");
+    assert!(!inspector.contains("ch/bank/row"), "no request table: {inspector}");
+    let err = |s: &mut Session, cmd: &str| s.execute_blocking(cmd).unwrap_err();
+    assert_eq!(
+        err(&mut s, "show blame 3.4"),
+        "warp 3.4 (CTA 120, launched at cycle 178,139) has finished no global load yet"
+    );
+    assert_eq!(
+        err(&mut s, "show blame 3.4 0"),
+        "warp 3.4 (CTA 120, launched at cycle 178,139) issued no load 0 (none yet)"
+    );
+    // Once the new warp's first load is back, it is the one shown and blamed.
+    run(&mut s, "delete");
+    run(&mut s, "break load-done warp=3.4");
+    run(&mut s, "continue");
+    let inspector = run(&mut s, "show warp 3.4");
+    assert!(inspector.contains("last load #0 pc 0x0000 issued 257,991: 1 request,"), "{inspector}");
+    assert_loads_have_their_rows(&s, 3, 4);
+    assert!(run(&mut s, "show blame 3.4").contains("Blame — load 0 of warp 3.4"));
+}
+
+/// The inspector never shows a request count without its rows (issue 38 item 4): every load
+/// of every warp of the small machine, at each CTA launch of the test workload's two kernels
+/// (slots refilled by new CTAs) and every 2,000 cycles between (loads in flight with lines not
+/// sent yet, finished loads).
+#[test]
+fn every_load_the_inspector_shows_has_a_row_for_each_of_its_requests() {
+    let mut s = session();
+    run(&mut s, "break cta-launch if cycle > 1");
+    let (mut loads, mut refills, mut stops) = (0, 0, 0);
+    while s.gpu.is_running() {
+        let at = s.gpu.cycle;
+        // `until` stops at the launches on the way.
+        run(&mut s, &format!("until {}", at + 2_000));
+        stops += 1;
+        for core in 0..4u16 {
+            for warp in 0..s.gpu.sms[core as usize].exec.warps.len() as u16 {
+                let w = &s.gpu.sms[core as usize].exec.warps[warp as usize];
+                refills += usize::from(w.valid && w.launched > at);
+                loads += w.loads.iter().filter(|l| l.active).count() + usize::from(w.last_load.requests > 0);
+                assert_loads_have_their_rows(&s, core, warp);
+            }
+        }
+    }
+    assert!(
+        refills > 20 && loads > 500 && stops > 20,
+        "{refills} warps launched, {loads} loads, {stops} stops"
+    );
 }

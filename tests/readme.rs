@@ -22,6 +22,9 @@
 //!   HTML comments is not read.
 //! - A command that writes under `docs/` (a picture of the manual) must leave the committed
 //!   file as it is: a stale one is rewritten and the test fails, to be reviewed and committed.
+//! - A ` ```text ` block right after a ` ```sh ` block is what the `sh` block's last command
+//!   prints (of a `batch`, the answer of its last debugger command), verbatim: a stale one is
+//!   rewritten in its page and the test fails, to be reviewed and committed (issue 38 item 3).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -189,6 +192,8 @@ struct Line {
     words: Vec<String>,
     kind: Kind,
     inline: bool,
+    /// The `text` block after its `sh` block, if it is the block's last command.
+    output: Option<String>,
 }
 
 impl Line {
@@ -229,6 +234,8 @@ fn page_lines(page: &str) -> Vec<Line> {
     let mut fence: Option<(String, usize, bool)> = None; // language, first line, not run
     let mut block = String::new();
     let mut previous = "";
+    // The language of the block that closed last, if nothing but blank lines followed it.
+    let mut closed: Option<String> = None;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
         match (&fence, t.strip_prefix("```")) {
@@ -241,6 +248,14 @@ fn page_lines(page: &str) -> Vec<Line> {
                 if lang == "sh" && !skip {
                     out.extend(block_lines(page, *first + 1, &block));
                 }
+                if lang == "text"
+                    && closed.as_deref() == Some("sh")
+                    && let Some(last) =
+                        out.last_mut().filter(|l| !l.inline && l.kind == Kind::Run { long: false })
+                {
+                    last.output = Some(block.clone());
+                }
+                closed = Some(lang.clone());
                 fence = None;
             }
             (Some(_), _) => {
@@ -254,6 +269,9 @@ fn page_lines(page: &str) -> Vec<Line> {
         prose.push('\n');
         if !t.is_empty() {
             previous = t;
+            if fence.is_none() && !t.starts_with("```") {
+                closed = None;
+            }
         }
     }
     let prose = without_comments(&prose);
@@ -276,7 +294,7 @@ fn page_lines(page: &str) -> Vec<Line> {
         } else {
             Kind::Run { long: false }
         };
-        out.push(Line { page: page.to_string(), at, text, words: w, kind, inline: true });
+        out.push(Line { page: page.to_string(), at, text, words: w, kind, inline: true, output: None });
     }
     out.sort_by_key(|l| l.at);
     out
@@ -316,7 +334,15 @@ fn block_lines(page: &str, first: usize, block: &str) -> Vec<Line> {
             _ => continue,
         };
         leading &= kind == Kind::Synopsis;
-        out.push(Line { page: page.to_string(), at: start, text, words: w, kind, inline: false });
+        out.push(Line {
+            page: page.to_string(),
+            at: start,
+            text,
+            words: w,
+            kind,
+            inline: false,
+            output: None,
+        });
     }
     out
 }
@@ -417,13 +443,42 @@ fn run_lines(long: bool) -> (usize, Vec<String>) {
                 }
             }
         }
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        if let Some(want) = &l.output {
+            let have = last_answer(&stdout, args[0] == "batch");
+            if have.trim_end() != want.trim_end() {
+                rewrite_block(&l.page, want, &have);
+                stale.push(format!(
+                    "{}: the output shown after it is not what it prints, and has been rewritten: review and commit it",
+                    l.name()
+                ));
+            }
+        }
         if args[0] == "batch" {
-            batch.push(String::from_utf8_lossy(&out.stdout).into_owned());
+            batch.push(stdout);
         }
         ran += 1;
     }
     assert!(stale.is_empty(), "{}", stale.join("\n"));
     (ran, batch)
+}
+
+/// What a command printed last: of a `batch`, the answer of its last debugger command (what
+/// follows its last `(ws) ` line); else all of it.
+fn last_answer(stdout: &str, batch: bool) -> String {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let from =
+        if batch { lines.iter().rposition(|l| l.starts_with("(ws) ")).map_or(0, |i| i + 1) } else { 0 };
+    lines[from..].iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Puts `have` in place of the `text` block holding `want` in `page`.
+fn rewrite_block(page: &str, want: &str, have: &str) {
+    let path = Path::new(ROOT).join(page);
+    let text = read(page);
+    let old = format!("```text\n{want}```");
+    assert!(text.contains(&old), "{page}: the output block is where it was read");
+    std::fs::write(path, text.replacen(&old, &format!("```text\n{have}```"), 1)).unwrap();
 }
 
 #[test]
@@ -440,6 +495,12 @@ fn every_command_of_the_readme_and_the_manual_runs_verbatim() {
     assert!(
         all.iter().any(|l| l.inline && l.kind == Kind::Run { long: false }),
         "prose commands are run too"
+    );
+    assert!(
+        all.iter().any(
+            |l| l.page == "docs/debugger.md" && l.output.as_ref().is_some_and(|o| o.contains("Blame — "))
+        ),
+        "the blame example's output is checked"
     );
     let (ran, batch) = run_lines(false);
     assert!(ran >= 25, "the manual's examples were found ({ran})");

@@ -591,7 +591,9 @@ fn enter_on_an_event_or_a_hit_goes_to_its_cycle_and_changed_values_stand_out() {
     let mut app = app_at_occlusion();
     let events = app.layout.panes().iter().position(|p| *p == PaneKind::Events).expect("an events pane");
     app.run_line("log row-miss");
-    app.run_line("delete");
+    // Disabled, the breakpoint's stop is still the latest: the panes keep looking where it
+    // turned them, so what changes there is marked.
+    app.run_line("disable");
     screen(&mut app, 160, 48);
     run_to_stop(&mut app, "step 300");
     screen(&mut app, 160, 48);
@@ -690,4 +692,36 @@ fn any_layout_draws_at_any_size_with_what_does_not_fit_hidden() {
         app.key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
         prop_assert!(app.areas[app.focus].area() > 0);
     });
+}
+
+/// The issue's reproduction in the terminal (issue 38 items 1 and 2): after two `P`
+/// (reverse-continue) the machine is back at cycle 2,680, where the `delayed` breakpoint and
+/// the watchpoint set after it both hit: the message line names both, and the Events pane is
+/// the one it showed when the machine first got there going forward.
+#[test]
+fn p_back_to_a_stop_of_two_breakpoints_names_both_and_shows_the_same_events() {
+    let config = warpscope::config::Config::builtin();
+    let w = warpscope::workload::Workload::load_or_builtin(None, config.sim.seed).unwrap();
+    let session = Session::new(config, Arc::new(w)).unwrap();
+    let mut app =
+        App::new(session, Layout::default_layout(), PathBuf::from("layouts"), Theme { color: false });
+    let events = app.layout.panes().iter().position(|p| *p == PaneKind::Events).expect("an events pane");
+    app.run_line("break delayed stage=dram cycles>200");
+    run_to_stop(&mut app, "continue");
+    let forward = app.view(events).to_text();
+    assert!(forward.contains("Events (newest first, 152 logged)"), "{forward}");
+    app.run_line("watch l1[27].mshr.used");
+    run_to_stop(&mut app, "continue");
+    run_to_stop(&mut app, "continue");
+    let p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT);
+    app.key(p);
+    assert_eq!(app.message, "Watchpoint 2, cycle 2,690: l1[27].mshr.used: 19 → 18");
+    app.key(p);
+    assert_eq!(
+        app.message,
+        "Breakpoint 1, cycle 2,680: load 1 of warp 27.7 waited 218 cycles in dram, mostly other-warps \
+         · Watchpoint 2, cycle 2,680: l1[27].mshr.used: 20 → 19"
+    );
+    assert!(app.popup.is_none(), "a stop is said on the message line");
+    assert_eq!(app.view(events).to_text(), forward);
 }

@@ -267,7 +267,19 @@ pub struct LoadBlame {
 impl LoadBlame {
     /// The load's latency: issue to its last request's data.
     pub fn latency(&self) -> u64 {
-        self.requests.iter().map(|r| r.latency()).max().unwrap_or(0)
+        self.critical().map_or(0, RequestBlame::latency)
+    }
+
+    /// The request whose data came back last (the first of them if several came back in the
+    /// same cycle): the load waited for it, so its stages are the load's (issue 38 item 3).
+    pub fn critical(&self) -> Option<&RequestBlame> {
+        self.requests.iter().rev().max_by_key(|r| r.latency())
+    }
+
+    /// Request-cycles: every request's latency, summed. The requests wait at the same time, so
+    /// with more than one request this is more than the load's latency.
+    pub fn request_cycles(&self) -> u64 {
+        self.requests.iter().map(RequestBlame::latency).sum()
     }
 
     /// Every request's cycles per (stage, cause), largest first.

@@ -5,16 +5,21 @@
 //! condition holds (the condition sees the event's fields and machine state). A watchpoint
 //! triggers when its expression's value changes.
 //!
-//! Breakpoints are a function of the machine, not of the session's history (issue 18): a
-//! breakpoint hits at most once per cycle, in every cycle the machine moves forward through
-//! (`continue`, `step`, `until`, and also `run` and `goto`, which count hits without
-//! stopping). Each hit is recorded with its cycle; moving back to cycle t takes back the hits
-//! after t — hit counts drop, ignore counts used after t are given back, a temporary breakpoint
-//! used up after t is armed again, watchpoints re-read their values at t. So from any cycle,
-//! `continue` stops exactly where a fresh session replayed to that cycle would.
+//! Breakpoints are a function of the machine, not of the session's history (issues 18 and 38):
+//! a breakpoint hits at most once per cycle, in the cycles in which its event happens, its
+//! cycle comes or its value changes, whichever way the machine got there. Its hits in the
+//! cycles after the one it was set at (its `since`) are counted: each breakpoint keeps the
+//! sorted list of those cycles, which a move forward extends and a move back cuts, so its hit
+//! count, its latest hits, the ignores it has left (`ignore N COUNT` ignores the first COUNT
+//! counted hits after the cycle it was given at) and whether a `tbreak` is used up (by its
+//! first counted hit not ignored) are functions of the machine's cycle. A hit at or before
+//! `since` stops the machine but is not counted: the debugger does not replay the history
+//! before a breakpoint was set to count it. From any cycle, `continue` stops exactly where a
+//! fresh session with the same breakpoints replayed to that cycle would.
 
 use super::blame::{Cause, Stage};
 use super::expr::{Expr, Lookup, Op, Seg, Val, apply};
+use super::focus::Focus;
 use super::state;
 use crate::sim::Gpu;
 use crate::sim::core::StallReason;
@@ -95,15 +100,29 @@ pub struct Breakpoint {
     pub trigger: Trigger,
     /// Condition text and parsed form.
     pub condition: Option<(String, Expr)>,
-    /// Hits still to ignore at the current cycle: `ignore N COUNT` ignores the next COUNT
-    /// hits; moving back gives back the ones used after the cycle moved to.
-    pub ignore: u64,
     pub enabled: bool,
-    /// Used up by its first hit that is not ignored (`tbreak`); armed again by moving back
-    /// before that hit.
+    /// Used up by its first counted hit that is not ignored (`tbreak`): it is gone from the
+    /// cycles after that hit, and back before it.
     pub temporary: bool,
-    /// Hits at cycles in the machine's past (ignored ones included).
-    pub hits: u64,
+    /// Its hits in the cycles after this one are counted: the cycle it was set at, given its
+    /// condition at, or enabled again at after the machine moved while it was disabled.
+    pub since: u64,
+    /// `ignore N COUNT` given at cycle `.0`: the first `.1` counted hits after it are ignored.
+    pub ignore: (u64, u64),
+    /// Its counted hits, oldest first: those in the cycles after `since`, up to the machine's.
+    pub hits: Vec<Record>,
+    /// The cycle up to which `hits` is complete (it was checked in every cycle since `since`).
+    known: u64,
+}
+
+/// A counted hit of a breakpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub cycle: u64,
+    /// The event it matched (none for `break cycle` and watchpoints): the event log lists it.
+    pub event: Option<Event>,
+    /// What a stop at it is about (nothing for an ignored hit).
+    pub focus: Focus,
 }
 
 impl Breakpoint {
@@ -133,6 +152,51 @@ impl Breakpoint {
             s.push_str(&format!(" if {c}"));
         }
         s
+    }
+
+    /// How many of its counted hits are at or before cycle `c`.
+    fn upto(&self, c: u64) -> usize {
+        self.hits.partition_point(|r| r.cycle <= c)
+    }
+
+    /// Whether counted hit `i` (`hits.len()`: the next) is ignored: one of the first COUNT after
+    /// the cycle `ignore N COUNT` was given at.
+    pub fn ignored(&self, i: usize) -> bool {
+        let (from, count) = self.ignore;
+        let first = self.upto(from);
+        i >= first && ((i - first) as u64) < count
+    }
+
+    /// The hits still to ignore at the machine's cycle.
+    pub fn ignores_left(&self) -> u64 {
+        let (from, count) = self.ignore;
+        count.saturating_sub((self.hits.len() - self.upto(from)) as u64)
+    }
+
+    /// The cycle of its first counted hit that is not ignored.
+    fn first_stop(&self) -> Option<u64> {
+        let i = if self.upto(self.ignore.0) > 0 {
+            0
+        } else {
+            usize::try_from(self.ignore.1).unwrap_or(usize::MAX)
+        };
+        self.hits.get(i).map(|r| r.cycle)
+    }
+
+    /// Whether it can hit in cycle `c`: enabled, and not a `tbreak` used up before `c`.
+    pub fn armed_at(&self, c: u64) -> bool {
+        self.enabled && !(self.temporary && self.first_stop().is_some_and(|s| s < c))
+    }
+
+    /// A `tbreak` used up at or before the machine's cycle: it is not listed.
+    pub fn used_up(&self) -> bool {
+        self.temporary && self.first_stop().is_some()
+    }
+
+    /// Whether its hit in cycle `c`, at or before the machine's, stops the machine: a hit at or
+    /// before `since` is not counted and does; a counted one does unless it is ignored.
+    pub fn stops_at(&self, c: u64) -> bool {
+        c <= self.since || self.hits.binary_search_by_key(&c, |r| r.cycle).map_or(true, |i| !self.ignored(i))
     }
 }
 
@@ -290,15 +354,6 @@ impl Hit {
     }
 }
 
-/// One hit in the machine's past, kept so that moving back can take it back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Record {
-    cycle: u64,
-    id: u32,
-    /// It used one of the breakpoint's ignore counts.
-    ignored: bool,
-}
-
 /// Whether `b`'s condition holds in `scope` (no condition always does). A condition that
 /// cannot be evaluated (a division by zero, a field the event lacks) stops the machine as gdb
 /// does ("Error in testing condition"), and the stop names the error (issue 37.4).
@@ -309,79 +364,156 @@ fn condition_holds(b: &Breakpoint, scope: &EventScope) -> bool {
     }
 }
 
+/// What a breakpoint hit on in a cycle.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    Event(Event),
+    Cycle,
+    /// A watchpoint's value changed from the first to the second.
+    Watch(Val, Val),
+}
+
+/// The watchpoints' values at a cycle, by breakpoint number: a change from one cycle to the
+/// next is a hit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Watched(Vec<(u32, Val)>);
+
+impl Watched {
+    /// The values of every watchpoint of `set` on machine `gpu`.
+    pub fn read(set: &Breakpoints, gpu: &Gpu) -> Watched {
+        let watches = set.list.iter().filter_map(|b| match &b.trigger {
+            Trigger::Watch { expr, .. } => Some((b.id, value(expr, gpu))),
+            _ => None,
+        });
+        Watched(watches.collect())
+    }
+
+    /// Sets watchpoint `id`'s value, returning the one before (none the first time).
+    fn set(&mut self, id: u32, v: Val) -> Option<Val> {
+        match self.0.iter_mut().find(|(w, _)| *w == id) {
+            Some((_, old)) => Some(std::mem::replace(old, v)),
+            None => {
+                self.0.push((id, v));
+                None
+            }
+        }
+    }
+}
+
+/// The event kinds `bps` break on.
+fn kinds<'a>(bps: impl Iterator<Item = &'a Breakpoint>) -> u64 {
+    let kinds = bps.filter_map(|b| match &b.trigger {
+        Trigger::Event { kind, .. } => Some(kind.bit()),
+        _ => None,
+    });
+    kinds.fold(0, |m, b| m | b)
+}
+
+fn value(expr: &Expr, gpu: &Gpu) -> Val {
+    expr.eval(&EventScope { event: None, gpu }).unwrap_or(Val::Str("<error>".into()))
+}
+
 /// The breakpoint table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Breakpoints {
+    /// In number order, used-up `tbreak`s included (they are back before their hit).
     pub list: Vec<Breakpoint>,
     next_id: u32,
-    /// Last value of each watchpoint (by id).
-    watch_values: Vec<(u32, Val)>,
-    /// Hits at cycles in the machine's past, oldest first.
-    past: Vec<Record>,
-    /// Temporary breakpoints used up, with the cycle of the hit that used them.
-    spent: Vec<(u64, Breakpoint)>,
-    /// Breakpoints hit in the cycle being checked, and whether the hit was ignored.
-    this_cycle: Vec<(u32, bool)>,
 }
 
 impl Breakpoints {
-    pub fn add(&mut self, trigger: Trigger, condition: Option<(String, Expr)>, temporary: bool) -> u32 {
+    /// A breakpoint set at cycle `now`.
+    pub fn add(
+        &mut self,
+        trigger: Trigger,
+        condition: Option<(String, Expr)>,
+        temporary: bool,
+        now: u64,
+    ) -> u32 {
         self.next_id += 1;
         let id = self.next_id;
-        self.list.push(Breakpoint { id, trigger, condition, ignore: 0, enabled: true, temporary, hits: 0 });
+        self.list.push(Breakpoint {
+            id,
+            trigger,
+            condition,
+            enabled: true,
+            temporary,
+            since: now,
+            ignore: (0, 0),
+            hits: Vec::new(),
+            known: now,
+        });
         id
     }
 
+    /// Breakpoint `id`, if it is listed (not a used-up `tbreak`).
     pub fn get_mut(&mut self, id: u32) -> Result<&mut Breakpoint, String> {
-        self.list.iter_mut().find(|b| b.id == id).ok_or_else(|| format!("no breakpoint number {id}"))
+        self.list
+            .iter_mut()
+            .find(|b| b.id == id && !b.used_up())
+            .ok_or_else(|| format!("no breakpoint number {id}"))
     }
 
     pub fn delete(&mut self, id: u32) -> Result<(), String> {
-        let before = self.list.len() + self.spent.len();
+        let before = self.list.len();
         self.list.retain(|b| b.id != id);
-        self.spent.retain(|(_, b)| b.id != id);
-        self.watch_values.retain(|(w, _)| *w != id);
-        self.past.retain(|r| r.id != id);
-        if self.list.len() + self.spent.len() == before {
-            Err(format!("no breakpoint number {id}"))
-        } else {
-            Ok(())
-        }
+        if self.list.len() == before { Err(format!("no breakpoint number {id}")) } else { Ok(()) }
     }
 
     /// Deletes every breakpoint (used-up temporary ones too); returns how many were listed.
     pub fn clear(&mut self) -> usize {
-        let n = self.list.len();
+        let n = self.list.iter().filter(|b| !b.used_up()).count();
         self.list.clear();
-        self.spent.clear();
-        self.watch_values.clear();
-        self.past.clear();
         n
     }
 
-    /// `ignore N COUNT`: the next COUNT hits of N are ignored. Hits before now no longer give
-    /// ignores back when moving back: the count starts here.
-    pub fn set_ignore(&mut self, id: u32, count: u64) -> Result<(), String> {
-        self.get_mut(id)?.ignore = count;
-        self.past.iter_mut().filter(|r| r.id == id).for_each(|r| r.ignored = false);
+    /// `condition N [EXPR]` at cycle `now`: another breakpoint, whose hits count from `now`.
+    pub fn set_condition(
+        &mut self,
+        id: u32,
+        condition: Option<(String, Expr)>,
+        now: u64,
+    ) -> Result<(), String> {
+        let b = self.get_mut(id)?;
+        b.condition = condition;
+        (b.since, b.known) = (now, now);
+        b.hits.clear();
         Ok(())
     }
 
-    /// Event kinds the machine must report for the enabled breakpoints.
-    pub fn event_mask(&self) -> u64 {
-        self.list
-            .iter()
-            .filter(|b| b.enabled)
-            .filter_map(|b| match &b.trigger {
-                Trigger::Event { kind, .. } => Some(kind.bit()),
-                _ => None,
-            })
-            .fold(0, |m, b| m | b)
+    /// `ignore N COUNT` at cycle `now`: the first COUNT counted hits after `now` are ignored.
+    pub fn set_ignore(&mut self, id: u32, count: u64, now: u64) -> Result<(), String> {
+        self.get_mut(id)?.ignore = (now, count);
+        Ok(())
     }
 
-    /// Hits at cycles in the machine's past, newest first: (cycle, breakpoint, ignored).
-    pub fn past_hits(&self) -> impl Iterator<Item = (u64, u32, bool)> + '_ {
-        self.past.iter().rev().map(|r| (r.cycle, r.id, r.ignored))
+    /// Enables or disables breakpoint `id` at cycle `now`. A breakpoint is not checked while
+    /// disabled: one enabled again after the machine moved past the hits it knows counts anew
+    /// from `now`.
+    pub fn set_enabled(&mut self, id: u32, on: bool, now: u64) -> Result<(), String> {
+        let b = self.get_mut(id)?;
+        if on && !b.enabled && b.known != now {
+            (b.since, b.known) = (now, now);
+            b.hits.clear();
+        }
+        b.enabled = on;
+        Ok(())
+    }
+
+    /// The breakpoints that may hit from now on: enabled, and not used up.
+    fn live(&self) -> impl Iterator<Item = &Breakpoint> {
+        self.list.iter().filter(|b| b.enabled && !b.used_up())
+    }
+
+    /// Event kinds the machine must report for the breakpoints that may hit from now on.
+    pub fn event_mask(&self) -> u64 {
+        kinds(self.live())
+    }
+
+    /// Event kinds the machine must report for the breakpoints that may have hit before now:
+    /// the enabled ones, used-up `tbreak`s too.
+    pub fn past_event_mask(&self) -> u64 {
+        kinds(self.list.iter().filter(|b| b.enabled))
     }
 
     /// Whether an enabled breakpoint waits for events of `kind`.
@@ -390,7 +522,7 @@ impl Breakpoints {
     }
 
     /// Whether a `delayed` event of a load of warp `core.warp` whose latency was `latency`
-    /// could match an enabled breakpoint: no stage waits longer than the load's latency, so a
+    /// could match an enabled breakpoint (a used-up `tbreak` too, for the cycles before it was): no stage waits longer than the load's latency, so a
     /// lower bound on `cycles` above it rules the load out, as does another warp.
     pub fn delayed_may_match(&self, core: u16, warp: u16, latency: u64) -> bool {
         let allows = |f: &Filter| {
@@ -409,27 +541,27 @@ impl Breakpoints {
     }
 
     pub fn has_watches(&self) -> bool {
-        self.list.iter().any(|b| b.enabled && matches!(b.trigger, Trigger::Watch { .. }))
+        self.live().any(|b| matches!(b.trigger, Trigger::Watch { .. }))
     }
 
     /// The first cycle after `now` at which an enabled `break cycle` fires.
     pub fn next_cycle_trigger(&self, now: u64) -> Option<u64> {
-        let cycles = self.list.iter().filter(|b| b.enabled).filter_map(|b| match b.trigger {
+        let cycles = self.live().filter_map(|b| match b.trigger {
             Trigger::Cycle(c) if c > now => Some(c),
             _ => None,
         });
         cycles.min()
     }
 
-    /// Whether any breakpoint is enabled (so moving forward must count hits).
+    /// Whether any breakpoint may hit from now on (so moving forward must check them).
     pub fn any_enabled(&self) -> bool {
-        self.list.iter().any(|b| b.enabled)
+        self.live().next().is_some()
     }
 
     /// Whether breakpoint `b` matches `event` (pure: no counters change).
     pub fn matches(b: &Breakpoint, event: &Event, gpu: &Gpu) -> bool {
         let Trigger::Event { kind, filters } = &b.trigger else { return false };
-        if !b.enabled || event.kind() != *kind {
+        if event.kind() != *kind {
             return false;
         }
         if !filters.iter().all(|f| f.passes(event)) {
@@ -449,131 +581,104 @@ impl Breakpoints {
         }
     }
 
-    /// Counts a hit of breakpoint `idx` at `cycle` (at most one per cycle) and honours its
-    /// ignore count; returns the stop it asks for, if it is not ignored, saying `what(b)` (built
-    /// only for a stop).
-    fn hit(&mut self, idx: usize, cycle: u64, what: impl FnOnce(&Breakpoint) -> String) -> Option<Hit> {
-        let b = &mut self.list[idx];
-        if self.this_cycle.iter().any(|(id, _)| *id == b.id) {
-            return None;
-        }
-        b.hits += 1;
-        let ignored = b.ignore > 0;
-        b.ignore -= u64::from(ignored);
-        self.this_cycle.push((b.id, ignored));
-        self.past.push(Record { cycle, id: b.id, ignored });
-        (!ignored).then(|| Hit { label: b.label(), id: b.id, cycle, what: what(b), event: None })
-    }
-
-    /// Counts the hits `event` (at `cycle`) makes; returns the first that asks for a stop.
-    pub fn check_event(&mut self, cycle: u64, event: &Event, gpu: &Gpu) -> Option<Hit> {
-        let mut stop = None;
-        for i in 0..self.list.len() {
-            if Self::matches(&self.list[i], event, gpu)
-                && let Some(mut h) =
-                    self.hit(i, cycle, |b| Self::describe(b, event.describe(), Some(event), gpu))
-                && stop.is_none()
-            {
-                h.event = Some(event.clone());
-                stop = Some(h);
-            }
-        }
-        stop
-    }
-
-    /// `break cycle N` breakpoints reached at `cycle`.
-    pub fn check_cycle(&mut self, cycle: u64, gpu: &Gpu) -> Option<Hit> {
-        let mut stop = None;
-        for i in 0..self.list.len() {
-            let b = &self.list[i];
-            let reached = b.enabled
-                && b.trigger == Trigger::Cycle(cycle)
-                && condition_holds(b, &EventScope { event: None, gpu });
-            if reached
-                && let Some(h) = self.hit(i, cycle, |b| {
-                    Self::describe(b, format!("reached cycle {}", group(cycle)), None, gpu)
-                })
-            {
-                stop = stop.or(Some(h));
-            }
-        }
-        stop
-    }
-
-    /// Watchpoints whose value changed since the last check (every value is brought up to
-    /// date, so the next check measures from this cycle).
-    pub fn check_watches(&mut self, cycle: u64, gpu: &Gpu) -> Option<Hit> {
-        let mut stop = None;
-        for i in 0..self.list.len() {
-            let b = &self.list[i];
-            let Trigger::Watch { text, expr } = &b.trigger else { continue };
-            if !b.enabled {
+    /// The breakpoints (by position in `list`) that hit in `cycle`, which machine `gpu` has
+    /// just stepped into with `events`, and what each hit on (its first matching event). Pure
+    /// but for `watched`, which holds the watched values before the step and is brought up to
+    /// date.
+    pub fn found(
+        &self,
+        cycle: u64,
+        events: &[(u64, Event)],
+        gpu: &Gpu,
+        watched: &mut Watched,
+    ) -> Vec<(usize, Found)> {
+        let mut out = Vec::new();
+        for (i, b) in self.list.iter().enumerate() {
+            if !b.armed_at(cycle) {
                 continue;
             }
-            let now = expr.eval(&EventScope { event: None, gpu }).unwrap_or(Val::Str("<error>".into()));
-            let id = b.id;
-            let text = text.clone();
-            let slot = self.watch_values.iter().position(|(w, _)| *w == id);
-            let old = match slot {
-                Some(s) => Some(std::mem::replace(&mut self.watch_values[s].1, now.clone())),
-                None => {
-                    self.watch_values.push((id, now.clone()));
-                    None
+            let found = match &b.trigger {
+                Trigger::Event { .. } => events
+                    .iter()
+                    .find(|(_, e)| Self::matches(b, e, gpu))
+                    .map(|(_, e)| Found::Event(e.clone())),
+                Trigger::Cycle(c) => (*c == cycle && condition_holds(b, &EventScope { event: None, gpu }))
+                    .then_some(Found::Cycle),
+                Trigger::Watch { expr, .. } => {
+                    let now = value(expr, gpu);
+                    watched.set(b.id, now.clone()).filter(|old| *old != now).map(|old| Found::Watch(old, now))
                 }
             };
-            if let Some(old) = old
-                && old != now
-                && let Some(h) = self.hit(i, cycle, |_| format!("{text}: {old} → {now}"))
-            {
-                stop = stop.or(Some(h));
-            }
+            out.extend(found.map(|f| (i, f)));
         }
-        stop
+        out
     }
 
-    /// Ends the checks of a cycle: temporary breakpoints hit without being ignored are used up.
-    pub fn end_cycle(&mut self, cycle: u64) {
-        for (id, ignored) in std::mem::take(&mut self.this_cycle) {
-            if let Some(i) = self.list.iter().position(|b| b.id == id && b.temporary && !ignored) {
-                let b = self.list.remove(i);
-                self.watch_values.retain(|(w, _)| *w != id);
-                self.spent.push((cycle, b));
+    /// Counts the hits `found` in `cycle` (on machine `gpu` at that cycle): each is recorded if
+    /// it is after its breakpoint's `since`. Returns those that stop the machine, in number
+    /// order. Every enabled breakpoint was checked in `cycle`.
+    pub fn count(&mut self, cycle: u64, found: Vec<(usize, Found)>, gpu: &Gpu) -> Vec<Hit> {
+        let mut stops = Vec::new();
+        for (i, f) in found {
+            let b = &self.list[i];
+            let counted = cycle > b.since;
+            let stops_here = !counted || !b.ignored(b.hits.len());
+            let (what, event) = match f {
+                Found::Event(e) => {
+                    (stops_here.then(|| Self::describe(b, e.describe(), Some(&e), gpu)), Some(e))
+                }
+                Found::Cycle => (
+                    stops_here
+                        .then(|| Self::describe(b, format!("reached cycle {}", group(cycle)), None, gpu)),
+                    None,
+                ),
+                Found::Watch(old, now) => {
+                    let Trigger::Watch { text, .. } = &b.trigger else { unreachable!("a watchpoint") };
+                    (Some(format!("{text}: {old} → {now}")), None)
+                }
+            };
+            if let Some(what) = what.filter(|_| stops_here) {
+                stops.push(Hit { label: b.label(), id: b.id, cycle, what, event: event.clone() });
+            }
+            if counted {
+                let focus = if stops_here { Focus::of_event(event.as_ref(), gpu) } else { Focus::default() };
+                self.list[i].hits.push(Record { cycle, event, focus });
             }
         }
+        for b in self.list.iter_mut().filter(|b| b.enabled) {
+            b.known = cycle;
+        }
+        stops
     }
 
     /// The machine moved back to cycle `t`: takes back every hit after `t`.
     pub fn rewind(&mut self, t: u64) {
-        self.this_cycle.clear();
-        let mut i = 0;
-        while i < self.spent.len() {
-            if self.spent[i].0 > t {
-                let (_, b) = self.spent.remove(i);
-                let pos = self.list.partition_point(|x| x.id < b.id);
-                self.list.insert(pos, b);
-            } else {
-                i += 1;
-            }
-        }
-        while self.past.last().is_some_and(|r| r.cycle > t) {
-            let r = self.past.pop().expect("checked");
-            if let Ok(b) = self.get_mut(r.id) {
-                b.hits -= 1;
-                b.ignore += u64::from(r.ignored);
-            }
+        for b in &mut self.list {
+            let keep = b.upto(t);
+            b.hits.truncate(keep);
+            b.known = b.known.min(t);
         }
     }
 
-    /// Re-reads every watchpoint's value (after moving in time), so a change is measured from
-    /// the new position.
-    pub fn reset_watches(&mut self, gpu: &Gpu) {
-        self.watch_values.clear();
+    /// Whether breakpoint `i`'s hit in cycle `c` (at or before the machine's) stops the machine.
+    pub fn stops(&self, i: usize, c: u64) -> bool {
+        self.list[i].stops_at(c)
+    }
+
+    /// What the latest stop at or before the machine's cycle is about: of its counted hits that
+    /// are not ignored, the latest that is about something (the first listed, in a cycle with
+    /// several).
+    pub fn latest_focus(&self) -> Focus {
+        let mut best: Option<(u64, Focus)> = None;
         for b in &self.list {
-            if let Trigger::Watch { expr, .. } = &b.trigger {
-                let v = expr.eval(&EventScope { event: None, gpu }).unwrap_or(Val::Str("<error>".into()));
-                self.watch_values.push((b.id, v));
+            let mut stops = b.hits.iter().enumerate().rev().filter(|(i, _)| !b.ignored(*i));
+            if let Some((_, r)) = stops.find(|(_, r)| r.focus != Focus::default())
+                && best.is_none_or(|(c, _)| r.cycle > c)
+            {
+                best = Some((r.cycle, r.focus));
             }
         }
+        best.map(|(_, f)| f).unwrap_or_default()
     }
 }
 
@@ -645,6 +750,66 @@ mod tests {
             "stage>dram: a name is compared with = or != only"
         );
         assert_eq!(parse_trigger("delayed cycles>lots").unwrap_err(), "cycles>lots: expected a number");
+    }
+
+    /// A `break cycle 1` set at cycle 0 whose counted hits are at `cycles`, with `ignore`.
+    fn with_hits(cycles: &[u64], ignore: (u64, u64), temporary: bool) -> Breakpoint {
+        let mut set = Breakpoints::default();
+        set.add(Trigger::Cycle(1), None, temporary, 0);
+        let mut b = set.list.remove(0);
+        b.hits = cycles.iter().map(|&cycle| Record { cycle, event: None, focus: Focus::default() }).collect();
+        b.ignore = ignore;
+        b
+    }
+
+    /// Ignores left, ignored hits, stops and used-up `tbreak`s follow from the counted hits
+    /// (issue 38 item 1), here at cycles 10, 20, 30 and 40, counted by hand.
+    #[test]
+    fn ignores_and_tbreaks_follow_from_the_counted_hits() {
+        let hits = [10, 20, 30, 40];
+        // `ignore N 2` given at cycle 15: the hits at 20 and 30 are ignored.
+        let b = with_hits(&hits, (15, 2), true);
+        assert_eq!((0..4).map(|i| b.ignored(i)).collect::<Vec<_>>(), [false, true, true, false]);
+        assert_eq!(b.ignores_left(), 0);
+        assert_eq!([10, 20, 30, 40].map(|c| b.stops_at(c)), [true, false, false, true]);
+        // As a tbreak it was used up by its hit at 10: it hits there, not after.
+        assert!(b.used_up() && b.armed_at(10) && !b.armed_at(11));
+        // `ignore N 5` given at 5: all four ignored, one ignore left, the tbreak not used up.
+        let b = with_hits(&hits, (5, 5), true);
+        assert_eq!(b.ignores_left(), 1);
+        assert!(!b.used_up() && b.armed_at(1_000));
+        // `ignore N 3` given at 5: used up by the fourth hit, at 40; a fifth would stop.
+        let b = with_hits(&hits, (5, 3), true);
+        assert!(b.used_up() && b.armed_at(40) && !b.armed_at(41));
+        assert!(!b.ignored(4));
+        // Going back to 25 takes back the hits at 30 and 40, and the ignore the one at 30 used.
+        let mut set = Breakpoints { list: vec![with_hits(&hits, (15, 2), false)], next_id: 1 };
+        set.rewind(25);
+        assert_eq!(set.list[0].hits.len(), 2);
+        assert_eq!(set.list[0].ignores_left(), 1);
+        assert_eq!(set.list[0].known, 0, "known no further than it was");
+    }
+
+    /// A breakpoint counts the hits after the cycle it was set at; one at or before it stops
+    /// the machine all the same, and a disabled breakpoint enabled again after the machine
+    /// moved counts anew.
+    #[test]
+    fn hits_count_from_the_cycle_a_breakpoint_was_set_at() {
+        let mut set = Breakpoints::default();
+        let id = set.add(Trigger::Cycle(1), None, false, 100);
+        set.list[0].ignore = (0, 1);
+        assert!(set.stops(0, 50) && set.stops(0, 100), "not counted, not ignored: stops");
+        set.list[0].hits.push(Record { cycle: 120, event: None, focus: Focus::default() });
+        set.list[0].known = 130;
+        assert!(!set.stops(0, 120), "the first counted hit uses the ignore");
+        set.set_enabled(id, false, 130).unwrap();
+        set.set_enabled(id, true, 130).unwrap();
+        assert_eq!((set.list[0].since, set.list[0].hits.len()), (100, 1), "the machine did not move");
+        set.set_enabled(id, false, 130).unwrap();
+        set.set_enabled(id, true, 500).unwrap();
+        assert_eq!((set.list[0].since, set.list[0].hits.len()), (500, 0), "it moved while disabled");
+        set.set_condition(id, None, 700).unwrap();
+        assert_eq!((set.list[0].since, set.list[0].known), (700, 700));
     }
 
     #[test]

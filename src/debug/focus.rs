@@ -3,7 +3,6 @@
 //! bank and row of that warp's oldest outstanding request (where it is likely waiting); one
 //! that names a channel (and bank) points at the warp whose request is oldest in that queue.
 
-use super::breakpoint::Hit;
 use crate::sim::Gpu;
 use crate::sim::event::{Event, FieldValue};
 
@@ -19,9 +18,10 @@ pub struct Focus {
 }
 
 impl Focus {
-    /// The focus of breakpoint hit `hit` on machine `g` (at the stop).
-    pub fn of_hit(hit: &Hit, g: &Gpu) -> Focus {
-        let Some(e) = &hit.event else { return Focus::default() };
+    /// The focus of a breakpoint hit on `event` (none for a cycle breakpoint or a watchpoint:
+    /// about nothing in particular) on machine `g` at the hit.
+    pub fn of_event(event: Option<&Event>, g: &Gpu) -> Focus {
+        let Some(e) = event else { return Focus::default() };
         let field = |n: &str| match e.field(n) {
             Some(FieldValue::Int(v)) => Some(v),
             _ => None,

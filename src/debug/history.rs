@@ -1,6 +1,7 @@
-//! What the debugger remembers of the past besides snapshots: a bounded log of events and
-//! periodic samples of headline counters (for sparklines). Both are cut back when time
-//! travel moves before their entries, and refilled by replay.
+//! What the debugger remembers of the past besides the machine: a bounded log of events and
+//! periodic samples of headline counters (for sparklines). Snapshots keep both as they were at
+//! their cycle (`debug::timetravel`): going back restores them with the machine and the
+//! replay refills them, so they are at every cycle what a forward run has there.
 
 use crate::sim::Gpu;
 use crate::sim::event::{Event, EventKind};
@@ -22,8 +23,7 @@ pub struct EventLog {
     pub capacity: usize,
     pub mask: u64,
     /// The log holds every logged event from this cycle on: events before it were dropped to
-    /// keep `capacity` (0: nothing was dropped). Going back before it and replaying leaves a
-    /// log that starts at the snapshot the replay started from.
+    /// keep `capacity` (0: nothing was dropped).
     pub complete_from: u64,
 }
 
@@ -51,16 +51,9 @@ impl EventLog {
         self.entries.push_back((cycle, e));
     }
 
-    /// Forgets entries after `cycle` (the machine went back to a snapshot at `cycle` and will
-    /// replay from there, logging again).
-    pub fn truncate_after(&mut self, cycle: u64) {
-        while self.entries.back().is_some_and(|(c, _)| *c > cycle) {
-            self.entries.pop_back();
-        }
-        if self.complete_from > cycle {
-            // Everything up to `cycle` had been dropped: what the replay logs starts after it.
-            self.complete_from = cycle + 1;
-        }
+    /// Its size, roughly.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * size_of::<(u64, Event)>()
     }
 }
 
@@ -114,10 +107,9 @@ impl Samples {
         self.list.push_back(Sample::of(g));
     }
 
-    pub fn truncate_after(&mut self, cycle: u64) {
-        while self.list.back().is_some_and(|s| s.cycle > cycle) {
-            self.list.pop_back();
-        }
+    /// Its size, roughly.
+    pub fn bytes(&self) -> usize {
+        self.list.len() * size_of::<Sample>()
     }
 
     /// Per-interval series: IPC, DRAM bandwidth utilization (%), MSHR occupancy (%).
@@ -146,7 +138,7 @@ mod tests {
     }
 
     /// The log says from which cycle on it is whole: after dropping the oldest entries to keep
-    /// its capacity, and after going back past them (the replay logs from the snapshot on).
+    /// its capacity.
     #[test]
     fn the_log_knows_from_which_cycle_it_is_whole() {
         let mut log = EventLog::new(3);
@@ -157,10 +149,6 @@ mod tests {
         log.push(4, launch(4));
         log.push(5, launch(5));
         assert_eq!(log.complete_from, 3, "cycles 1 and 2 dropped");
-        log.truncate_after(4);
-        assert_eq!((log.entries.len(), log.complete_from), (2, 3), "going back to 4 keeps 3..=4");
-        log.truncate_after(1);
-        assert!(log.entries.is_empty());
-        assert_eq!(log.complete_from, 2, "replaying from a snapshot at 1 logs from 2 on");
+        assert_eq!(log.entries.iter().map(|(c, _)| *c).collect::<Vec<_>>(), [3, 4, 5]);
     }
 }

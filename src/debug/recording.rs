@@ -52,12 +52,13 @@ fn refusals_in_progress(g: &Gpu) -> Vec<Pass> {
         .collect()
 }
 
-/// The blame of load `seq` of warp `core.warp`: the latest such load issued before `now`
-/// (the latest one whose data is back when `seq` is `None`; `last` says which that is if
-/// known). Replays from the snapshot before its issue until its last request is back.
+/// The blame of load `seq` of warp `core.warp`: the latest such load issued in cycles
+/// [`from`, `now`) (the latest one whose data is back when `seq` is `None`; `last` says which
+/// that is if known). Replays from the snapshot before its issue until its last request is
+/// back.
 pub fn load_blame(
     travel: &TimeTravel,
-    now: u64,
+    [from, now]: [u64; 2],
     (core, warp): (u16, u16),
     seq: Option<u32>,
     last: Option<(u64, u32)>,
@@ -65,7 +66,7 @@ pub fn load_blame(
     let (issued, seq) = match (seq, last) {
         (None, Some(l)) => l,
         (Some(s), Some((t, ls))) if s == ls => (t, s),
-        _ => find_load(travel, now, core, warp, seq)?,
+        _ => find_load(travel, [from, now], core, warp, seq)?,
     };
     let finished = |passes: &[Pass]| {
         passes
@@ -80,7 +81,8 @@ pub fn load_blame(
 }
 
 /// The blame of load `seq` of warp `core.warp` of machine `g` (its latest finished load when
-/// `None`).
+/// `None`). A slot's loads are its current warp's: those issued since its CTA was launched
+/// (issue 38 item 4); an empty slot's are those of the warps it held.
 pub fn warp_load_blame(
     g: &Gpu,
     travel: &TimeTravel,
@@ -94,25 +96,45 @@ pub fn warp_load_blame(
     let w = sm.exec.warps.get(usize::from(warp)).ok_or_else(|| {
         format!("warp slot {warp} does not exist on core {core} (0..{})", sm.exec.warps.len() - 1)
     })?;
-    let last = (w.valid && w.last_load.requests > 0).then_some((w.last_load.issued, w.last_load.seq));
-    load_blame(travel, g.cycle, (core, warp), seq, last)
+    let last = (w.last_load.requests > 0).then_some((w.last_load.issued, w.last_load.seq));
+    if !w.valid {
+        return load_blame(travel, [0, g.cycle], (core, warp), seq, last);
+    }
+    let occupant = || format!("warp {core}.{warp} (CTA {}, launched at cycle {})", w.cta, group(w.launched));
+    if seq.is_none() && last.is_none() {
+        return Err(format!("{} has finished no global load yet", occupant()));
+    }
+    if let Some(s) = seq
+        && s >= w.load_seq
+    {
+        let so_far = match w.load_seq {
+            0 => "none yet".to_string(),
+            n => format!("its loads so far are 0..{}", n - 1),
+        };
+        return Err(format!("{} issued no load {s} ({so_far})", occupant()));
+    }
+    load_blame(travel, [w.launched, g.cycle], (core, warp), seq, last)
 }
 
-/// When load `seq` of warp `core.warp` was issued (the latest such load before `now`; with no
-/// `seq`, the latest that finished): looked up segment by segment backwards from `now`.
+/// When load `seq` of warp `core.warp` was issued (the latest such load in cycles [`from`,
+/// `now`); with no `seq`, the latest that finished): looked up segment by segment backwards
+/// from `now`.
 fn find_load(
     travel: &TimeTravel,
-    now: u64,
+    [from, now]: [u64; 2],
     core: u16,
     warp: u16,
     seq: Option<u32>,
 ) -> Result<(u64, u32), String> {
     let mut end = now;
-    while let Some(snap) = travel.before(end) {
+    while end > from
+        && let Some(snap) = travel.before(end)
+    {
         let start = snap.cycle;
         let (passes, _) = record(travel, start, end, |_| false);
-        let mut issues =
-            passes.iter().filter(|p| p.point == Point::Issue && p.who.core == core && p.who.warp == warp);
+        let mut issues = passes.iter().filter(|p| {
+            p.point == Point::Issue && p.cycle >= from && p.who.core == core && p.who.warp == warp
+        });
         let found = match seq {
             Some(s) => issues.rfind(|p| p.who.seq == s),
             None => issues.rfind(|i| load_done(&passes, i)),
@@ -123,7 +145,7 @@ fn find_load(
         end = start;
     }
     Err(match seq {
-        Some(s) => format!("warp {core}.{warp} issued no load {s} before cycle {}", group(now)),
+        Some(s) => format!("warp {core}.{warp} issued no global load {s} before cycle {}", group(now)),
         None => format!("no load of warp {core}.{warp} has finished by cycle {}", group(now)),
     })
 }

@@ -2,8 +2,17 @@
 //! driven by commands. UI-free: the TUI and `warpscope batch` both call [`Session::execute`];
 //! moving commands (`step`, `continue`, `until`, `run`) then advance in bounded chunks through
 //! [`Session::advance`], so a terminal can redraw and be interrupted between chunks.
+//!
+//! What the session shows at a cycle is a function of the cycle, whichever moves led there
+//! (issue 38 item 1): the machine is deterministic; the event log and samples are restored
+//! with it from snapshots; breakpoints keep their counted hits by cycle (`breakpoint`); the
+//! stop message names every breakpoint that hits in the cycle the machine is at, worked out
+//! by stepping into that cycle, however the machine came to it; and the focus is that of the
+//! latest stop at or before it.
 
-use super::breakpoint::{Breakpoints, EventScope, Hit, Trigger, check_filters, event_kind, parse_trigger};
+use super::breakpoint::{
+    Breakpoints, EventScope, Hit, Trigger, Watched, check_filters, event_kind, parse_trigger,
+};
 use super::command::{COMMANDS, Command, Info};
 use super::delay::DelayWatch;
 use super::expr::Expr;
@@ -13,7 +22,7 @@ use super::interference::{DEFAULT_WINDOW, InterferenceCache, interference};
 use super::recording::{BlameCache, warp_load_blame};
 use super::scene::Scene;
 use super::timeline;
-use super::timetravel::TimeTravel;
+use super::timetravel::{Snapshot, TimeTravel};
 use super::views;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind};
@@ -25,7 +34,9 @@ use std::sync::Arc;
 /// Why a moving command stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
-    Hit(Hit),
+    /// Breakpoints and watchpoints hit in the cycle the machine is at, in number order: one
+    /// line each, as gdb names every breakpoint of a stop (issue 38 item 2).
+    Hits(Vec<Hit>),
     /// The requested cycle (step count, `until`, `goto`) was reached.
     Reached(u64),
     /// Every kernel finished and the memory system drained.
@@ -38,7 +49,7 @@ pub enum Stop {
 impl Stop {
     pub fn message(&self) -> String {
         match self {
-            Stop::Hit(h) => h.message(),
+            Stop::Hits(hits) => hits.iter().map(Hit::message).collect::<Vec<_>>().join("\n"),
             Stop::Reached(c) => format!("cycle {}", group(*c)),
             Stop::Finished(c) => {
                 format!("The program finished at cycle {}: every kernel done, memory drained.", group(*c))
@@ -65,8 +76,8 @@ pub enum Outcome {
 enum Breaks {
     /// Count hits and stop at them (`continue`, `step`, `until`).
     Stop,
-    /// Count hits without stopping (`run`, `goto` forward): counts stay a function of the
-    /// cycles the machine went through, however it went.
+    /// Count hits without stopping (`run`, `goto` forward, and the last cycle of a move
+    /// back): counts stay a function of the cycles the machine went through, however it went.
     Count,
     /// Replaying cycles already counted (going back).
     Off,
@@ -90,6 +101,12 @@ pub struct Session {
     pub last_line: Option<String>,
     /// The last stop, for status lines.
     pub last_stop: Option<Stop>,
+    /// How many times the machine has stopped (a user interface tells a move from an answer).
+    pub stops: u64,
+    /// The breakpoints that hit in the cycle the machine is at and stop it.
+    here: Vec<Hit>,
+    /// The watchpoints' values at the machine's cycle.
+    watched: Watched,
     /// The furthest cycle the machine has reached (time travel can go anywhere up to it
     /// cheaply).
     pub furthest: u64,
@@ -109,14 +126,19 @@ impl Session {
     pub fn new(config: Config, workload: Arc<Workload>) -> Result<Session, String> {
         let d = config.debug.clone();
         let gpu = Gpu::new(Arc::new(config), workload)?;
+        let (log, samples) = (EventLog::new(d.event_log as usize), Samples::new(500, 4096));
+        let start = Snapshot { gpu: gpu.clone(), log: log.clone(), samples: samples.clone() };
         Ok(Session {
-            travel: TimeTravel::new(&gpu, d.snapshot_interval, (d.snapshot_budget_mb as usize) << 20),
+            travel: TimeTravel::new(start, d.snapshot_interval, (d.snapshot_budget_mb as usize) << 20),
             gpu,
             breakpoints: Breakpoints::default(),
-            log: EventLog::new(d.event_log as usize),
-            samples: Samples::new(500, 4096),
+            log,
+            samples,
             last_line: None,
             last_stop: None,
+            stops: 0,
+            here: Vec::new(),
+            watched: Watched::default(),
             furthest: 0,
             run: None,
             buf: Vec::new(),
@@ -203,7 +225,7 @@ impl Session {
                     Trigger::Cycle(c) => format!("cycle {}", group(*c)),
                     _ => spec.clone(),
                 };
-                let id = self.breakpoints.add(trigger, cond, temporary);
+                let id = self.breakpoints.add(trigger, cond, temporary, self.gpu.cycle);
                 text(format!(
                     "{} {id}: {desc}",
                     if temporary { "Temporary breakpoint" } else { "Breakpoint" }
@@ -212,8 +234,13 @@ impl Session {
             Command::Watch(e) => {
                 let expr = Expr::parse(&e)?;
                 let v = expr.eval(&EventScope { event: None, gpu: &self.gpu })?;
-                let id = self.breakpoints.add(Trigger::Watch { text: e.clone(), expr }, None, false);
-                self.breakpoints.reset_watches(&self.gpu);
+                let id = self.breakpoints.add(
+                    Trigger::Watch { text: e.clone(), expr },
+                    None,
+                    false,
+                    self.gpu.cycle,
+                );
+                self.watched = Watched::read(&self.breakpoints, &self.gpu);
                 text(format!("Watchpoint {id}: {e} (now {v})"))
             }
             Command::Condition { id, expr } => {
@@ -221,14 +248,14 @@ impl Session {
                     Some(e) => Some((e.clone(), Expr::parse(e)?)),
                     None => None,
                 };
-                self.breakpoints.get_mut(id)?.condition = parsed;
+                self.breakpoints.set_condition(id, parsed, self.gpu.cycle)?;
                 text(match expr {
                     Some(e) => format!("Breakpoint {id} now stops only if {e}"),
                     None => format!("Breakpoint {id} is now unconditional"),
                 })
             }
             Command::Ignore { id, count: n } => {
-                self.breakpoints.set_ignore(id, n)?;
+                self.breakpoints.set_ignore(id, n, self.gpu.cycle)?;
                 text(format!("Will ignore the next {} of breakpoint {id}", count(n, "hit")))
             }
             Command::Delete(ids) => {
@@ -270,14 +297,20 @@ impl Session {
 
     fn set_enabled(&mut self, ids: &[u32], on: bool) -> Result<Outcome, String> {
         let verb = if on { "Enabled" } else { "Disabled" };
-        if ids.is_empty() {
-            self.breakpoints.list.iter_mut().for_each(|b| b.enabled = on);
-            return Ok(Outcome::Text(format!("{verb} every breakpoint")));
+        let all: Vec<u32>;
+        let which = if ids.is_empty() {
+            all = self.breakpoints.list.iter().filter(|b| !b.used_up()).map(|b| b.id).collect();
+            &all[..]
+        } else {
+            ids
+        };
+        for id in which {
+            self.breakpoints.set_enabled(*id, on, self.gpu.cycle)?;
         }
-        for id in ids {
-            self.breakpoints.get_mut(*id)?.enabled = on;
-        }
-        Ok(Outcome::Text(format!("{verb} {}", join_ids(ids))))
+        // A watchpoint enabled again measures change from now.
+        self.watched = Watched::read(&self.breakpoints, &self.gpu);
+        let what = if ids.is_empty() { "every breakpoint".to_string() } else { join_ids(ids) };
+        Ok(Outcome::Text(format!("{verb} {what}")))
     }
 
     fn start(&mut self, until: Option<u64>, breaks: Breaks) -> Result<Outcome, String> {
@@ -320,13 +353,24 @@ impl Session {
         Some(self.stop(Stop::Interrupted(self.gpu.cycle)))
     }
 
-    fn stop(&mut self, stop: Stop) -> String {
+    /// Ends a move at the machine's cycle: the stop names the breakpoints that hit there, else
+    /// the end of the program, else `otherwise`; the panes turn to what the latest stop at or
+    /// before the cycle is about.
+    fn stop(&mut self, otherwise: Stop) -> String {
         self.run = None;
-        if let Stop::Hit(h) = &stop {
-            self.focus = Focus::of_hit(h, &self.gpu);
-        }
+        // Deleted or disabled since the machine got here, a breakpoint is not named.
+        let bps = &self.breakpoints.list;
+        self.here.retain(|h| bps.iter().any(|b| b.id == h.id && b.enabled));
+        let stop = if !self.here.is_empty() {
+            Stop::Hits(self.here.clone())
+        } else {
+            self.finished().unwrap_or(otherwise)
+        };
+        let mut here = self.here.iter().map(|h| Focus::of_event(h.event.as_ref(), &self.gpu));
+        self.focus = here.find(|f| *f != Focus::default()).unwrap_or_else(|| self.breakpoints.latest_focus());
         let msg = stop.message();
         self.last_stop = Some(stop);
+        self.stops += 1;
         msg
     }
 
@@ -337,8 +381,8 @@ impl Session {
 
     /// One core cycle — or, when nothing can happen in them, every cycle up to the next one
     /// that matters (`limit`, a snapshot, a sample, a `break cycle`; never with a watchpoint,
-    /// whose value could be read each cycle): step, snapshot, log, count breakpoint hits
-    /// (stopping at one if `breaks` says so).
+    /// whose value could be read each cycle): step, log, sample, snapshot, count breakpoint
+    /// hits (stopping at one if `breaks` says so).
     fn step_once(&mut self, breaks: Breaks, limit: u64) -> Option<Stop> {
         if let Some(stop) = self.finished() {
             return Some(stop);
@@ -361,43 +405,25 @@ impl Session {
             let found = self.delay.after_step(&mut self.gpu, &buf, |c, w, l| bps.delayed_may_match(c, w, l));
             buf.extend(found);
         }
-        self.furthest = self.furthest.max(self.gpu.cycle);
-        self.travel.observe(&self.gpu);
-        self.samples.observe(&self.gpu);
-        let checks = breaks != Breaks::Off && !self.breakpoints.list.is_empty();
-        let mut hit = None;
-        {
-            for (cycle, e) in buf.drain(..) {
-                // The event a breakpoint stops on is logged whatever its kind, so the log
-                // shows why the machine stopped.
-                let mut stops_here = false;
-                if checks {
-                    let h = self.breakpoints.check_event(cycle, &e, &self.gpu);
-                    if hit.is_none() && breaks == Breaks::Stop {
-                        stops_here = h.is_some();
-                        hit = h;
-                    }
-                }
-                if stops_here || self.log.wants(e.kind()) {
-                    self.log.push(cycle, e);
-                }
+        let cycle = self.gpu.cycle;
+        self.here.clear();
+        if breaks != Breaks::Off && self.breakpoints.any_enabled() {
+            let found = self.breakpoints.found(cycle, &buf, &self.gpu, &mut self.watched);
+            self.here = self.breakpoints.count(cycle, found, &self.gpu);
+        }
+        for (cycle, e) in buf.drain(..) {
+            if self.log.wants(e.kind()) {
+                self.log.push(cycle, e);
             }
         }
         self.buf = buf;
-        if checks {
-            let cycle = self.gpu.cycle;
-            let at_cycle = self.breakpoints.check_cycle(cycle, &self.gpu);
-            let watched = if self.breakpoints.has_watches() {
-                self.breakpoints.check_watches(cycle, &self.gpu)
-            } else {
-                None
-            };
-            self.breakpoints.end_cycle(cycle);
-            if breaks == Breaks::Stop {
-                hit = hit.or(at_cycle).or(watched);
-            }
+        self.furthest = self.furthest.max(cycle);
+        self.samples.observe(&self.gpu);
+        self.travel.observe(&self.gpu, &self.log, &self.samples);
+        if breaks == Breaks::Stop && !self.here.is_empty() {
+            return Some(Stop::Hits(self.here.clone()));
         }
-        hit.map(Stop::Hit).or_else(|| self.finished())
+        self.finished()
     }
 
     /// Works out who delayed load `seq` of `warp` (its latest finished load when `None`) at
@@ -449,104 +475,90 @@ impl Session {
     }
 
     /// Moves to cycle `t` (back by restoring a snapshot and replaying, forward by stepping),
-    /// without stopping at breakpoints. Lands on exactly the state a forward run shows at `t`,
-    /// with the breakpoints' counts as they are at `t` (see [`Breakpoints::rewind`]).
+    /// without stopping at breakpoints. Lands on exactly the state a forward run shows at `t`:
+    /// the breakpoints' counts as they are at `t` (see [`Breakpoints::rewind`]), the event log
+    /// and samples restored with the machine, and the breakpoints that hit in cycle `t` worked
+    /// out by stepping into it.
     pub fn goto(&mut self, t: u64) -> String {
         self.run = None;
         let now = self.gpu.cycle;
         if t == now {
-            return format!("cycle {}", group(t));
+            return self.stop(Stop::Reached(t));
         }
-        // Forward, every cycle after now must be counted while a breakpoint is enabled, so a
-        // later snapshot is a shortcut only without breakpoints.
-        let snap = self.travel.at_or_before(t);
+        let checks = self.breakpoints.any_enabled();
+        // Back with breakpoints, the replay stops a cycle short and the last cycle is stepped
+        // into with them. Forward, every cycle after now must be counted while a breakpoint is
+        // enabled, so a later snapshot is a shortcut only without breakpoints.
         let back = t < now;
-        if back || (snap.cycle > now && !self.breakpoints.any_enabled()) {
-            self.gpu = snap.clone();
+        let short = u64::from(back && checks && t > 0);
+        let snap = self.travel.snapshot(t - short);
+        if back || (snap.gpu.cycle > now && !checks) {
+            self.gpu = snap.gpu.clone();
+            let mask = self.log.mask;
+            (self.log, self.samples) = (snap.log.clone(), snap.samples.clone());
+            self.log.mask = mask;
             self.delay.reset();
-            self.log.truncate_after(self.gpu.cycle);
-            self.samples.truncate_after(self.gpu.cycle);
+            self.here.clear();
         }
         if back {
-            self.breakpoints.rewind(t);
+            self.breakpoints.rewind(t - short);
         }
-        let breaks = if back { Breaks::Off } else { Breaks::Count };
         let mut stop = None;
-        while self.gpu.cycle < t && stop.is_none() {
-            stop = self.step_once(breaks, t);
+        while self.gpu.cycle < t - short && stop.is_none() {
+            stop = self.step_once(if back { Breaks::Off } else { Breaks::Count }, t - short);
         }
-        self.breakpoints.reset_watches(&self.gpu);
-        match stop {
-            Some(s) => self.stop(s),
-            None => self.stop(Stop::Reached(t)),
+        if short == 1 && stop.is_none() {
+            self.watched = Watched::read(&self.breakpoints, &self.gpu);
+            stop = self.step_once(Breaks::Count, t);
         }
+        self.watched = Watched::read(&self.breakpoints, &self.gpu);
+        self.stop(stop.unwrap_or(Stop::Reached(t)))
     }
 
-    /// Goes back to the most recent breakpoint hit before the current cycle: replays the
-    /// snapshot segments before now, newest first, until one contains a hit.
+    /// Goes back to the most recent cycle before the current one in which a breakpoint hits
+    /// and stops the machine: replays the snapshot segments before now, newest first, until
+    /// one holds such a hit, then goes there ([`Session::goto`] names every breakpoint of
+    /// that cycle).
     fn reverse_continue(&mut self) -> String {
         let now = self.gpu.cycle;
         let mut end = now;
-        while let Some(snap) = self.travel.before(end) {
+        // A used-up `tbreak` hit before it was used up.
+        let any = self.breakpoints.list.iter().any(|b| b.enabled);
+        while any && let Some(snap) = self.travel.before(end) {
             let start = snap.cycle;
-            if let Some(hit) = self.last_hit_between(snap.clone(), end, now) {
-                self.goto(hit.cycle);
-                let msg = hit.message();
-                self.focus = Focus::of_hit(&hit, &self.gpu);
-                self.last_stop = Some(Stop::Hit(hit));
-                return msg;
+            if let Some(c) = self.last_stop_between(snap.clone(), end, now) {
+                return self.goto(c);
             }
             end = start;
         }
-        self.goto(0);
-        "No earlier breakpoint hit: at the start of the program (cycle 0).".into()
+        let at = self.goto(0);
+        format!("No earlier breakpoint hit: at the start of the program.\n{at}")
     }
 
-    /// Replays `g` up to cycle `end` and returns the last breakpoint hit before `limit`.
-    /// Matching is pure: hit counts and ignore counts are not touched.
-    fn last_hit_between(&self, mut g: Gpu, end: u64, limit: u64) -> Option<Hit> {
-        g.events.set_mask(self.breakpoints.event_mask());
-        let mut watch = self.breakpoints.clone();
-        watch.list.retain(|b| matches!(b.trigger, Trigger::Watch { .. } | Trigger::Cycle(_)));
-        watch.list.iter_mut().for_each(|b| {
-            b.ignore = 0;
-            b.temporary = false;
-        });
-        watch.reset_watches(&g);
+    /// Replays `g` up to cycle `end` and returns the last cycle before `limit` in which a
+    /// breakpoint hits and stops the machine. Pure: no hit is counted.
+    fn last_stop_between(&self, mut g: Gpu, end: u64, limit: u64) -> Option<u64> {
+        g.events.set_mask(self.breakpoints.past_event_mask());
+        let mut watched = Watched::read(&self.breakpoints, &g);
         let mut last = None;
-        let delayed = self.breakpoints.listens(EventKind::Delayed);
+        let delayed = self.breakpoints.past_event_mask() & EventKind::Delayed.bit() != 0;
         let mut delay = DelayWatch::default();
+        let mut events = Vec::new();
         while g.cycle < end && g.is_running() {
             if delayed {
                 delay.before_step(&mut g, &self.travel);
             }
             g.step();
-            let mut events: Vec<(u64, Event)> = g.events.drain().collect();
+            events.clear();
+            events.extend(g.events.drain());
             if delayed {
                 let bps = &self.breakpoints;
-                events.extend(delay.after_step(&mut g, &events, |c, w, l| bps.delayed_may_match(c, w, l)));
+                let found = delay.after_step(&mut g, &events, |c, w, l| bps.delayed_may_match(c, w, l));
+                events.extend(found);
             }
-            for (cycle, e) in &events {
-                if *cycle >= limit {
-                    continue;
-                }
-                if let Some(b) = self.breakpoints.list.iter().find(|b| Breakpoints::matches(b, e, &g)) {
-                    last = Some(Hit {
-                        label: b.label(),
-                        id: b.id,
-                        cycle: *cycle,
-                        what: Breakpoints::describe(b, e.describe(), Some(e), &g),
-                        event: Some(e.clone()),
-                    });
-                }
-            }
-            let at_cycle = watch.check_cycle(g.cycle, &g);
-            let watched = watch.check_watches(g.cycle, &g);
-            watch.end_cycle(g.cycle);
-            if g.cycle < limit
-                && let Some(h) = at_cycle.or(watched)
-            {
-                last = Some(h);
+            let found = self.breakpoints.found(g.cycle, &events, &g, &mut watched);
+            if g.cycle < limit && found.iter().any(|(i, _)| self.breakpoints.stops(*i, g.cycle)) {
+                last = Some(g.cycle);
             }
         }
         last
@@ -610,7 +622,9 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
                 "Breakpoints follow the machine, not the session: a hit is counted in every cycle the machine\n\
                  goes through (continue, step, until, run, goto), and going back to cycle T takes back the hits\n\
                  after T — hit counts, ignore counts (`ignore N COUNT` ignores the next COUNT hits) and used-up\n\
-                 tbreaks are restored, so `continue` stops where it did from T.\n",
+                 tbreaks are restored, so `continue` stops where it did from T. A breakpoint counts the hits\n\
+                 after the cycle it was set at; one before stops the machine but is not counted. A stop names\n\
+                 every breakpoint that hit in its cycle, one line each.\n",
             );
             s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300 | break delayed stage=dram cycles>200 (stages and causes as `show blame` names them)");
             s

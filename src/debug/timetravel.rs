@@ -1,17 +1,36 @@
 //! Time travel (rr-style): the machine is deterministic and a snapshot is a clone, so going
-//! back to cycle t restores the latest snapshot at or before t and replays forward.
+//! back to cycle t restores the latest snapshot at or before t and replays forward. What the
+//! debugger remembers of the past that a replay cannot rebuild — the event log, whose oldest
+//! entries are dropped as it fills, and the samples — is taken with the machine, so the replay
+//! rebuilds them as a forward run has them at t (issue 38 item 1).
 //!
 //! Snapshots are taken every `interval` cycles. When they outgrow the memory budget, every
 //! other one is dropped (the first, at cycle 0, always stays) and the interval doubles, so the
 //! whole history stays reachable and replay distances stay bounded by the interval.
 
+use super::history::{EventLog, Samples};
 use crate::sim::Gpu;
 use crate::sim::inspect::approx_bytes;
+
+/// The machine at a cycle, with the session's event log and samples at that cycle.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub gpu: Gpu,
+    pub log: EventLog,
+    pub samples: Samples,
+}
+
+impl Snapshot {
+    /// Its size, roughly.
+    fn bytes(&self) -> usize {
+        approx_bytes(&self.gpu) + self.log.bytes() + self.samples.bytes()
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct TimeTravel {
     /// Snapshots, sorted by cycle; the first is cycle 0.
-    snaps: Vec<Gpu>,
+    snaps: Vec<Snapshot>,
     pub interval: u64,
     budget: usize,
     /// Size estimate of one snapshot (the largest seen).
@@ -19,27 +38,23 @@ pub struct TimeTravel {
 }
 
 impl TimeTravel {
-    pub fn new(start: &Gpu, interval: u64, budget_bytes: usize) -> TimeTravel {
-        TimeTravel {
-            snaps: vec![start.clone()],
-            interval,
-            budget: budget_bytes,
-            snap_bytes: approx_bytes(start),
-        }
+    pub fn new(start: Snapshot, interval: u64, budget_bytes: usize) -> TimeTravel {
+        TimeTravel { snap_bytes: start.bytes(), snaps: vec![start], interval, budget: budget_bytes }
     }
 
-    /// Called after each step: snapshots the machine when it reaches a multiple of the
-    /// interval not yet covered.
-    pub fn observe(&mut self, g: &Gpu) {
+    /// Called after each step (with the log and samples brought up to the step's end):
+    /// snapshots the machine when it reaches a multiple of the interval not yet covered.
+    pub fn observe(&mut self, g: &Gpu, log: &EventLog, samples: &Samples) {
         if !g.cycle.is_multiple_of(self.interval) {
             return;
         }
-        let pos = self.snaps.partition_point(|s| s.cycle < g.cycle);
-        if self.snaps.get(pos).is_some_and(|s| s.cycle == g.cycle) {
+        let pos = self.snaps.partition_point(|s| s.gpu.cycle < g.cycle);
+        if self.snaps.get(pos).is_some_and(|s| s.gpu.cycle == g.cycle) {
             return;
         }
-        self.snap_bytes = self.snap_bytes.max(approx_bytes(g));
-        self.snaps.insert(pos, g.clone());
+        let snap = Snapshot { gpu: g.clone(), log: log.clone(), samples: samples.clone() };
+        self.snap_bytes = self.snap_bytes.max(snap.bytes());
+        self.snaps.insert(pos, snap);
         if self.snaps.len() * self.snap_bytes > self.budget && self.snaps.len() > 2 {
             self.thin();
         }
@@ -49,24 +64,29 @@ impl TimeTravel {
     fn thin(&mut self) {
         self.interval *= 2;
         let interval = self.interval;
-        self.snaps.retain(|s| s.cycle.is_multiple_of(interval));
+        self.snaps.retain(|s| s.gpu.cycle.is_multiple_of(interval));
     }
 
-    /// The latest snapshot at or before `cycle`.
-    pub fn at_or_before(&self, cycle: u64) -> &Gpu {
-        let pos = self.snaps.partition_point(|s| s.cycle <= cycle);
+    /// The latest snapshot at or before `cycle`, with the log and samples of its cycle.
+    pub fn snapshot(&self, cycle: u64) -> &Snapshot {
+        let pos = self.snaps.partition_point(|s| s.gpu.cycle <= cycle);
         &self.snaps[pos.saturating_sub(1)]
+    }
+
+    /// The machine of the latest snapshot at or before `cycle`.
+    pub fn at_or_before(&self, cycle: u64) -> &Gpu {
+        &self.snapshot(cycle).gpu
     }
 
     /// The latest snapshot strictly before `cycle`, if any.
     pub fn before(&self, cycle: u64) -> Option<&Gpu> {
-        let pos = self.snaps.partition_point(|s| s.cycle < cycle);
-        pos.checked_sub(1).map(|p| &self.snaps[p])
+        let pos = self.snaps.partition_point(|s| s.gpu.cycle < cycle);
+        pos.checked_sub(1).map(|p| &self.snaps[p].gpu)
     }
 
     /// Cycles of the snapshots.
     pub fn cycles(&self) -> Vec<u64> {
-        self.snaps.iter().map(|s| s.cycle).collect()
+        self.snaps.iter().map(|s| s.gpu.cycle).collect()
     }
 
     pub fn len(&self) -> usize {

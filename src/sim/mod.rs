@@ -475,7 +475,7 @@ impl Gpu {
                         return false;
                     }
                 };
-                self.sms[s].launch(l.kernel, k, l.next_cta, fit, programs, &mut self.events);
+                self.sms[s].launch(self.cycle, l.kernel, k, l.next_cta, fit, programs, &mut self.events);
                 l.next_cta += 1;
                 l.rr = (s + 1) % n;
             }

@@ -205,9 +205,11 @@ impl App {
         self.error = error;
     }
 
-    /// After a stop at a breakpoint, point the panes at what it is about (`debug::focus`):
-    /// its core, warp and channel become the focus and the warps panes' cursor goes to the
-    /// warp (the banks panes list the bank of its request, see `target`).
+    /// After a move, point the panes at what the latest stop at or before the machine's cycle
+    /// is about (`debug::focus`), when that changed: its core, warp and channel become the
+    /// focus and the warps panes' cursor goes to the warp (the banks panes list the bank of its
+    /// request, see `target`). What it names nothing of stays where it was: where the panes
+    /// look is the user's to move.
     pub fn follow_stop(&mut self) {
         if self.followed == Some(self.session.focus) {
             return;
@@ -236,9 +238,10 @@ impl App {
         }
     }
 
-    /// A running command stopped with `msg`.
+    /// A moving command stopped with `msg`: on the message line, each breakpoint of a stop
+    /// at several after the other.
     pub fn stopped(&mut self, msg: String) {
-        self.say(msg, false);
+        self.say(msg.lines().collect::<Vec<_>>().join(" · "), false);
         self.follow_stop();
     }
 
@@ -247,7 +250,11 @@ impl App {
         if !line.trim().is_empty() && self.history.last().map(|s| s.as_str()) != Some(line.trim()) {
             self.history.push(line.trim().to_string());
         }
+        let stops = self.session.stops;
         match self.session.execute(line) {
+            // A move done at once (`goto`, `reverse-step`, `reverse-continue`) says where it
+            // stopped as a running one does.
+            Ok(Outcome::Text(t)) if self.session.stops != stops => self.stopped(t),
             Ok(Outcome::Text(t)) => {
                 self.show_text(line, &t);
                 self.follow_stop();

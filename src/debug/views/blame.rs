@@ -1,6 +1,8 @@
-//! Who delayed a load (issue 17): the load's stages over all its requests, worst first, each
-//! split by cause with the warps whose requests went ahead; then each request's own stages.
-//! The history is replayed with recording on to find out (`debug::recording`).
+//! Who delayed a load (issue 17): the stages of the request the load waited for (its data back
+//! last), worst first, each split by cause with the warps whose requests went ahead — they add
+//! up to the load's latency (issue 38 item 3); then, apart, each request's own stages, whose
+//! request-cycles overlap in time. The history is replayed with recording on to find out
+//! (`debug::recording`).
 
 use super::super::blame::{Cause, LoadBlame, Part, StageBlame};
 use super::super::recording::warp_load_blame;
@@ -22,9 +24,16 @@ pub fn load(s: &Scene, warp: (u16, u16), seq: Option<u32>) -> Result<View, Strin
 /// it once the machine stops; `show blame` works it out on demand).
 pub fn under(v: View, s: &Scene, warp: (u16, u16)) -> View {
     match s.blame.get((s.gpu.cycle, warp, None)) {
-        Some(Ok(b)) => v
-            .line(vec![span("Who delayed its last load (show blame for each request):", Tone::Accent)])
-            .block(Block::Table(stage_table(b))),
+        Some(Ok(b)) => {
+            let what = match b.critical() {
+                Some(r) if b.requests.len() > 1 => format!(
+                    "Who delayed its last load: request #{}, back last (show blame for every request)",
+                    r.who.index
+                ),
+                _ => "Who delayed its last load (show blame for the details):".into(),
+            };
+            v.line(vec![span(what, Tone::Accent)]).block(Block::Table(critical_table(b)))
+        }
         Some(Err(e)) => v.line(vec![span(format!("Who delayed its last load: {e}"), Tone::Dim)]),
         None => v.line(vec![span(
             format!("Who delayed its last load: show blame {}.{}", warp.0, warp.1),
@@ -33,7 +42,25 @@ pub fn under(v: View, s: &Scene, warp: (u16, u16)) -> View {
     }
 }
 
-/// The blame view of `b`.
+/// What the stage table of `b` shows: the stages of its request back last, which add up to
+/// the load's latency.
+fn critical_line(b: &LoadBlame) -> String {
+    match b.critical() {
+        Some(r) if b.requests.len() > 1 => {
+            format!("the stages of request #{}, back last, which add up to the latency", r.who.index)
+        }
+        _ => "the stages of its request, which add up to the latency".into(),
+    }
+}
+
+/// The stage table of the request `b` waited for.
+fn critical_table(b: &LoadBlame) -> Table {
+    stage_table(b.critical().map_or(&[][..], |r| &r.stages[..]), b.latency())
+}
+
+/// The blame view of `b`: the stages of the request the load waited for, which add up to the
+/// load's latency, worst first (issue 38 item 3); then, labelled apart, every request's own
+/// stages, whose request-cycles overlap in time.
 pub fn blame(b: &LoadBlame) -> View {
     let mut v = View::new(format!("Blame — load {} of warp {}.{}", b.seq, b.core, b.warp)).line(vec![plain(
         format!(
@@ -43,8 +70,13 @@ pub fn blame(b: &LoadBlame) -> View {
             group(b.latency())
         ),
     )]);
-    v = v.block(Block::Table(stage_table(b)));
-    // Each request's own path.
+    v = v.text(format!("Where the load waited: {}", critical_line(b)));
+    v = v.block(Block::Table(critical_table(b)));
+    let overlap = if b.requests.len() > 1 { " (the requests wait at the same time)" } else { "" };
+    v = v.text(format!(
+        "Request-cycles: each request from the load's issue to its data, {} in all{overlap}",
+        group(b.request_cycles())
+    ));
     let mut r = Table {
         header: ["req", "latency", "stages (cycles)"].map(String::from).to_vec(),
         right: vec![0, 1],
@@ -67,8 +99,8 @@ pub fn blame(b: &LoadBlame) -> View {
     v.block(Block::Table(r))
 }
 
-/// Per stage, summed over the requests: the worst stage first.
-fn stage_table(b: &LoadBlame) -> Table {
+/// `stages`, summed per stage, the worst first, with each one's share of `latency`.
+fn stage_table(stages: &[StageBlame], latency: u64) -> Table {
     let mut t = Table {
         header: ["stage", "cycles", "share", "what it went to"].map(String::from).to_vec(),
         right: vec![1, 2],
@@ -76,8 +108,7 @@ fn stage_table(b: &LoadBlame) -> Table {
         drop: vec![2],
         ..Table::default()
     };
-    let total: u64 = b.requests.iter().map(|r| r.latency()).sum();
-    for (stage, parts) in by_stage(b) {
+    for (stage, parts) in by_stage(stages) {
         let cycles: u64 = parts.iter().map(|p| p.cycles).sum();
         let tone = if parts.iter().any(|p| p.cause.is_interference() && p.cycles * 2 > cycles) {
             Tone::Warn
@@ -86,19 +117,18 @@ fn stage_table(b: &LoadBlame) -> Table {
         };
         t.rows.push(vec![
             span(stage, tone),
-            plain(cycles.to_string()),
-            plain(pct(cycles, total)),
+            plain(group(cycles)),
+            plain(pct(cycles, latency)),
             plain(describe(&parts)),
         ]);
     }
     t
 }
 
-/// The parts of every request's stages, summed per stage and cause, stages in descending
-/// total.
-fn by_stage(b: &LoadBlame) -> Vec<(&'static str, Vec<Part>)> {
+/// The parts of `stages`, summed per stage and cause, stages in descending total.
+fn by_stage(list: &[StageBlame]) -> Vec<(&'static str, Vec<Part>)> {
     let mut stages: Vec<(&'static str, Vec<Part>)> = Vec::new();
-    for s in b.requests.iter().flat_map(|r| &r.stages) {
+    for s in list {
         let i = match stages.iter().position(|(n, _)| *n == s.stage.name()) {
             Some(i) => i,
             None => {

@@ -322,7 +322,8 @@ views! {
     Inspector (warp: Required) "warp" "the warp inspector: each load's requests through the memory system"
         => |s, t| Ok(blame::under(inspector::inspector(s.gpu, t.warp.0, t.warp.1)?, s, t.warp));
     Stats "stats" "headline metrics and their history" => |s, _| Ok(stats::stats(s.gpu, s.samples));
-    Events "events" "the most recent logged events" => |s, t| Ok(events::events(s.log, t.rows));
+    Events "events" "the most recent logged events and events breakpoints hit on"
+        => |s, t| Ok(events::events(s.log, s.breakpoints, t.rows));
     Queues "queues" "occupancy of every queue in the machine" => |s, _| Ok(queues::queues(s.gpu));
     Breakpoints "breakpoints" "breakpoints and watchpoints" => |s, _| Ok(breakpoints(s.breakpoints));
     Blame (warp: Required, load: Optional) "blame"

@@ -26,13 +26,14 @@ pub fn inspector(g: &Gpu, core: u16, warp: u16) -> Result<View, String> {
         v = v.line(vec![span("no warp in this slot now", Tone::Dim)]);
     } else {
         v = v.line(vec![plain(format!(
-            "CTA {}  GTO priority {}  state {}  next {:#06x} {}  loads out {}",
+            "CTA {}  GTO priority {}  state {}  next {:#06x} {}  loads out {}  launched at {}",
             w.cta,
             sm.issue.priority[warp as usize],
             sm.stall_reason(warp as usize, g.cycle).name(),
             w.next.pc,
             super::warps::warp_op_name(w),
-            w.loads_out
+            w.loads_out,
+            group(w.launched)
         ))]);
     }
     let mut active: Vec<&LoadTrack> = w.loads.iter().filter(|l| l.active && l.requests > 0).collect();

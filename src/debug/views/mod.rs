@@ -26,7 +26,7 @@ pub use changes::mark_changes;
 pub use text::{bar_columns, sparkline};
 pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
-use super::breakpoint::{Breakpoints, Trigger};
+use super::breakpoint::{Breakpoint, Breakpoints, Trigger};
 use crate::sim::stats::metrics::group;
 
 /// How a piece of text should stand out.
@@ -199,7 +199,7 @@ fn unavailable(what: &str, needs: &str, g: &crate::sim::Gpu) -> View {
 /// How many of the latest hits the breakpoints view lists.
 const RECENT_HITS: usize = 8;
 
-/// Breakpoints and watchpoints, then their latest hits.
+/// Breakpoints and watchpoints, then their latest counted hits.
 pub fn breakpoints(set: &Breakpoints) -> View {
     let mut t = Table {
         header: ["Num", "Type", "Enb", "Hits", "What"].map(String::from).to_vec(),
@@ -207,29 +207,41 @@ pub fn breakpoints(set: &Breakpoints) -> View {
         flex: Some(4),
         ..Table::default()
     };
-    for b in &set.list {
+    let listed: Vec<&Breakpoint> = set.list.iter().filter(|b| !b.used_up()).collect();
+    for b in &listed {
         let kind = match (&b.trigger, b.temporary) {
             (Trigger::Watch { .. }, _) => "watchpoint",
             (_, true) => "tbreak",
             _ => "breakpoint",
         };
         let mut what = b.what();
-        if b.ignore > 0 {
-            what.push_str(&format!(" (ignore next {})", b.ignore));
+        if b.ignores_left() > 0 {
+            what.push_str(&format!(" (ignore next {})", b.ignores_left()));
+        }
+        if b.since > 0 {
+            what.push_str(&format!(" (counts hits after cycle {})", group(b.since)));
         }
         let tone = if b.enabled { Tone::Normal } else { Tone::Dim };
         t.rows.push(vec![
             plain(b.id.to_string()),
             span(kind, tone),
             span(if b.enabled { "y" } else { "n" }, tone),
-            plain(b.hits.to_string()),
+            plain(b.hits.len().to_string()),
             span(what, tone),
         ]);
         t.keys.push(RowKey::Breakpoint(b.id));
     }
-    // The latest hits of the listed breakpoints (Enter in the pane goes to one's cycle).
-    let listed = |id: u32| set.list.iter().any(|b| b.id == id);
-    for (cycle, id, ignored) in set.past_hits().filter(|(_, id, _)| listed(*id)).take(RECENT_HITS) {
+    // The latest hits of the listed breakpoints, newest first (Enter in the pane goes to
+    // one's cycle).
+    let mut recent: Vec<(u64, u32, bool)> = listed
+        .iter()
+        .flat_map(|b| {
+            let from = b.hits.len().saturating_sub(RECENT_HITS);
+            (from..b.hits.len()).map(move |i| (b.hits[i].cycle, b.id, b.ignored(i)))
+        })
+        .collect();
+    recent.sort_by_key(|&(cycle, id, _)| (std::cmp::Reverse(cycle), id));
+    for (cycle, id, ignored) in recent.into_iter().take(RECENT_HITS) {
         // The cycle sits in a numeric column, which a narrow pane hides whole rather than cuts.
         let what = if ignored { "↳ hit, ignored" } else { "↳ hit" };
         t.rows.push(vec![

@@ -149,11 +149,13 @@ impl ExecUnit {
     }
 
     /// Places CTA `cta` of kernel number `kernel_index`, whose warps run `programs`, in free
-    /// warp slots (the caller checked [`ExecUnit::can_launch`]); `fit` CTAs of the kernel fit
-    /// at once. The warps are not decoded yet: the SM decodes each with [`ExecUnit::decode`]
-    /// once it has ranked them.
+    /// warp slots at cycle `now` (the caller checked [`ExecUnit::can_launch`]); `fit` CTAs of
+    /// the kernel fit at once. A slot keeps nothing of the warp that had it before (the
+    /// inspector shows the new occupant only, issue 38 item 4). The warps are not decoded yet:
+    /// the SM decodes each with [`ExecUnit::decode`] once it has ranked them.
     pub fn launch(
         &mut self,
+        now: u64,
         kernel_index: usize,
         kernel: &Kernel,
         cta: u32,
@@ -189,11 +191,14 @@ impl ExecUnit {
             warp.loads_out = 0;
             warp.load_seq = 0;
             warp.instructions = 0;
+            warp.launched = now;
             for l in &mut warp.loads {
                 l.active = false;
             }
-            warp.last_load.active = false;
-            warp.last_load.reqs.clear();
+            // Its buffer of request records is kept, emptied, so a launch allocates nothing.
+            let mut reqs = std::mem::take(&mut warp.last_load.reqs);
+            reqs.clear();
+            warp.last_load = LoadTrack { reqs, ..LoadTrack::default() };
             self.cta_group[w] = group;
             self.valid |= 1 << w;
             mask |= 1 << w;

@@ -128,9 +128,12 @@ impl Sm {
     }
 
     /// Places CTA `cta` of kernel number `kernel_index`, whose warps run `programs`, on this
-    /// SM (the caller checked [`Sm::can_launch`]); `fit` CTAs of the kernel fit at once.
+    /// SM at cycle `now` (the caller checked [`Sm::can_launch`]); `fit` CTAs of the kernel fit
+    /// at once.
+    #[allow(clippy::too_many_arguments)]
     pub fn launch(
         &mut self,
+        now: u64,
         kernel_index: usize,
         kernel: &Kernel,
         cta: u32,
@@ -139,7 +142,7 @@ impl Sm {
         sink: &mut EventSink,
     ) {
         self.poke();
-        let launched = self.exec.launch(kernel_index, kernel, cta, fit, programs);
+        let launched = self.exec.launch(now, kernel_index, kernel, cta, fit, programs);
         if launched.new_kernel {
             // The divergent load classifier restarts per kernel (seed 004 §5.4.3).
             self.learner.kernel_started();
@@ -683,7 +686,7 @@ mod tests {
         let mut sm = Sm::new(c, 0, k.placeholder_program());
         let mut sink = EventSink::default();
         for cta in 0..ctas {
-            sm.launch(0, k, cta, fit(c, k), k.cta_programs(cta).unwrap(), &mut sink);
+            sm.launch(0, 0, k, cta, fit(c, k), k.cta_programs(cta).unwrap(), &mut sink);
         }
         sm.refresh_priorities();
         (sm, sink)
@@ -743,7 +746,7 @@ mod tests {
             let mut sm = Sm::new(&c, 0, k.placeholder_program());
             let mut sink = EventSink::default();
             sink.set_mask(u64::MAX);
-            sm.launch(0, k, 0, fit(&c, k), k.cta_programs(0).unwrap(), &mut sink);
+            sm.launch(0, 0, k, 0, fit(&c, k), k.cta_programs(0).unwrap(), &mut sink);
             sink.clear();
             Rig {
                 sm,
@@ -1010,7 +1013,7 @@ mod tests {
         let mut sm = Sm::new(&c, 3, k.placeholder_program());
         let mut sink = EventSink::default();
         for cta in 0..8 {
-            sm.launch(0, k, cta, fit(&c, k), k.cta_programs(cta).unwrap(), &mut sink);
+            sm.launch(0, 0, k, cta, fit(&c, k), k.cta_programs(cta).unwrap(), &mut sink);
         }
         assert_eq!(sm.exec.grouping.group_sizes, vec![3, 5]);
         let groups: Vec<u32> = sm.exec.ctas.iter().map(|c| c.group).collect();
@@ -1020,13 +1023,13 @@ mod tests {
         // The first CTA finishes; the next one opens round 1's first group (id 2).
         sm.exec.retire_warp(0, &mut sink);
         sm.exec.retire_warp(1, &mut sink);
-        sm.launch(0, k, 8, fit(&c, k), k.cta_programs(8).unwrap(), &mut sink);
+        sm.launch(0, 0, k, 8, fit(&c, k), k.cta_programs(8).unwrap(), &mut sink);
         assert_eq!((sm.exec.ctas[0].cta, sm.exec.ctas[0].group), (8, 2));
         // A new kernel starts over.
         sm.exec.kernel = Some(7);
         sm.exec.retire_warp(2, &mut sink);
         sm.exec.retire_warp(3, &mut sink);
-        sm.launch(1, k, 0, fit(&c, k), k.cta_programs(0).unwrap(), &mut sink);
+        sm.launch(0, 1, k, 0, fit(&c, k), k.cta_programs(0).unwrap(), &mut sink);
         assert_eq!(sm.exec.ctas[1].group, 0);
     }
 }

@@ -108,6 +108,8 @@ pub struct Warp {
     pub warp_in_cta: u16,
     /// Launch order on this SM (GTO's "oldest").
     pub age: u64,
+    /// The cycle its CTA was launched at: what the slot held before is another warp's.
+    pub launched: u64,
     pub program: WarpProgram,
     /// Fetched and decoded; issues next.
     pub next: Instr,
@@ -137,6 +139,7 @@ impl Warp {
             cta: 0,
             warp_in_cta: 0,
             age: 0,
+            launched: 0,
             program,
             next: Instr::exit(0, 0),
             addrs: [0; 32],
