@@ -231,8 +231,9 @@ fn check_input_limit(bench: &Bench, sizes: &Sizes, name: &str) -> Result<(), Con
     Err(ConfigError::argument(
         name,
         format!(
-            "generating its input takes {} = {steps:.3e}, more than the 2^37 = {:.3e} (a few minutes) warpscope allows; make one of them smaller",
+            "generating its input takes {} = {steps:.3e}, more than the 2^{} = {:.3e} (a few minutes) warpscope allows; make one of them smaller",
             limit.formula,
+            MAX_INPUT_STEPS.trailing_zeros(),
             MAX_INPUT_STEPS as f64,
             steps = steps as f64
         ),
