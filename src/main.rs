@@ -326,9 +326,20 @@ struct Commands {
     /// Commands separated by `;`, e.g. -x "break occlusion; continue; show warp 3.17".
     #[arg(short = 'x', long = "execute", value_name = "COMMANDS")]
     execute: Option<String>,
+    /// Start at a checkpoint (`checkpoint save FILE`) saved with the same -c, -w and --set.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
 }
 
 impl Commands {
+    /// The session: at cycle 0, or at the checkpoint `--resume` names.
+    fn session(&self, config: Config, workload: Arc<Workload>) -> Result<Session> {
+        Ok(match &self.resume {
+            Some(path) => Session::resume(config, workload, &path.display().to_string())?,
+            None => Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?,
+        })
+    }
+
     /// The command lines, each with where it came from for messages (`FILE:LINE: `).
     fn lines(&self) -> Result<Vec<(String, String)>> {
         Ok(match (&self.script, &self.execute) {
@@ -464,7 +475,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
             machine: Machine { config: None, workload: None, sets: Vec::new() },
             layout: None,
             mouse: false,
-            commands: Commands { script: None, execute: None },
+            commands: Commands { script: None, execute: None, resume: None },
             screenshot: None,
             size: String::new(),
         }),
@@ -488,6 +499,7 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
         Some(path) => {
             let mut inputs = a.machine.inputs().to_vec();
             inputs.push(("--script", a.commands.script.as_ref().map(|p| p.display().to_string())));
+            inputs.push(("--resume", a.commands.resume.as_ref().map(|p| p.display().to_string())));
             check_outputs(&[("--screenshot", Some(path))], &pairs(&inputs))?;
             Some(
                 warpscope::tui::screenshot::parse_size(&a.size)
@@ -504,7 +516,7 @@ fn tui_cmd(a: TuiArgs) -> Result<i32> {
         );
         return Ok(EXIT_INPUT);
     }
-    let session = Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?;
+    let session = a.commands.session(config, workload)?;
     let opts = warpscope::tui::TuiOptions {
         mouse: a.mouse,
         layout: a.layout,
@@ -529,8 +541,7 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
     }
     let lines = a.commands.lines()?;
     let (config, workload) = load(&a.machine)?;
-    let mut session =
-        Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?;
+    let mut session = a.commands.session(config, workload)?;
     for (line, place) in &lines {
         if line.is_empty() {
             continue;

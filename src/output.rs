@@ -85,8 +85,13 @@ fn argument_error(flag: &str, target: &str, message: String) -> ConfigError {
 
 /// Writes `text` to `target` (`-` = stdout) atomically.
 pub fn write_atomic(target: &str, text: &str) -> Result<()> {
+    write_bytes_atomic(target, text.as_bytes())
+}
+
+/// Writes `bytes` (a checkpoint) to `target` (`-` = stdout) atomically.
+pub fn write_bytes_atomic(target: &str, bytes: &[u8]) -> Result<()> {
     let mut out = Output::open(target)?;
-    out.write_all(text.as_bytes())?;
+    out.write_all(bytes)?;
     out.finish()
 }
 

@@ -6,7 +6,7 @@ use super::Config;
 /// A custom mapping: for each address bit (most significant first) a letter naming the field
 /// it belongs to: `R` row, `B` bank, `C` column, `H` channel, `S` byte within the column
 /// field's unit, `0` unused. `.` and `_` are spacers. Address bits above the string are ignored.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CustomFields {
     /// (field letter, address bit), most significant first.
     bits: Vec<(u8, u32)>,

@@ -137,6 +137,12 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "write cycles FROM..TO (default: the last 2000) as a Perfetto/Chrome trace",
     },
     CommandSpec {
+        name: "checkpoint",
+        aliases: &[],
+        args: "save FILE",
+        help: "write the machine's state to FILE; --resume FILE starts a session there",
+    },
+    CommandSpec {
         name: "layout",
         aliases: &[],
         args: "NAME",
@@ -188,6 +194,8 @@ pub enum Command {
         path: String,
         window: Option<(u64, u64)>,
     },
+    /// `checkpoint save FILE`.
+    CheckpointSave(String),
     Help(Option<String>),
     Quit,
 }
@@ -365,6 +373,10 @@ impl Command {
                     window: Some((number(from, "timeline FROM")?, number(to, "timeline TO")?)),
                 },
                 _ => return Err("timeline FILE [FROM TO], e.g. `timeline run.json 1000 3000`".into()),
+            },
+            "checkpoint" => match args.as_slice() {
+                ["save", path] => Command::CheckpointSave(path.to_string()),
+                _ => return Err("checkpoint save FILE, e.g. `checkpoint save run.wsck`".into()),
             },
             "help" => Command::Help(args.first().map(|s| s.to_string())),
             "quit" => no_args(Command::Quit)?,

@@ -5,6 +5,7 @@
 
 pub mod blame;
 pub mod breakpoint;
+pub mod checkpoint;
 pub mod command;
 pub mod delay;
 pub mod expr;

@@ -13,6 +13,7 @@
 use super::breakpoint::{
     Breakpoints, EventScope, Hit, Trigger, Watched, check_filters, event_kind, parse_trigger,
 };
+use super::checkpoint;
 use super::command::{COMMANDS, Command, Info};
 use super::delay::DelayWatch;
 use super::expr::Expr;
@@ -24,7 +25,7 @@ use super::scene::Scene;
 use super::timeline;
 use super::timetravel::{Snapshot, TimeTravel};
 use super::views;
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::sim::event::{Event, EventKind};
 use crate::sim::stats::metrics::{count, group};
 use crate::sim::{Gpu, Status};
@@ -124,11 +125,24 @@ pub struct Session {
 
 impl Session {
     pub fn new(config: Config, workload: Arc<Workload>) -> Result<Session, String> {
-        let d = config.debug.clone();
-        let gpu = Gpu::new(Arc::new(config), workload)?;
+        Ok(Session::at(Gpu::new(Arc::new(config), workload)?))
+    }
+
+    /// A session at the checkpoint `path`, which must have been saved with `config` and
+    /// `workload` ([`checkpoint::load`]). Its history begins there: time travel reaches back
+    /// to the checkpoint's cycle, and the event log and samples start empty.
+    pub fn resume(config: Config, workload: Arc<Workload>, path: &str) -> Result<Session, ConfigError> {
+        let (_, gpu) = checkpoint::load(path, Arc::new(config), workload)?;
+        Ok(Session::at(gpu))
+    }
+
+    /// A session whose history begins with `gpu`.
+    fn at(gpu: Gpu) -> Session {
+        let d = gpu.config.debug.clone();
         let (log, samples) = (EventLog::new(d.event_log as usize), Samples::new(500, 4096));
+        let first = gpu.cycle;
         let start = Snapshot { gpu: gpu.clone(), log: log.clone(), samples: samples.clone() };
-        Ok(Session {
+        Session {
             travel: TimeTravel::new(start, d.snapshot_interval, (d.snapshot_budget_mb as usize) << 20),
             gpu,
             breakpoints: Breakpoints::default(),
@@ -139,14 +153,33 @@ impl Session {
             stops: 0,
             here: Vec::new(),
             watched: Watched::default(),
-            furthest: 0,
+            furthest: first,
             run: None,
             buf: Vec::new(),
             blame: BlameCache::default(),
             interference: InterferenceCache::default(),
             focus: Focus::default(),
             delay: DelayWatch::default(),
-        })
+        }
+    }
+
+    /// The earliest cycle time travel reaches: 0, or the cycle of the checkpoint the session
+    /// was resumed from.
+    pub fn earliest(&self) -> u64 {
+        self.travel.first_cycle()
+    }
+
+    /// Refuses a move back to before the session's history begins.
+    fn reachable(&self, t: u64) -> Result<u64, String> {
+        let first = self.earliest();
+        if t < first {
+            return Err(format!(
+                "cycle {} is before this session's history: it was resumed from a checkpoint of cycle {}, the earliest cycle it can go to",
+                group(t),
+                group(first)
+            ));
+        }
+        Ok(t)
     }
 
     /// What the views read: the machine and the session's history.
@@ -215,8 +248,11 @@ impl Session {
                 self.start(Some(c), Breaks::Stop)
             }
             Command::Run => self.start(None, Breaks::Count),
-            Command::ReverseStep(n) => text(self.goto(self.gpu.cycle.saturating_sub(n))),
-            Command::Goto(c) => text(self.goto(c)),
+            Command::ReverseStep(n) => {
+                let t = self.reachable(self.gpu.cycle.saturating_sub(n))?;
+                text(self.goto(t))
+            }
+            Command::Goto(c) => text(self.goto(self.reachable(c)?)),
             Command::ReverseContinue => text(self.reverse_continue()),
             Command::Break { temporary, spec } => {
                 let (trigger, cond) = parse_trigger(&spec)?;
@@ -290,6 +326,7 @@ impl Session {
             }
             Command::Layout(name) => Ok(Outcome::Layout(name)),
             Command::Timeline { path, window } => text(self.write_timeline(&path, window)?),
+            Command::CheckpointSave(path) => text(checkpoint::save(&self.gpu, &path)?),
             Command::Help(topic) => text(help(topic.as_deref())?),
             Command::Quit => Ok(Outcome::Quit),
         }
@@ -453,7 +490,8 @@ impl Session {
         }
         crate::output::check_target("", path).map_err(|e| e.to_string())?;
         let now = self.gpu.cycle;
-        let (from, to) = window.unwrap_or((now.saturating_sub(timeline::DEFAULT_WINDOW), now));
+        let from = now.saturating_sub(timeline::DEFAULT_WINDOW).max(self.earliest());
+        let (from, to) = window.unwrap_or((from, now));
         let t = timeline::export(&self.travel, &self.gpu, self.furthest, from, to)?;
         let json = t.to_json();
         crate::output::write_atomic(path, &json).map_err(|e| format!("{e:#}"))?;
@@ -531,8 +569,13 @@ impl Session {
             }
             end = start;
         }
-        let at = self.goto(0);
-        format!("No earlier breakpoint hit: at the start of the program.\n{at}")
+        let first = self.earliest();
+        let at = self.goto(first);
+        if first == 0 {
+            format!("No earlier breakpoint hit: at the start of the program.\n{at}")
+        } else {
+            format!("No earlier breakpoint hit: at the checkpoint this session was resumed from.\n{at}")
+        }
     }
 
     /// Replays `g` up to cycle `end` and returns the last cycle before `limit` in which a

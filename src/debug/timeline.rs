@@ -365,6 +365,14 @@ pub fn check_window(from: u64, to: u64) -> Result<(), String> {
 /// `from - LOOKBACK` to `to + LOOKAHEAD` with recording on.
 pub fn export(travel: &TimeTravel, g: &Gpu, furthest: u64, from: u64, to: u64) -> Result<Timeline, String> {
     check_window(from, to)?;
+    if from < travel.first_cycle() {
+        return Err(format!(
+            "the window {}..{} begins before the history, which begins at cycle {} (the checkpoint the session was resumed from)",
+            group(from),
+            group(to),
+            group(travel.first_cycle())
+        ));
+    }
     if to > furthest {
         return Err(format!(
             "the window {}..{} ends beyond the history, which reaches cycle {}",

@@ -5,8 +5,9 @@
 //! rebuilds them as a forward run has them at t (issue 38 item 1).
 //!
 //! Snapshots are taken every `interval` cycles. When they outgrow the memory budget, every
-//! other one is dropped (the first, at cycle 0, always stays) and the interval doubles, so the
-//! whole history stays reachable and replay distances stay bounded by the interval.
+//! other one is dropped (the first, at cycle 0 or a resumed checkpoint's, always stays) and the
+//! interval doubles, so the whole history stays reachable and replay distances stay bounded by
+//! the interval.
 
 use super::history::{EventLog, Samples};
 use crate::sim::Gpu;
@@ -29,7 +30,8 @@ impl Snapshot {
 
 #[derive(Clone, Debug)]
 pub struct TimeTravel {
-    /// Snapshots, sorted by cycle; the first is cycle 0.
+    /// Snapshots, sorted by cycle; the first is where the history begins: cycle 0, or the
+    /// cycle of the checkpoint the session was resumed from.
     snaps: Vec<Snapshot>,
     pub interval: u64,
     budget: usize,
@@ -60,17 +62,22 @@ impl TimeTravel {
         }
     }
 
-    /// Drops every other snapshot (keeping cycle 0) and doubles the interval.
+    /// Drops every other snapshot (keeping the first) and doubles the interval.
     fn thin(&mut self) {
         self.interval *= 2;
-        let interval = self.interval;
-        self.snaps.retain(|s| s.gpu.cycle.is_multiple_of(interval));
+        let (interval, first) = (self.interval, self.snaps[0].gpu.cycle);
+        self.snaps.retain(|s| s.gpu.cycle == first || s.gpu.cycle.is_multiple_of(interval));
     }
 
     /// The latest snapshot at or before `cycle`, with the log and samples of its cycle.
     pub fn snapshot(&self, cycle: u64) -> &Snapshot {
         let pos = self.snaps.partition_point(|s| s.gpu.cycle <= cycle);
         &self.snaps[pos.saturating_sub(1)]
+    }
+
+    /// The cycle where the history begins: 0, or a resumed checkpoint's.
+    pub fn first_cycle(&self) -> u64 {
+        self.snaps[0].gpu.cycle
     }
 
     /// The machine of the latest snapshot at or before `cycle`.

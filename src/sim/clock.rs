@@ -3,7 +3,7 @@
 //! never accumulated in floating point, so long runs do not drift and every run is identical.
 
 /// A domain clocked at `freq` relative to the core clock `core`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClockDomain {
     freq_khz: u64,
     core_khz: u64,

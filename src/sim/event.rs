@@ -24,7 +24,7 @@ use super::record::{Pass, Point, Who};
 use super::stats::metrics::{count, group};
 
 /// A field value of an event, for breakpoint filters and conditions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FieldValue {
     Int(i64),
     Name(&'static str),
@@ -100,7 +100,7 @@ macro_rules! events {
         }
 
         /// The kind of an event, one bit of a subscription mask.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         #[repr(u8)]
         pub enum EventKind {
             $($variant,)+
@@ -331,10 +331,13 @@ impl EventKind {
 }
 
 /// Collects the subscribed events of the current step. The owner drains it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EventSink {
     mask: u64,
     now: u64,
+    /// Not in a checkpoint: its owner drains it after every step, and the `delayed` event's
+    /// names are `&'static str`s.
+    #[serde(skip)]
     events: Vec<(u64, Event)>,
     /// Requests' passes, while someone records them (`sim::record`).
     recording: bool,

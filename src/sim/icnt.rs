@@ -40,7 +40,7 @@ pub trait Ejector {
 }
 
 /// Per-network counters.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct NetStats {
     pub packets: u64,
     pub flits: u64,
@@ -80,7 +80,7 @@ impl Inputs for InBuffers {
 }
 
 /// One direction of the crossbar.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Network {
     pub flit_bytes: u32,
     pub latency: u64,
@@ -344,7 +344,7 @@ fn can_take<E: Ejector>(
 }
 
 /// Both networks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Crossbar {
     pub request: Network,
     pub reply: Network,

@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 /// Requests waiting to return: (core cycle due, request).
 type Fifo = VecDeque<(u64, MemRequest)>;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IdealPipe {
     pub mode: IdealMemory,
     pub l2_latency: u64,

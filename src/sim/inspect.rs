@@ -7,7 +7,7 @@ use super::request::MemRequest;
 use std::mem::size_of;
 
 /// Where a request waits or travels.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Place {
     L1LatencyQueue {
         core: u16,

@@ -52,11 +52,11 @@ const RESIDENT: u16 = u16::MAX;
 
 /// For every line this L1 has missed on: [`RESIDENT`], or the warp slot that last evicted it
 /// (or bypassed it, or wrote it away). A line absent from the map was never here: a cold miss.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LineHistory(HashMap<u64, u16, BuildHasherDefault<LineHasher>>);
 
 /// A fixed (deterministic) mixing hash for line numbers.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct LineHasher(u64);
 
 impl Hasher for LineHasher {
@@ -77,7 +77,7 @@ impl Hasher for LineHasher {
 }
 
 /// Why a missing line was missing (seed 004 §2.1.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MissKind {
     Cold,
     IntraWarp,
@@ -102,7 +102,7 @@ impl LineHistory {
 }
 
 /// The accesses of the load being serviced so far.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 struct LoadService {
     accesses: u32,
     misses: u32,
@@ -112,7 +112,7 @@ struct LoadService {
 
 /// An access the L1 looked up after it waited in its bank's latency queue (or that MASCAR
 /// parked and the L1 took later): whose it is and the L1's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Looked {
     pub warp: u16,
     pub load_slot: u8,
@@ -138,14 +138,14 @@ impl Looked {
 
 /// Why a bank's head was refused, and what must change before it can be taken: its lookup is
 /// not redone until then (as the LD/ST unit's replays, `Ldst::replay_refusal`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Refusal {
     cause: StallCause,
     fills: u64,
 }
 
 /// One line of a set's chain, as the LRU-chain view shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChainLine {
     pub way: usize,
     /// Byte address of the line.
@@ -156,7 +156,7 @@ pub struct ChainLine {
     pub pc: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct L1 {
     pub core: u16,
     pub tags: TagArray,

@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 /// would copy every held access every cycle): each bank keeps its accesses in stage order with
 /// their stage numbers, and a cycle's advance lowers the stage of every access above the lowest
 /// empty stage — the same state, as the test against a stage array checks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BankQueues {
     /// log2 of the bytes of consecutive addresses in one bank.
     shift: u32,
@@ -30,7 +30,7 @@ pub struct BankQueues {
     held: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Staged {
     /// 0 is looked up; an access enters at `depth - 1`.
     stage: usize,

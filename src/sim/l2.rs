@@ -46,7 +46,7 @@ use crate::sim::request::{AccessKind, CacheOutcome, MemRequest, Origin, ReqTrace
 use crate::sim::stats::{CacheStats, StallCause};
 use std::collections::VecDeque;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct L2Slice {
     /// Global slice index.
     pub id: u16,

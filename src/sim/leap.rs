@@ -152,7 +152,7 @@ impl Gpu {
 /// How often to look for a leap: on a busy machine the look itself costs, so after each look
 /// that finds no quiet cycle the next waits twice as long, up to `MAX_WAIT` cycles; a leap
 /// resets it. Looking less often only leaps less: what the machine does is the same.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Backoff {
     next_try: u64,
     wait: u64,

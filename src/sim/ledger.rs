@@ -8,7 +8,7 @@
 //! (data back at its warp) and the idealized memories.
 
 /// Request ids and conservation counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ledger {
     next_id: u64,
     created: u64,

@@ -48,7 +48,7 @@ use std::sync::Arc;
 pub use watchdog::Watchdog;
 
 /// Where a run is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     Running,
     /// Every kernel finished and the memory system drained.
@@ -59,7 +59,7 @@ pub enum Status {
 
 /// Hands CTAs of the current kernel to SMs, round-robin and load-balanced (seed 003 §2.1):
 /// each cycle every SM with room gets at most one CTA, starting after the last SM served.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CtaLauncher {
     /// Kernel being run (== number of kernels when all are done).
     pub kernel: usize,
@@ -86,9 +86,13 @@ impl CtaLauncher {
 }
 
 /// The whole GPU.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Gpu {
+    /// Not in a checkpoint: the machine and workload are built again from the command line
+    /// and checked against its digests ([`Gpu::reattach`]).
+    #[serde(skip)]
     pub config: Arc<Config>,
+    #[serde(skip)]
     pub workload: Arc<Workload>,
     pub map: AddressMap,
     /// Core cycles simulated.
@@ -532,6 +536,19 @@ impl Gpu {
             + self.l2.iter().map(|s| s.occupancy()).sum::<usize>()
             + self.dram.iter().map(|d| d.occupancy()).sum::<usize>()
             + self.ideal.in_flight()
+    }
+
+    /// Gives a machine read from a checkpoint the config and workload it ran (which a
+    /// checkpoint leaves out, keeping their digests) and the warps' programs what they share
+    /// with the workload.
+    pub fn reattach(&mut self, config: Arc<Config>, workload: Arc<Workload>) -> Result<(), String> {
+        for sm in &mut self.sms {
+            for w in &mut sm.exec.warps {
+                w.program.reattach(&workload)?;
+            }
+        }
+        (self.config, self.workload) = (config, workload);
+        Ok(())
     }
 
     /// A hash of the whole machine state (for time-travel and determinism checks).

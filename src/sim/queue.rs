@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BoundedQueue<T> {
     items: VecDeque<T>,
     capacity: usize,
@@ -82,7 +82,7 @@ impl<T> BoundedQueue<T> {
 /// and out of a `VecDeque` was 3.4 % of a trace run's instructions (callgrind, Rodinia BFS).
 /// Slots outside the queue keep whatever was last written there; comparisons and the debug
 /// view (and so the machine's state hash) see only the items in the queue.
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct SlotQueue<T> {
     slots: Vec<T>,
     first: usize,
@@ -185,7 +185,7 @@ impl<T: std::fmt::Debug> std::fmt::Debug for SlotQueue<T> {
 /// the fixed delays of a pipeline stage: the L1's and L2's hit pipelines, GPGPU-Sim's L1 and
 /// L2 (ROP) latency queues in front of a tag lookup, and its DRAM latency queue. The owner
 /// bounds it: it knows how many items its stage can hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LatencyQueue<T> {
     items: VecDeque<(u64, T)>,
     latency: u64,

@@ -17,7 +17,7 @@ use super::dram::command::CommandKind;
 use super::request::{AccessKind, MemRequest};
 
 /// A point of a request's journey (see the module doc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Point {
     /// A warp issued a global load into the LD/ST unit (unit: the core; detail: its requests;
     /// the pass's request is the load, with no id).
@@ -72,7 +72,7 @@ pub enum Point {
 }
 
 /// Whose request passed: enough to tell warps and loads apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Who {
     pub id: u64,
     pub core: u16,
@@ -105,7 +105,7 @@ impl Who {
 }
 
 /// One pass: at core cycle `cycle`, `who` crossed `point` of `unit`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pass {
     pub cycle: u64,
     pub point: Point,

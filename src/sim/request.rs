@@ -8,7 +8,7 @@
 use super::dram::mapping::DramLocation;
 
 /// What the request does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AccessKind {
     /// A load's line (read; data returns to the SM).
     Load,
@@ -38,7 +38,7 @@ impl AccessKind {
 }
 
 /// How a cache level treated the request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum CacheOutcome {
     /// Not looked up (yet).
     #[default]
@@ -64,7 +64,7 @@ impl CacheOutcome {
 }
 
 /// Row-buffer outcome of the request's first DRAM command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum RowOutcome {
     #[default]
     None,
@@ -77,7 +77,7 @@ pub enum RowOutcome {
 }
 
 /// Core-cycle timestamps of a request's journey (0 = did not happen).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ReqTrace {
     /// The LD/ST unit created it.
     pub created: u64,
@@ -104,7 +104,7 @@ pub struct ReqTrace {
 }
 
 /// Which warp-load a request belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Origin {
     pub core: u16,
     /// Warp slot within the SM.
@@ -127,7 +127,7 @@ pub struct Origin {
 }
 
 /// A memory request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MemRequest {
     /// Unique, increasing id.
     pub id: u64,

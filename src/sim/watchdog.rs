@@ -7,7 +7,7 @@ use std::fmt::Write;
 /// How often (core cycles) progress is sampled.
 pub const CHECK_EVERY: u64 = 1024;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Watchdog {
     limit: u64,
     last_progress: u64,

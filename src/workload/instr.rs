@@ -22,7 +22,7 @@ pub enum Space {
 }
 
 /// The operation class of an instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Op {
     /// Any arithmetic/logic/control instruction: one ALU issue slot.
     Alu,
@@ -48,7 +48,7 @@ impl Op {
 
 /// One warp instruction: operation, registers, and (for memory) per-lane addresses in the
 /// warp's address buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Instr {
     pub pc: u32,
     pub op: Op,
@@ -126,6 +126,40 @@ pub fn reg_range(first: u8, count: u8) -> impl Iterator<Item = u8> {
 
 /// Per-lane addresses of a memory instruction (valid for the lanes in its mask).
 pub type LaneAddrs = [u64; 32];
+
+/// The name of the instruction a cursor fetched last: text its kernel's code holds. A
+/// checkpoint carries it as text; the names are few and fixed, so reading one back leaks each
+/// distinct name once and shares it after that.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub struct InstrName(pub &'static str);
+
+impl std::fmt::Debug for InstrName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl serde::Serialize for InstrName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for InstrName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<InstrName, D::Error> {
+        use std::collections::BTreeSet;
+        use std::sync::Mutex;
+        static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+        let name = String::deserialize(d)?;
+        let mut names = NAMES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(known) = names.get(name.as_str()) {
+            return Ok(InstrName(known));
+        }
+        let leaked: &'static str = Box::leak(name.into_boxed_str());
+        names.insert(leaked);
+        Ok(InstrName(leaked))
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -26,7 +26,7 @@ pub const BUILTIN_WORKLOAD: &str = include_str!("../../sample-configs/workloads/
 pub const BUILTIN_WORKLOAD_NAME: &str = "sample-configs/workloads/bfs.ron (built-in)";
 
 /// Kernels run in order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Workload {
     pub name: String,
     pub description: String,
@@ -49,7 +49,7 @@ pub enum Kernel {
 }
 
 /// A warp's instruction source.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum WarpProgram {
     Synth(SynthCursor),
     Trace(TraceCursor),
@@ -57,6 +57,20 @@ pub enum WarpProgram {
     Bfs(BfsCursor),
     Spmv(SpmvCursor),
     Sssp(SsspCursor),
+}
+
+impl WarpProgram {
+    /// Gives a program read from a checkpoint what it shares with `workload` (a trace cursor's
+    /// instructions); the other cursors are whole already.
+    pub fn reattach(&mut self, workload: &Workload) -> Result<(), String> {
+        let WarpProgram::Trace(cursor) = self else {
+            return Ok(());
+        };
+        cursor.reattach(workload.kernels.iter().filter_map(|k| match k {
+            Kernel::Trace(t) => Some(t),
+            _ => None,
+        }))
+    }
 }
 
 impl Kernel {

@@ -201,7 +201,7 @@ pub struct SynthKernel {
     seed: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 enum FrameKind {
     #[default]
     Loop,
@@ -209,7 +209,7 @@ enum FrameKind {
     Neighbor,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 struct Frame {
     kind: FrameKind,
     iter: u32,
@@ -218,7 +218,7 @@ struct Frame {
 }
 
 /// A warp's position in a synthetic program: all of its program state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SynthCursor {
     pc: u16,
     alu_left: u32,

@@ -1,6 +1,6 @@
 //! One cache line's tag state: what the tag array holds and the replacement policies rank.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum LineState {
     #[default]
     Invalid,
@@ -10,7 +10,7 @@ pub enum LineState {
 }
 
 /// One cache line's tag state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Line {
     pub key: u64,
     /// Byte address of the line (to write it back).

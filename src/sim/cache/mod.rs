@@ -12,7 +12,7 @@ pub mod tags;
 /// What a cache knows about an access beyond its address: the issuing warp and how divergent
 /// its load is. DaCache's insertion and the L1's per-load metrics need it (seed 004 §4.2);
 /// the L2 passes the default (no warp).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AccessCtx {
     /// Warp slot within the SM.
     pub warp: u16,

@@ -9,7 +9,7 @@ use crate::sim::request::MemRequest;
 /// The key of a free entry (no line address is this large).
 const NO_KEY: u64 = u64::MAX;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MshrEntry {
     pub key: u64,
     pub valid: bool,
@@ -22,7 +22,7 @@ pub struct MshrEntry {
     pub merged: Vec<MemRequest>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mshr {
     entries: Vec<MshrEntry>,
     /// Each entry's key, or [`NO_KEY`] when it is free: the lookup every access makes scans

@@ -22,7 +22,7 @@ use crate::sim::stats::ReuseStats;
 /// nothing pending: no line, already re-referenced, or counted).
 type Pending = u8;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reuse {
     ways: usize,
     priorities: usize,

@@ -18,7 +18,7 @@ use super::replace::{Replacement, ReplacementKind};
 use super::reuse::Reuse;
 
 /// Result of looking a key up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Probe {
     Hit(usize),
     /// The line is reserved for a fill in flight.
@@ -26,7 +26,7 @@ pub enum Probe {
     Miss,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TagArray {
     pub sets: usize,
     pub ways: usize,

@@ -13,12 +13,15 @@ pub const SECTOR_BYTES: u64 = 32;
 /// straddles a line boundary). Only the first `n` entries are requests: one built again in
 /// place (the LD/ST queue's slots, `queue::SlotQueue`) keeps stale entries after them, so
 /// comparisons and the debug view look at the first `n` only.
-#[derive(Clone)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub struct Coalesced {
+    #[serde(with = "serde_big_array::BigArray")]
     pub lines: [u64; 64],
+    #[serde(with = "serde_big_array::BigArray")]
     pub lanes: [u32; 64],
     /// Per request, the 32 B sectors of its line that its lanes touch (bit s = bytes
     /// 32s..32s+31 of the line; lines have at most 8 sectors).
+    #[serde(with = "serde_big_array::BigArray")]
     pub sectors: [u8; 64],
     pub n: usize,
 }

@@ -23,7 +23,7 @@ use crate::workload::instr::{Op, Space, reg_range};
 use crate::workload::{Kernel, WarpProgram};
 
 /// A CTA resident on the SM.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CtaSlot {
     pub active: bool,
     /// Grid id of the CTA.
@@ -41,7 +41,7 @@ pub struct CtaSlot {
 }
 
 /// Fixed parameters of the stage.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Params {
     alu_latency: u64,
     max_loads: u8,
@@ -54,7 +54,7 @@ struct Params {
 }
 
 /// What executing one instruction produced for the rest of the SM.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Executed {
     /// A memory instruction for the LD/ST unit, written into the slot `execute` was given.
     pub mem: bool,
@@ -64,7 +64,7 @@ pub struct Executed {
     pub exited: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExecUnit {
     /// The SM's id (for events).
     core: u16,

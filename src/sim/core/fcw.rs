@@ -9,7 +9,7 @@
 //! saturates instead of wrapping.
 
 /// The CNT/FCW pair.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FcwTrainer {
     /// Accumulated fully-cached evidence, 0..=c_max.
     pub cnt: u32,

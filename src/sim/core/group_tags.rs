@@ -17,7 +17,7 @@ use crate::sim::dram::mapping::AddressMap;
 use crate::sim::l1::L1;
 use crate::sim::request::Origin;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GroupTagger {
     /// Tag at all (the DRAM scheduler groups warps).
     pub enabled: bool,
@@ -25,6 +25,7 @@ pub struct GroupTagger {
     /// Requests of the current load that leave (or are predicted to leave) the SM.
     below: u64,
     /// Global L2 slice (channel × slices + slice) of each request of the current load.
+    #[serde(with = "serde_big_array::BigArray")]
     dest: [u32; 64],
 }
 

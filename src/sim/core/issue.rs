@@ -69,14 +69,14 @@ impl<'a> IssueInputs<'a> {
 
 /// One scheduler's warps at this issue stage: its resident warps, and the candidates among
 /// them (not blocked, and not memory instructions while the LD/ST queue is full).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Slot {
     pub scheduler: usize,
     pub members: u64,
     pub candidates: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IssueStage {
     /// Warp slots of each scheduler.
     pub sched_masks: Vec<u64>,

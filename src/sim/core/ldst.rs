@@ -37,7 +37,7 @@ use std::collections::VecDeque;
 pub const NO_LOAD: u8 = u8::MAX;
 
 /// A memory instruction handed to the LD/ST unit by the issue stage (built in its queue slot).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct MemInstr {
     pub warp: u16,
     pub pc: u32,
@@ -53,7 +53,7 @@ pub struct MemInstr {
     pub coalesced: Coalesced,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ldst {
     pub queue: SlotQueue<MemInstr>,
     /// Index of the head instruction's next access.
@@ -162,7 +162,7 @@ pub struct LdstIo<'a> {
 pub type Retried = crate::sim::l1::Looked;
 
 /// An access the L1 took from the head instruction (or MASCAR parked).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sent {
     pub warp: u16,
     pub load_slot: u8,
@@ -178,7 +178,7 @@ pub struct Sent {
 }
 
 /// The head instruction sent its last access and left the unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Left {
     pub warp: u16,
     pub load_slot: u8,
@@ -193,7 +193,7 @@ pub struct Left {
 }
 
 /// What one step of the unit did that concerns the SM's warps, in the order it happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct LdstStep {
     /// A parked access the L1 took now.
     pub retried: Option<Retried>,

@@ -15,7 +15,7 @@ use crate::sim::event::{Event, EventKind, EventSink};
 use crate::sim::request::{CacheOutcome, MemRequest};
 use crate::sim::stats::LoadStats;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LoadTracker {
     /// The zero-latency-divergence oracle is on.
     oracle: bool,

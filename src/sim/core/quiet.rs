@@ -27,7 +27,7 @@ use crate::sim::event::{EventKind, EventSink};
 use crate::sim::stats::{CacheStats, CoreStats, StallCause};
 
 /// What one quiet cycle of an SM counts, and the first cycle that may not be quiet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Quiet {
     /// The first quiet cycle not yet counted into the SM's statistics. A quiet cycle does
     /// not count itself (counting each one was 5 % of the instructions of a `bfs` run); the

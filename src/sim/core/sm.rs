@@ -51,7 +51,7 @@ pub struct SmEnv<'a> {
     pub quiet_heard: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sm {
     pub id: u16,
     /// Warp and CTA slots, decode, scoreboard, coalescing.

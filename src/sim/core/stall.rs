@@ -2,7 +2,7 @@
 //! seed 004 §2.3.1, Fig. 5.8; MECHANISMS §5, §9).
 
 /// A warp's state at the issue stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub enum StallReason {
     /// Issued an instruction.
     #[default]
@@ -103,7 +103,7 @@ impl std::str::FromStr for StallReason {
 /// - `Fetch`: no warp has an instruction to issue — all wait at a barrier or drain after
 ///   EXIT (GPGPU-Sim's "no valid instruction" bucket; instruction fetch itself is not
 ///   modelled, so I-cache misses never occur).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum StallClass {
     StrMem,
     StrAlu,

@@ -11,7 +11,7 @@ use crate::workload::WarpProgram;
 use crate::workload::instr::{Instr, LaneAddrs, NO_REG};
 
 /// Registers with a pending write, as a 256-bit set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RegSet([u64; 4]);
 
 impl RegSet {
@@ -40,7 +40,7 @@ impl RegSet {
 }
 
 /// One coalesced request of a load, as the inspector shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReqRecord {
     pub id: u64,
     pub addr: u64,
@@ -50,7 +50,7 @@ pub struct ReqRecord {
 }
 
 /// A load in flight (or the warp's last finished one).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct LoadTrack {
     pub active: bool,
     pub pc: u32,
@@ -98,7 +98,7 @@ impl LoadTrack {
 }
 
 /// A warp slot of an SM.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warp {
     /// A warp occupies this slot.
     pub valid: bool,

@@ -23,7 +23,7 @@ use super::command::{Command, CommandKind};
 use super::timing::Timing;
 
 /// One bank's row buffer and timing registers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bank {
     /// The open row, if any.
     pub open_row: Option<u32>,
@@ -52,7 +52,7 @@ impl Bank {
 }
 
 /// A rank of banks behind one command bus and one data bus.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Device {
     pub timing: Timing,
     pub banks: Vec<Bank>,

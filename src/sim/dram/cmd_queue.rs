@@ -19,7 +19,7 @@ use super::sched::SchedCtx;
 use std::collections::VecDeque;
 
 /// A request waiting in a bank's command queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Queued {
     pub slot: Slot,
     pub row: u32,
@@ -28,7 +28,7 @@ pub struct Queued {
 }
 
 /// The command queues of one controller.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CommandQueues {
     /// Per bank: requests in issue order.
     pub banks: Vec<VecDeque<Queued>>,

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// The kind of a DRAM command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CommandKind {
     /// Activate: open a row into the bank's row buffer.
     Act,
@@ -45,7 +45,7 @@ impl fmt::Display for CommandKind {
 }
 
 /// One command for one bank (REF applies to all banks; its bank is 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Command {
     pub kind: CommandKind,
     pub bank: u8,

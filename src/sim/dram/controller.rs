@@ -32,7 +32,7 @@ use std::collections::VecDeque;
 const NOT_STEADY: (usize, usize) = (usize::MAX, usize::MAX);
 
 /// A memory controller with its channel.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Controller {
     pub channel: u16,
     pub device: Device,
@@ -694,7 +694,7 @@ impl Controller {
 }
 
 /// A controller's write queue against its watermarks (what a view shows).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WriteQueueState {
     pub writes: usize,
     pub capacity: usize,

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 
 /// "Warp-group ⟨sm, warp, load slot⟩ was selected at controller `from` with local score
 /// `score`."
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CoordMessage {
     pub from: u16,
     pub sm: u16,
@@ -43,7 +43,7 @@ pub fn max_score(names: CoordinationKey, max_loads_per_warp: u32) -> u32 {
 }
 
 /// One directed link.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
     pub from: u16,
     pub to: u16,
@@ -54,7 +54,7 @@ pub struct Link {
 }
 
 /// Counters of the network.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CoordStats {
     pub sent: u64,
     pub delivered: u64,
@@ -63,7 +63,7 @@ pub struct CoordStats {
     pub latency_sum: u64,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CoordNetwork {
     /// Links in (from, to) order: link `from * (n − 1) + k`.
     pub links: Vec<Link>,

@@ -43,7 +43,7 @@ use crate::sim::ipoly;
 use crate::workload::hash::mix;
 
 /// Where a line lives in the memory system.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct DramLocation {
     pub channel: u32,
     /// L2 slice within the channel's partition.
@@ -57,7 +57,7 @@ pub struct DramLocation {
 }
 
 /// The configured mapping, with sizes pre-computed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AddressMap {
     scheme: MappingScheme,
     channels: u64,

@@ -22,7 +22,7 @@ use super::timing::Timing;
 pub const MERB_COUNTER_MAX: u32 = 31;
 
 /// MERB(b) for b = 1 ..= banks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MerbTable {
     /// `values[b - 1]` = MERB(b), in bursts.
     pub values: Vec<u32>,

@@ -31,7 +31,7 @@ use crate::sim::request::{AccessKind, MemRequest, ReqTrace};
 pub const PREFETCH_ID_BASE: u64 = 1 << 62;
 
 /// Counters of the prefetcher.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct PrefetchStats {
     /// Lines read by prefetches.
     pub issued: u64,
@@ -40,7 +40,7 @@ pub struct PrefetchStats {
 }
 
 /// A bank's prefetching state for its open row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RowPrefetch {
     /// Lines of the open row read since its ACT (bit i = line i).
     pub fetched: u64,
@@ -51,7 +51,7 @@ pub struct RowPrefetch {
 }
 
 /// This cycle's prefetch candidates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Plan {
     /// A held bank whose prefetch burst is ready: it goes before the scheduler.
     pub urgent: Option<usize>,
@@ -62,7 +62,7 @@ pub struct Plan {
 }
 
 /// What the prefetcher would do for one bank this cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Want {
     Nothing,
     /// Prefetch now, ahead of the scheduler (the bank is held).
@@ -71,7 +71,7 @@ enum Want {
     Idle,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prefetcher {
     pub lower: u32,
     pub higher: u32,

@@ -9,7 +9,7 @@ use crate::sim::request::MemRequest;
 pub type Slot = u16;
 
 /// A pending request as listed under its bank.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Listed {
     pub slot: Slot,
     pub row: u32,
@@ -18,7 +18,7 @@ pub struct Listed {
 }
 
 /// A request waiting in (or being served from) a controller queue.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pending {
     pub req: MemRequest,
     /// DRAM cycle it entered the queue.
@@ -37,7 +37,7 @@ pub struct Pending {
 }
 
 /// The banks of a bit mask (bit b = bank b), in bank order.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Banks(pub u64);
 
 impl Iterator for Banks {
@@ -66,7 +66,7 @@ fn mask_where<T>(per_bank: &[T], has: impl Fn(&T) -> bool) -> u64 {
 }
 
 /// Read and write queues of one controller.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Queues {
     slots: Vec<Option<Pending>>,
     free: Vec<Slot>,

@@ -3,7 +3,7 @@
 use crate::config::Config;
 
 /// Every timing constraint the command scheduler enforces, in DRAM cycles (tCK).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Timing {
     pub rc: u64,
     pub rcd: u64,

@@ -14,7 +14,7 @@ use crate::sim::request::MemRequest;
 use std::collections::VecDeque;
 
 /// A packet in an input buffer: its output port, bytes and flits.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 struct Buffered {
     output: usize,
     bytes: u32,
@@ -23,7 +23,7 @@ struct Buffered {
 }
 
 /// Every input port's buffer.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct InBuffers {
     /// Flits each buffer holds (0: no buffers; arbitration takes from the senders).
     capacity: u32,

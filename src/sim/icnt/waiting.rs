@@ -8,7 +8,7 @@
 const NONE: u32 = u32::MAX;
 
 /// Per output, the set of inputs whose head packet goes there.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Waiting {
     /// 64-bit words per set.
     words: usize,

@@ -5,7 +5,7 @@ const LINEAR: u64 = 64;
 const SUB: u64 = 32;
 const BUCKETS: usize = (LINEAR + SUB * 58) as usize;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Histogram {
     counts: Vec<u64>,
     pub count: u64,

@@ -7,7 +7,7 @@
 //! name; a trailing `[]` is an array, in the JSON only.
 
 /// What a number counts, which sets how it is printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Unit {
     /// Core-clock cycles (the SMs' clock).
     CoreCycles,

@@ -12,7 +12,7 @@ pub use histogram::Histogram;
 
 counters! {
     /// Per DRAM channel (MECHANISMS §2, §3, §5).
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct ChannelStats {
         /// DRAM cycles simulated.
         pub cycles: u64,
@@ -63,7 +63,7 @@ impl ChannelStats {
 }
 
 /// Why a cache could not accept an access this cycle (seed 002 §IV; seed 004 §5.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum StallCause {
     /// No free MSHR entry.
     Mshr,
@@ -109,7 +109,7 @@ impl StallCause {
 
 counters! {
     /// Per cache (an L1D or an L2 slice).
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct CacheStats {
         /// Read lookups (a merged or stalled-then-retried access counts once).
         pub reads: u64,
@@ -155,7 +155,7 @@ pub fn mpli_bin(misses: u32) -> usize {
 
 counters! {
     /// Divergence-aware L1D metrics (seed 004 §2.1.1, §2.2.1, §3.2.1, §3.3.4, §4.3).
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct L1LoadStats {
         /// Read misses that went below (MSHR or bypass), by why the line was missing: never held
         /// before (cold), last evicted by the missing warp itself (intra-warp) or by another warp
@@ -183,7 +183,7 @@ counters! {
     /// gauged insertion assumes a line's re-reference interval grows with that priority). Each
     /// vector has an entry per priority (0 = the oldest warp of its scheduler), sized at build
     /// time for the most warps a scheduler holds; `depth` has `ways` entries per priority.
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct ReuseStats {
         /// Lines inserted, and Σ the chain position (0 = MRU) each landed at.
         pub inserted: Vec<u64>,
@@ -215,7 +215,7 @@ pub fn balance(set_accesses: &[u64]) -> f64 {
 
 counters! {
     /// Per-warp-load metrics of seed 000 (effective latency, latency divergence, spread).
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct LoadStats {
         /// Global/local loads completed.
         pub loads: u64,
@@ -260,7 +260,7 @@ counters! {
 
 counters! {
     /// Per SM.
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct CoreStats {
         /// Warp instructions issued.
         pub instructions: u64,
@@ -311,7 +311,7 @@ counters! {
     /// LD/ST unit activity (seed 004 §2.3.1). Its busy cycles are derived: each one sent (or
     /// parked) an access of the head instruction, replayed a refused access (`CoreStats::
     /// ldst_stalls`), issued a shared-memory instruction, or handled MASCAR's parked accesses.
-    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct LdstStats {
         /// Accesses of head instructions the L1 took (or MASCAR parked).
         pub accesses: u64,

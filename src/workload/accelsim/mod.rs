@@ -200,8 +200,11 @@ impl CtaTrace {
     }
 }
 
-/// A warp's position in its CTA's trace: all of its program state.
-#[derive(Clone)]
+/// A warp's position in its CTA's trace: all of its program state. A checkpoint holds the
+/// position only ([`TracePosition`]); [`TraceCursor::reattach`] finds the CTA's instructions
+/// in the workload again.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+#[serde(from = "TracePosition", into = "TracePosition")]
 pub struct TraceCursor {
     cta: Arc<CtaTrace>,
     warp: u16,
@@ -230,7 +233,55 @@ impl std::fmt::Debug for TraceCursor {
     }
 }
 
+/// Where a [`TraceCursor`] is, without the CTA's instructions: its kernel's digest, the CTA's
+/// index, the warp and its range of instructions.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TracePosition {
+    kernel: u64,
+    cta: u32,
+    warp: u16,
+    next: u32,
+    end: u32,
+}
+
+impl From<TraceCursor> for TracePosition {
+    fn from(c: TraceCursor) -> TracePosition {
+        TracePosition { kernel: c.cta.kernel, cta: c.cta.index, warp: c.warp, next: c.next, end: c.end }
+    }
+}
+
+impl From<TracePosition> for TraceCursor {
+    /// A cursor without its instructions until [`TraceCursor::reattach`] finds them.
+    fn from(p: TracePosition) -> TraceCursor {
+        let cta = Arc::new(CtaTrace::new(p.kernel, p.cta, 0));
+        TraceCursor { cta, warp: p.warp, next: p.next, end: p.end }
+    }
+}
+
 impl TraceCursor {
+    /// Gives a cursor read from a checkpoint its CTA's instructions, from the kernel of
+    /// `kernels` with the cursor's digest. An idle cursor has none to find.
+    pub fn reattach<'a>(&mut self, mut kernels: impl Iterator<Item = &'a TraceKernel>) -> Result<(), String> {
+        if self.cta.index == u32::MAX {
+            return Ok(());
+        }
+        let k = kernels.find(|k| k.digest == self.cta.kernel).ok_or_else(|| {
+            format!("no kernel of the workload has the digest {:016x} of a warp's trace", self.cta.kernel)
+        })?;
+        if self.cta.index >= k.ctas() {
+            return Err(format!("kernel {} has no thread block {}", k.header.name, self.cta.index));
+        }
+        self.cta = k.load_cta(self.cta.index)?;
+        let range = self.cta.warps.get(self.warp as usize).copied().unwrap_or_default();
+        if self.next < range.0 || self.next > range.1 || self.end != range.1 {
+            return Err(format!(
+                "warp {} of thread block {} is outside its trace",
+                self.warp, self.cta.index
+            ));
+        }
+        Ok(())
+    }
+
     /// A cursor with no instructions (an unused warp slot).
     pub fn idle() -> TraceCursor {
         let cta = CtaTrace::new(0, u32::MAX, 0);

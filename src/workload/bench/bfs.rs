@@ -27,7 +27,7 @@
 //!
 //! Neither `Kernel` nor `Kernel2` declares a `__shared__` array: no shared memory per CTA.
 
-use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use super::super::instr::{Instr, InstrName, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
 use super::graph::Graph;
 use super::{Bench, Kernel, Knob, Memory, Sizes};
@@ -129,7 +129,7 @@ pub fn build(s: &Sizes) -> Vec<BfsKernel> {
 }
 
 /// Where a warp is in its kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum At {
     Index,
     Bound,
@@ -160,7 +160,7 @@ enum At {
 }
 
 /// A warp's position in a BFS kernel: all of its state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BfsCursor {
     at: At,
     /// Global thread id of lane 0.
@@ -171,7 +171,7 @@ pub struct BfsCursor {
     mask: u32,
     /// Edge loop counter.
     j: u32,
-    name: &'static str,
+    name: InstrName,
 }
 
 impl BfsKernel {
@@ -191,7 +191,7 @@ impl BfsKernel {
             active: 0,
             mask: u32::MAX,
             j: 0,
-            name: "",
+            name: InstrName(""),
         }
     }
 
@@ -416,14 +416,14 @@ impl BfsCursor {
                 // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
                 At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
-            self.name = name;
+            self.name = InstrName(name);
             return instr;
         }
     }
 
     /// The name of the instruction fetched last.
     pub fn name(&self) -> &'static str {
-        self.name
+        self.name.0
     }
 }
 

@@ -26,7 +26,7 @@
 //! address register (SASS would name the register its index arithmetic wrote): it does not
 //! wait for the loop counter update, in warpscope or in an exported trace.
 
-use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space, warp_threads};
+use super::super::instr::{Instr, InstrName, LaneAddrs, NO_REG, Op, Space, warp_threads};
 use super::super::synth::{ArrayInfo, lanes};
 use std::sync::Arc;
 
@@ -278,7 +278,7 @@ pub struct NestData {
 const MAX_IFS: usize = 4;
 
 /// A warp's position in a [`NestKernel`]'s program: all of its state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NestCursor {
     pc: u16,
     depth: u8,
@@ -292,7 +292,7 @@ pub struct NestCursor {
     by: u32,
     t0: u32,
     /// Name of the instruction fetched last.
-    name: &'static str,
+    name: InstrName,
 }
 
 impl NestKernel {
@@ -463,7 +463,7 @@ impl NestKernel {
             bx: cta % self.grid[0],
             by: cta / self.grid[0],
             t0,
-            name: "",
+            name: InstrName(""),
         }
     }
 }
@@ -515,7 +515,7 @@ impl NestCursor {
             let idx = self.pc as usize;
             let pc = idx as u32 * 16;
             let Some(c) = k.code.get(idx) else {
-                self.name = "EXIT";
+                self.name = InstrName("EXIT");
                 // Every thread of the warp ends here, those the guard left out too.
                 return Instr::exit(pc, warp_threads(k.threads_per_cta(), self.t0 / 32));
             };
@@ -524,7 +524,7 @@ impl NestCursor {
             match c.step {
                 Step::Alu(name) | Step::Barrier(name) => {
                     self.pc += 1;
-                    self.name = name;
+                    self.name = InstrName(name);
                     return instr(if matches!(c.step, Step::Alu(_)) { Op::Alu } else { Op::Barrier });
                 }
                 Step::Load { array, at, name } | Step::Store { array, at, name } => {
@@ -540,7 +540,7 @@ impl NestCursor {
                         Op::Store { space: Space::Global, width }
                     };
                     self.pc += 1;
-                    self.name = name;
+                    self.name = InstrName(name);
                     return instr(op);
                 }
                 Step::SharedLoad { at, name }
@@ -563,7 +563,7 @@ impl NestCursor {
                         Op::Load { space: Space::Shared, width: 4 }
                     };
                     self.pc += 1;
-                    self.name = name;
+                    self.name = InstrName(name);
                     return instr(op);
                 }
                 Step::Guard => {
@@ -609,7 +609,7 @@ impl NestCursor {
                     let space = Space::Global;
                     let op = if store { Op::Store { space, width } } else { Op::Load { space, width } };
                     self.pc += 1;
-                    self.name = name;
+                    self.name = InstrName(name);
                     return instr(op);
                 }
                 Step::Loop { trips } => {
@@ -633,7 +633,7 @@ impl NestCursor {
                         self.depth -= 1;
                         self.pc += 1;
                     }
-                    self.name = name;
+                    self.name = InstrName(name);
                     return instr(Op::Alu);
                 }
             }
@@ -642,7 +642,7 @@ impl NestCursor {
 
     /// The name of the instruction fetched last.
     pub fn name(&self) -> &'static str {
-        self.name
+        self.name.0
     }
 }
 

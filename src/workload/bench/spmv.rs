@@ -26,7 +26,7 @@
 //! 128 floats = 512 bytes per CTA; the scalar kernel declares none.
 
 use super::super::hash::{hash, unit};
-use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use super::super::instr::{Instr, InstrName, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
 use super::{Bench, Kernel, Knob, Memory, Sizes};
 use std::sync::Arc;
@@ -151,7 +151,7 @@ pub fn build(s: &Sizes) -> Vec<SpmvKernel> {
 }
 
 /// Where a warp is in its kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum At {
     Index,
     Bound,
@@ -180,7 +180,7 @@ enum At {
 const STEPS: [u32; 5] = [16, 8, 4, 2, 1];
 
 /// A warp's position in an SpMV kernel: all of its state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpmvCursor {
     at: At,
     /// Scalar: the row of lane 0 (lane `l` owns row `row + l`); vector: the warp's row.
@@ -194,7 +194,7 @@ pub struct SpmvCursor {
     /// Row loop trip, reduction step.
     trip: u32,
     step: u8,
-    name: &'static str,
+    name: InstrName,
 }
 
 impl SpmvKernel {
@@ -242,7 +242,7 @@ impl SpmvKernel {
             mask: u32::MAX,
             trip: 0,
             step: 0,
-            name: "",
+            name: InstrName(""),
         }
     }
 
@@ -411,14 +411,14 @@ impl SpmvCursor {
                 // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
                 At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
-            self.name = name;
+            self.name = InstrName(name);
             return instr;
         }
     }
 
     /// The name of the instruction fetched last.
     pub fn name(&self) -> &'static str {
-        self.name
+        self.name.0
     }
 }
 

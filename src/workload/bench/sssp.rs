@@ -26,7 +26,7 @@
 //! `drelax` (`apps/sssp/sssp_ls.h` of LonestarGPU 2.0) declares no `__shared__` array: no
 //! shared memory per CTA.
 
-use super::super::instr::{Instr, LaneAddrs, NO_REG, Op, Space};
+use super::super::instr::{Instr, InstrName, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
 use super::bfs::MAX_NODES;
 use super::graph::Graph;
@@ -167,7 +167,7 @@ pub fn build(s: &Sizes) -> Vec<SsspKernel> {
 }
 
 /// Where a warp is in `drelax`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum At {
     Index,
     Bound,
@@ -188,7 +188,7 @@ enum At {
 }
 
 /// A warp's position in `drelax`: all of its state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SsspCursor {
     at: At,
     /// Node of lane 0.
@@ -198,7 +198,7 @@ pub struct SsspCursor {
     mask: u32,
     /// Edge counter `ii`.
     ii: u32,
-    name: &'static str,
+    name: InstrName,
 }
 
 impl SsspKernel {
@@ -218,7 +218,7 @@ impl SsspKernel {
             active: 0,
             mask: u32::MAX,
             ii: 0,
-            name: "",
+            name: InstrName(""),
         }
     }
 
@@ -349,14 +349,14 @@ impl SsspCursor {
                 // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
                 At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
-            self.name = name;
+            self.name = InstrName(name);
             return instr;
         }
     }
 
     /// The name of the instruction fetched last.
     pub fn name(&self) -> &'static str {
-        self.name
+        self.name.0
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::SetIndex;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bxor {
     bits: u32,
     mask: u64,

@@ -5,7 +5,7 @@
 
 use super::SetIndex;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fermi {
     line_shift: u32,
     /// 64 sets: address bit 12 is set bit 5.

@@ -21,7 +21,7 @@ use super::{SetIndex, largest_prime_below};
 /// Highest address bit covered: 16 GB of device memory (seed 004 §3.2.2).
 const TOP_ADDRESS_BIT: u32 = 34;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fup {
     /// b = log2(sets).
     bits: u32,

@@ -7,7 +7,7 @@
 use super::SetIndex;
 use crate::sim::ipoly;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ipoly {
     sets: u64,
 }

@@ -37,7 +37,7 @@ pub trait SetIndex {
 
 /// The configured set-index function.
 #[enum_dispatch(SetIndex)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum IndexKind {
     Conv,
     Bxor,

@@ -10,7 +10,7 @@ use super::{SetIndex, largest_prime_below};
 /// prime below a power of two, so it is coprime with every n′ this function meets.
 const DISPLACEMENT: u64 = 17;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pdisp {
     bits: u32,
     mask: u64,

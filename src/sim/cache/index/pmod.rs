@@ -6,7 +6,7 @@
 
 use super::{SetIndex, is_prime, largest_prime_below};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pmod {
     /// The prime number of sets in use: the set count when prime, else the largest prime below.
     prime: u64,

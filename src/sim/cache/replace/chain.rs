@@ -1,7 +1,7 @@
 //! Per-set recency chains: each set's ways ordered from position 0 (MRU, most protected) to
 //! `ways − 1` (LRU). Shared by the LRU-chain policies (LRU, DIP, DaCache).
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Chains {
     ways: usize,
     /// Per set, way numbers from MRU to LRU.

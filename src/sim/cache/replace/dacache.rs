@@ -35,14 +35,14 @@ use crate::sim::cache::line::Line;
 const WARP_SIZE: usize = 32;
 
 /// A ⟨PC, line⟩ pair of the victim cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Victim {
     pub pc: u32,
     pub key: u64,
 }
 
 /// A fixed-size FIFO of entries (victim cache and coherent-load profiler).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fifo<T> {
     pub entries: Vec<T>,
     capacity: usize,
@@ -68,7 +68,7 @@ impl<T: Copy + PartialEq> Fifo<T> {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DaCache {
     chains: Chains,
     sets: usize,

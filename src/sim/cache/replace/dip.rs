@@ -9,7 +9,7 @@ use super::duel::{Bimodal, SetDueling};
 use crate::sim::cache::AccessCtx;
 use crate::sim::cache::line::Line;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dip {
     chains: Chains,
     pub duel: SetDueling,

@@ -9,7 +9,7 @@ pub const LEADERS: usize = 4;
 /// PSEL width.
 const PSEL_BITS: u32 = 10;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SetDueling {
     /// Distance between leaders of one policy (0: no leaders, the cache is too small).
     stride: usize,
@@ -19,7 +19,7 @@ pub struct SetDueling {
 }
 
 /// The role of a set in the duel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Role {
     LeaderA,
     LeaderB,
@@ -71,7 +71,7 @@ impl SetDueling {
 
 /// Bimodal throttle: one insertion in 32 goes the "protected" way (ε = 1/32, as in BIP and
 /// BRRIP). A counter, not a random draw, so runs stay deterministic.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Bimodal {
     count: u8,
 }

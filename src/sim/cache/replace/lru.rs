@@ -6,7 +6,7 @@ use super::chain::Chains;
 use crate::sim::cache::AccessCtx;
 use crate::sim::cache::line::Line;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Lru {
     chains: Chains,
 }

@@ -62,7 +62,7 @@ pub trait Replacement {
 
 /// The configured policy.
 #[enum_dispatch(Replacement)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ReplacementKind {
     Lru,
     Dip,

@@ -18,7 +18,7 @@ const DISTANT: u8 = (1 << M) - 1;
 /// Long re-reference: SRRIP's insertion value.
 const LONG: u8 = DISTANT - 1;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rrip {
     ways: usize,
     /// Per line (set × ways + way).

@@ -25,7 +25,7 @@ use crate::sim::request::CacheOutcome;
 
 /// Per-warp victim tag arrays: `sets` × `ways` tags per warp slot, most recent first in each
 /// set (LRU replacement). A stored value is line key + 1 (0 = empty).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VictimTags {
     pub sets: usize,
     pub ways: usize,
@@ -75,7 +75,7 @@ impl VictimTags {
 }
 
 /// The SM-wide CCWS state: VTAs and lost-locality scores, fed by the L1.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LostLocality {
     pub vta: VictimTags,
     pub base_score: u32,
@@ -168,7 +168,7 @@ impl MemoryFeedback for LostLocality {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ccws {
     gto: Gto,
     priority: CcwsPriority,

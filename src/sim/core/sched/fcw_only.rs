@@ -7,7 +7,7 @@
 use super::oaws::locality_warps;
 use super::{Gto, SchedView, WarpScheduler};
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct FcwOnly {
     gto: Gto,
 }

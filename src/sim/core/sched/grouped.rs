@@ -6,7 +6,7 @@
 use super::{SchedStatus, SchedView, bits, rotate};
 
 /// How the groups are ordered each cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum GroupOrder {
     /// Start at the current group and go round the groups (two-level, CTA-Aware).
     RoundRobin,
@@ -14,7 +14,7 @@ pub enum GroupOrder {
     Priority,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Grouped {
     /// Groups present among the members, in trial order for `Priority` (else by id):
     /// (group id, its member warps).

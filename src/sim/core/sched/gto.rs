@@ -3,7 +3,7 @@
 
 use super::{SchedView, WarpScheduler, bits};
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Gto {
     /// The warp being run greedily.
     pub greedy: Option<usize>,
@@ -11,7 +11,7 @@ pub struct Gto {
 }
 
 /// A scheduler's member warps, oldest first (rebuilt only when the members change).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct AgeOrder {
     order: Vec<u8>,
     /// The `SchedView::generation` the order was built for (+1, so 0 means never).

@@ -94,14 +94,14 @@ pub trait MemoryFeedback {
 }
 
 /// A policy with nothing to learn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Deaf;
 
 impl MemoryFeedback for Deaf {}
 
 /// The SM-wide state of the configured policy's learning (shared by the SM's schedulers).
 #[enum_dispatch(MemoryFeedback)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Learner {
     Deaf,
     /// CCWS: per-warp victim tag arrays and lost-locality scores.

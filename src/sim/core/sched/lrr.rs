@@ -2,7 +2,7 @@
 
 use super::{SchedView, WarpScheduler, rotate};
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Lrr {
     last: usize,
 }

@@ -17,7 +17,7 @@ use super::{AgeOrder, MemoryFeedback, SchedStatus, SchedView, WarpScheduler};
 use crate::sim::core::stall::StallReason;
 
 /// MASCAR's side of the LD/ST unit: how many refused L1 accesses its re-execution queue parks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReexecQueue {
     pub entries: u32,
 }
@@ -28,7 +28,7 @@ impl MemoryFeedback for ReexecQueue {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mascar {
     /// Free MSHRs / port slots at or below which memory counts as saturated.
     pub saturation_free: u32,

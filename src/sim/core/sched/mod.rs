@@ -108,7 +108,7 @@ pub struct SchedView<'a> {
 
 /// What a scheduler is doing, for views, events and the report (empty for stateless
 /// policies).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct SchedStatus {
     /// Two-level / OWL: the group it is issuing from, and how often it changed.
     pub group: Option<u32>,
@@ -158,7 +158,7 @@ pub trait WarpScheduler {
 
 /// The configured policy.
 #[enum_dispatch(WarpScheduler)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum WarpSchedulerKind {
     Lrr,
     Gto,

@@ -39,7 +39,7 @@ use crate::sim::event::Event;
 use crate::workload::instr::Instr;
 
 /// How Miss_pred is computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OawsMode {
     /// Eq. 5.2 with SMR in percent.
     Static { smr_percent: u32 },
@@ -62,7 +62,7 @@ impl OawsMode {
 }
 
 /// One classifier entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct DlcEntry {
     pub pc: u32,
     /// Executions seen, accesses (coalesced requests) and L1 misses among them.
@@ -74,7 +74,7 @@ pub struct DlcEntry {
 }
 
 /// The divergent load classifier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dlc {
     pub entries: Vec<DlcEntry>,
     pub capacity: usize,
@@ -126,7 +126,7 @@ impl Dlc {
 }
 
 /// The SM-wide OAWS state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OawsState {
     pub mode: OawsMode,
     pub dlc: Dlc,
@@ -253,7 +253,7 @@ pub fn locality_warps(view: &SchedView<'_>) -> u64 {
 macro_rules! oaws_scheduler {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, Eq, Default)]
+        #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
         pub struct $name {
             gto: $crate::sim::core::sched::Gto,
         }

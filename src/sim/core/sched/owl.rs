@@ -81,7 +81,7 @@ macro_rules! owl_scheduler {
     };
     ($(#[$meta:meta])* $name:ident, $g_pri:path, $order:expr, { $($qualify:tt)* }) => {
         $(#[$meta])*
-        #[derive(Clone, Debug, PartialEq, Eq, Default)]
+        #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
         pub struct $name {
             pub grouped: $crate::sim::core::sched::grouped::Grouped,
         }
@@ -146,7 +146,7 @@ pub fn g_pri_blp(g: u32, core: u32, g_core: u32) -> u32 {
 }
 
 /// Assigns CTA groups to the CTAs launched on one core, in launch order (see the module doc).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct CtaGrouping {
     /// FORM_GROUPS of the running kernel.
     pub group_sizes: Vec<u32>,

@@ -8,7 +8,7 @@
 
 use super::{Gto, SchedView, WarpScheduler, first_active};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Swl {
     /// Warps that may issue (per scheduler).
     pub warp_limit: u32,

@@ -7,7 +7,7 @@
 use super::grouped::{GroupOrder, Grouped};
 use super::{SchedStatus, SchedView, WarpScheduler};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TwoLevel {
     /// Warps per fetch group.
     pub group_size: u32,

@@ -35,7 +35,7 @@ use crate::sim::event::EventSink;
 /// Warp slots per SM the per-warp counters can track (config validation bounds warps per SM).
 const MAX_WARPS: usize = 64;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AlphaSjf {
     pub alpha: f64,
     /// m, the row-miss / row-hit service-time ratio (seed 001 §II-A).
@@ -170,7 +170,7 @@ impl AlphaSjf {
 }
 
 /// One warp's queue in a bank while a choice is made.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct WarpQueue {
     len: u32,
     /// (seq, slot) of its oldest request, and of its oldest row hit (`u64::MAX`: none).
@@ -187,7 +187,7 @@ impl WarpQueue {
 }
 
 /// How a bank's choice was made (seed 001 §IV).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 enum Contest {
     /// No contest: a kept hit queue, or queues of one kind only.
     None,

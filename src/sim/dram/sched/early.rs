@@ -2,7 +2,7 @@
 //! §IV-B's complete groups; the two ways ours may go early), for events and views.
 
 /// Why a warp-group was scheduled before its tags completed it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Early {
     /// It was not: every slice's tag arrived.
     #[default]

@@ -4,7 +4,7 @@ use super::{DramScheduler, SchedCtx};
 use crate::sim::dram::queues::Slot;
 use crate::sim::event::EventSink;
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Fcfs;
 
 impl DramScheduler for Fcfs {

@@ -14,7 +14,7 @@ use crate::sim::dram::command::{Command, CommandKind};
 use crate::sim::dram::queues::{Banks, Listed, Queues, Slot};
 use crate::sim::event::EventSink;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrFcfs {
     /// The last scan's earliest bank parts of its candidates' timing (a bank's oldest hit,
     /// or else its oldest request's PRE or ACT), per kind: CAS, ACT, PRE. The same scan that

@@ -12,7 +12,7 @@ use crate::sim::dram::cmd_queue::CommandQueues;
 use crate::sim::dram::queues::{Pending, Queues, Slot};
 use crate::sim::event::EventSink;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Gmc {
     pub rows: RowSorter,
     pub cmdq: CommandQueues,

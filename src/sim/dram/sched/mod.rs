@@ -99,7 +99,7 @@ impl SchedCtx<'_> {
 }
 
 /// How reads and writes share the channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum WritePolicy {
     /// Writes drain in batches: from above the high watermark down to the low one, or while
     /// no read is pending (seed 000 §II-C).
@@ -113,7 +113,7 @@ pub enum WritePolicy {
 }
 
 /// Why a controller started draining writes (the `cause` of a `write-drain-start` event).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum DrainCause {
     /// More writes queued than the high watermark (seed 000 §II-C).
     HighWatermark,
@@ -136,7 +136,7 @@ impl DrainCause {
 
 counters! {
     /// What the schedulers count (all zero for a scheduler without the mechanism).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
     pub struct SchedulerStats {
         /// Warp-groups placed in the command queues.
         pub groups_scheduled: u64,
@@ -277,7 +277,7 @@ impl<P: WarpGroupPolicy> DramScheduler for WarpAware<P> {
 /// The configured scheduler (enum dispatch keeps controller state plain, cloneable data, and
 /// forwards every method of [`DramScheduler`] to the policy: none can be forgotten).
 #[enum_dispatch(DramScheduler)]
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum DramSchedulerKind {
     Fcfs,
     FrFcfs,

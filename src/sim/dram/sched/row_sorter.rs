@@ -17,7 +17,7 @@ use super::SchedCtx;
 use crate::sim::dram::cmd_queue::CommandQueues;
 use crate::sim::dram::queues::Slot;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RowSorter {
     /// DRAM cycles after which a waiting request goes first.
     pub age_threshold: u64,

@@ -54,7 +54,9 @@ pub const HIT_SCORE: u32 = 1;
 pub const MISS_SCORE: u32 = 3;
 
 /// Which warp-load a group belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct GroupKey {
     pub core: u16,
     pub warp: u16,
@@ -79,7 +81,7 @@ impl GroupKey {
 }
 
 /// One entry of the warp sorter.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct WarpGroup {
     pub active: bool,
     pub key: GroupKey,
@@ -142,7 +144,7 @@ pub fn lowest_score(sorter: &WarpSorter, only: impl Fn(&WarpGroup) -> bool) -> O
 }
 
 /// The warp sorter: groups with their requests, plus per-group eligibility.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WarpSorter {
     /// A slab of groups (`active` marks live entries).
     pub groups: Vec<WarpGroup>,
@@ -252,7 +254,7 @@ impl WarpSorter {
 }
 
 /// A warp-aware controller: warp sorter, bank table, command queues.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WarpAware<P: WarpGroupPolicy> {
     pub sorter: WarpSorter,
     pub cmdq: CommandQueues,

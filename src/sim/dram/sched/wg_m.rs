@@ -10,7 +10,7 @@ use super::warp_groups::{WarpGroupPolicy, WarpSorter, lowest_score};
 use super::{SchedCtx, SchedulerStats};
 use crate::config::Config;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WgM;
 
 impl WarpGroupPolicy for WgM {

@@ -8,7 +8,7 @@ use super::warp_groups::{WarpGroupPolicy, WarpSorter, lowest_score};
 use super::{SchedCtx, SchedulerStats};
 use crate::config::Config;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WgW {
     /// Write-queue entries below the high watermark at which single-request groups go first.
     pub window: usize,
