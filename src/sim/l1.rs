@@ -52,8 +52,20 @@ const RESIDENT: u16 = u16::MAX;
 
 /// For every line this L1 has missed on: [`RESIDENT`], or the warp slot that last evicted it
 /// (or bypassed it, or wrote it away). A line absent from the map was never here: a cold miss.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Only looked up, never iterated to decide anything.
+#[derive(Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LineHistory(HashMap<u64, u16, BuildHasherDefault<LineHasher>>);
+
+impl std::fmt::Debug for LineHistory {
+    /// In line order: the map's own order depends on how it grew, which a machine read from a
+    /// checkpoint (the map built again) does not share with the one that saved it, and state
+    /// hashes format the machine with `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut lines: Vec<_> = self.0.iter().collect();
+        lines.sort_unstable();
+        f.debug_map().entries(lines).finish()
+    }
+}
 
 /// A fixed (deterministic) mixing hash for line numbers.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]

@@ -50,6 +50,7 @@ pub const REPRO_SPECS: u32 = 64;
 pub const VALIDATION_SPECS: u32 = 256;
 pub const RESULT_FILES: u32 = 128;
 pub const MERGE_FILES: u32 = 24;
+pub const CHECKPOINT_FILES: u32 = 256;
 // Extreme settings and outputs.
 pub const CLOCKS: u32 = 64;
 pub const LATENCY_AND_QUEUE_KEYS: u32 = 64;
@@ -161,6 +162,14 @@ pub const GENERATIVE: &[Generative] = &[
         test: "mutated_batch_scripts",
         constant: "BATCH_SCRIPTS",
         cases: BATCH_SCRIPTS,
+    },
+    Generative {
+        class: "checkpoints (`--resume`)",
+        generated: "a real checkpoint cut anywhere, or with one byte changed",
+        file: "tests/checkpoint.rs",
+        test: "truncated_and_flipped_checkpoints_are_refused",
+        constant: "CHECKPOINT_FILES",
+        cases: CHECKPOINT_FILES,
     },
     Generative {
         class: "layouts (RON)",
