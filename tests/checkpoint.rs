@@ -75,18 +75,28 @@ fn a_resumed_synthetic_workload_runs_on_as_the_uninterrupted_machine() {
     resumes_exactly(small_config(&[]), workload(TINY, 1), 20_000, "tiny");
 }
 
-/// A benchmark's warps keep the name of the instruction they fetched last.
+/// A benchmark's warps keep the name of the instruction they fetched last; its digest follows
+/// its knobs.
 #[test]
 fn a_resumed_benchmark_runs_on_as_the_uninterrupted_machine() {
-    let w = Workload::resolve(Some(Path::new("bfs")), &["workload.nodes=300".into()], 1).unwrap();
-    resumes_exactly(small_config(&[]), Arc::new(w), 5_000, "bfs");
+    let bfs = |nodes: u32| {
+        Workload::resolve(Some(Path::new("bfs")), &[format!("workload.nodes={nodes}")], 1).unwrap()
+    };
+    assert_ne!(workload_digest(&bfs(300)), workload_digest(&bfs(301)));
+    resumes_exactly(small_config(&[]), Arc::new(bfs(300)), 5_000, "bfs");
 }
 
-/// A trace's warps find their thread blocks' instructions again.
+/// A trace's warps find their thread blocks' instructions again; its digest is of its
+/// contents, however its path is spelled.
 #[test]
 fn a_resumed_trace_runs_on_as_the_uninterrupted_machine() {
-    let list = format!("{ROOT}/tests/fixtures/traces/vectoradd-v5/kernelslist.g");
-    let w = Workload::resolve(Some(Path::new(&list)), &[], 1).unwrap();
+    let trace =
+        |dir: &str| Workload::resolve(Some(Path::new(&format!("{dir}/kernelslist.g"))), &[], 1).unwrap();
+    let w = trace(&format!("{ROOT}/tests/fixtures/traces/vectoradd-v5"));
+    let elsewhere = trace(&format!("{ROOT}/tests/fixtures/traces/../traces/vectoradd-v5"));
+    assert_eq!(workload_digest(&w), workload_digest(&elsewhere));
+    let other = trace(&format!("{ROOT}/tests/fixtures/traces/matrixmul-v4"));
+    assert_ne!(workload_digest(&w), workload_digest(&other));
     resumes_exactly(small_config(&[]), Arc::new(w), 8_000, "vectoradd");
 }
 

@@ -20,7 +20,7 @@
 use crate::config::{Config, ConfigError, Origin};
 use crate::sim::Gpu;
 use crate::sim::stats::metrics::group;
-use crate::workload::Workload;
+use crate::workload::{Kernel, Workload};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::Read;
@@ -91,10 +91,29 @@ pub fn config_digest(c: &Config) -> String {
     debug_digest(&c)
 }
 
-/// The digest of a workload as built: its kernels with their sizes and inputs (a trace's
-/// kernels by the digest of their files).
+/// The digest of a workload as built, kernel by kernel: a synthetic kernel's program, sizes
+/// and seed; a trace kernel's contents (wherever its file lies); a benchmark's launch by its
+/// name and shape, with the workload's name, which holds every knob and the seed its input is
+/// generated from. (The input itself, shared by every launch and hundreds of MB at the largest
+/// knobs, would take seconds to digest.)
 pub fn workload_digest(w: &Workload) -> String {
-    debug_digest(&w.kernels)
+    let kernels: Vec<String> = w
+        .kernels
+        .iter()
+        .map(|k| match k {
+            Kernel::Synth(_) => format!("{k:?}"),
+            Kernel::Trace(t) => t.identity(),
+            Kernel::Nest(_) | Kernel::Bfs(_) | Kernel::Spmv(_) | Kernel::Sssp(_) => format!(
+                "{}: {} {} CTAs of {} threads, {} B shared",
+                w.name,
+                k.name(),
+                k.ctas(),
+                k.threads_per_cta(),
+                k.shared_bytes_per_cta()
+            ),
+        })
+        .collect();
+    debug_digest(&kernels)
 }
 
 /// A workload's name, kernels and CTAs, for messages.

@@ -118,7 +118,20 @@ impl PartialEq for TraceKernel {
     /// Same content (a built-in kernel equals its file).
     fn eq(&self, o: &Self) -> bool {
         // Whether the thread blocks were kept decoded is a matter of memory, not content.
-        self.digest == o.digest && self.header == o.header && self.ctas == o.ctas
+        self.content() == o.content()
+    }
+}
+
+impl TraceKernel {
+    /// What the kernel is, wherever its file lies: the file's digest, its header and its
+    /// thread blocks' places in it.
+    fn content(&self) -> (u64, &Header, &[CtaEntry]) {
+        (self.digest, &self.header, &self.ctas)
+    }
+
+    /// [`TraceKernel::content`] as text, for a checkpoint's workload digest.
+    pub fn identity(&self) -> String {
+        format!("{:?}", self.content())
     }
 }
 
