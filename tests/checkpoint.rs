@@ -207,6 +207,31 @@ fn truncated_and_flipped_checkpoints_are_refused() {
     });
 }
 
+/// Time travel in a resumed session reaches back to the checkpoint's cycle, with breakpoints
+/// set too, and refuses to go further.
+#[test]
+fn a_resumed_session_goes_back_to_the_checkpoint_and_no_further() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, _) = saved(dir.path());
+    let mut s = Session::resume(small_config(&[]), workload(TINY, 1), &file).unwrap();
+    run(&mut s, "break cycle 3500");
+    run(&mut s, "continue");
+    assert_eq!(s.gpu.cycle, 3500);
+    let out = run(&mut s, "reverse-continue");
+    assert!(
+        out.starts_with("No earlier breakpoint hit: at the checkpoint this session was resumed from."),
+        "{out}"
+    );
+    assert_eq!(s.gpu.cycle, 3000);
+    run(&mut s, "step 5");
+    run(&mut s, "reverse-step 5");
+    assert_eq!(s.gpu.cycle, 3000);
+    let err = s.execute_blocking("reverse-step").unwrap_err();
+    assert!(err.starts_with("cycle 2,999 is before this session's history"), "{err}");
+    assert_eq!(s.gpu.cycle, 3000);
+    assert!(run(&mut s, "info snapshots").contains("history covers cycles 3,000..3,500"));
+}
+
 /// Through the program: `batch -x "until N; checkpoint save F"`, then `batch --resume F` goes
 /// on from there as one uninterrupted session does; `goto` before the checkpoint is refused.
 #[test]

@@ -526,9 +526,10 @@ impl Session {
         let checks = self.breakpoints.any_enabled();
         // Back with breakpoints, the replay stops a cycle short and the last cycle is stepped
         // into with them. Forward, every cycle after now must be counted while a breakpoint is
-        // enabled, so a later snapshot is a shortcut only without breakpoints.
+        // enabled, so a later snapshot is a shortcut only without breakpoints. The cycle where
+        // the history begins has none before it to step from.
         let back = t < now;
-        let short = u64::from(back && checks && t > 0);
+        let short = u64::from(back && checks && t > self.earliest());
         let snap = self.travel.snapshot(t - short);
         if back || (snap.gpu.cycle > now && !checks) {
             self.gpu = snap.gpu.clone();
