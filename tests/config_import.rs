@@ -153,6 +153,9 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert!(noted(&qv, "gpgpu_registers_per_block", "cudaDeviceProp"));
     // -gpgpu_l1_latency 20 through the L1 latency queue; -dram_latency 100 before the DRAM queue.
     assert_eq!((l1.hit_latency, l1.latency_queue, qv.config.dram.frontend_latency), (20, true, 100));
+    // Its channels' sub-partitions send DRAM at most 64 + 192 - 1 requests beyond their own.
+    assert_eq!(qv.config.dram.return_queue, 192, "-gpgpu_dram_return_queue_size 192");
+    assert!(!noted(&qv, "gpgpu_dram_return_queue_size", ""));
     // Without trace.config, the PTX ADD latency (4) times every ALU operation.
     assert_eq!((qv.config.core.alu_latency, qv.config.core.simd_width), (4, 32));
     assert!(

@@ -790,8 +790,35 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     mapping(c)
 }
 
+/// `-gpgpu_dram_return_queue_size`: with the scheduler queue it sizes the credits a channel's
+/// sub-partitions spend to send requests to DRAM (`arbitration_metadata`,
+/// `sim::dram::credits`); GPGPU-Sim sets no limit when either queue is unbounded (0).
+fn return_queue(c: &mut Ctx, sched_queue: u64) -> Result<(), ConfigError> {
+    let Some((v, o)) = c.number("gpgpu_dram_return_queue_size")? else { return Ok(()) };
+    match (v, sched_queue) {
+        (0, _) => c.agree(
+            o,
+            "an unbounded return queue: no limit on the requests a channel's sub-partitions send to DRAM",
+        ),
+        (_, 0) => c.agree(
+            o,
+            "with an unbounded scheduler queue GPGPU-Sim sets no limit on the requests sent to DRAM either",
+        ),
+        _ => c.set(
+            "dram.return_queue",
+            v,
+            format!(
+                "{} (with the scheduler queue, the requests a channel's sub-partitions may send to DRAM)",
+                src(o)
+            ),
+        ),
+    }
+    Ok(())
+}
+
 fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
     let Some((q, o)) = c.number("gpgpu_frfcfs_dram_sched_queue_size")? else { return Ok(()) };
+    return_queue(c, q)?;
     let q = if q == 0 {
         c.note(o, "0 (unlimited) has no warpscope equivalent: 64 entries are used");
         64
@@ -1004,10 +1031,6 @@ fn unrepresented(name: &str) -> &'static str {
         (
             &["gpgpu_shmem_num_banks", "gpgpu_shmem_limited_broadcast", "gpgpu_shmem_warp_parts"],
             "shared-memory bank conflicts are not modelled (a fixed core.shared_latency)",
-        ),
-        (
-            &["gpgpu_dram_return_queue_size"],
-            "the DRAM return queue is not modelled: replies fill the L2 directly",
         ),
         (
             &["network_mode", "inter_config_file", "icnt_", "gpgpu_n_cluster_ejection_buffer_size"],
