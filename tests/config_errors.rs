@@ -397,6 +397,7 @@ fn sizes_and_latencies_are_bounded_before_anything_is_allocated() {
         "dram.coordination.link_queue",
         "icnt.in_buffer",
         "icnt.out_buffer",
+        "dram.return_queue",
     ];
     let key = prop_oneof![
         proptest::sample::select(LATENCIES).prop_map(|k| (k, MAX_LATENCY)),

@@ -108,10 +108,19 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     let noted = |imp: &warpscope::config::gpgpusim::Imported, name: &str, words: &str| {
         imp.notes.iter().any(|n| n.option.starts_with(&format!("-{name} ")) && n.reason.contains(words))
     };
-    // Sub-core: a register per scheduler in ID_OC_MEM (4) and in OC_EX_MEM (4) of 4 schedulers.
+    // Sub-core: a register per scheduler in ID_OC_MEM (4) and in OC_EX_MEM (4) of 4 schedulers,
+    // and two of the 8 generic operand collector units (the specialized ones are off).
     assert!(qv.config.core.sub_core && !noted(&qv, "gpgpu_sub_core_model", ""));
-    assert_eq!(qv.config.core.mem_pipeline_width, 2, "-gpgpu_pipeline_widths 4,4,4,4,4,...");
-    assert!(qv.ron.contains("ID_OC_MEM 4 + OC_EX_MEM 4 registers over 4 schedulers"), "{}", qv.ron);
+    assert_eq!(qv.config.core.mem_pipeline_width, 4, "-gpgpu_pipeline_widths 4,4,4,4,4,...");
+    assert!(
+        qv.ron.contains("ID_OC_MEM 4 + OC_EX_MEM 4 registers + 8 operand collector units: ")
+            && qv
+                .ron
+                .contains("-gpgpu_operand_collector_num_units_gen 8 (gpgpusim.config:48), over 4 schedulers"),
+        "{}",
+        qv.ron
+    );
+    assert!(!noted(&qv, "gpgpu_operand_collector_num_units_gen", ""));
     // The local crossbar (-network_mode 2) keeps 512 packets in each node's output buffer.
     assert_eq!(qv.config.icnt.out_buffer, 512, "-icnt_out_buffer_limit 512");
     assert!(!noted(&qv, "icnt_out_buffer_limit", ""));
@@ -144,6 +153,9 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert!(noted(&qv, "gpgpu_registers_per_block", "cudaDeviceProp"));
     // -gpgpu_l1_latency 20 through the L1 latency queue; -dram_latency 100 before the DRAM queue.
     assert_eq!((l1.hit_latency, l1.latency_queue, qv.config.dram.frontend_latency), (20, true, 100));
+    // Its channels' sub-partitions send DRAM at most 64 + 192 - 1 requests beyond their own.
+    assert_eq!(qv.config.dram.return_queue, 192, "-gpgpu_dram_return_queue_size 192");
+    assert!(!noted(&qv, "gpgpu_dram_return_queue_size", ""));
     // Without trace.config, the PTX ADD latency (4) times every ALU operation.
     assert_eq!((qv.config.core.alu_latency, qv.config.core.simd_width), (4, 32));
     assert!(
@@ -194,6 +206,42 @@ fn accel_sim_machines_import_with_their_approximations_named() {
 /// Accel-Sim runs `-config gpgpusim.config -config trace.config`: the trace-driven INT timing
 /// (latency 2, a new instruction every 2 cycles) replaces the PTX ADD latency, each key names
 /// the file it came from, and the other units' timings are named as folded into the one ALU.
+/// The places in front of the LD/ST unit per sub-core scheduler, for a machine of 4
+/// schedulers with one ID_OC_MEM and one OC_EX_MEM register each and the given collector
+/// options (GPGPU-Sim's `create_exec_pipeline` connects the MEM port to the generic units, and
+/// to the memory units when the specialized collectors are on, its default).
+#[test]
+fn a_memory_instruction_waits_in_its_schedulers_collector_units() {
+    let width = |collectors: &str| {
+        let text = format!(
+            "-gpgpu_sub_core_model 1\n-gpgpu_num_sched_per_core 4\n-gpgpu_pipeline_widths 4,4,4,4,4,4,4,4,4,4,8\n{collectors}"
+        );
+        import(&[(text, "gpgpusim.config".into())]).unwrap().config.core.mem_pipeline_width
+    };
+    let generic = "-gpgpu_enable_specialized_operand_collector 0\n-gpgpu_operand_collector_num_units_gen 8\n";
+    assert_eq!(width(generic), 1 + 1 + 2, "8 generic units over 4 schedulers");
+    assert_eq!(
+        width("-gpgpu_enable_specialized_operand_collector 0\n"),
+        1 + 1,
+        "no generic units by default"
+    );
+    assert_eq!(
+        width("-gpgpu_operand_collector_num_units_mem 8\n"),
+        1 + 1 + 2,
+        "specialized by default: 8 memory units"
+    );
+    assert_eq!(
+        width("-gpgpu_operand_collector_num_units_mem 4\n-gpgpu_operand_collector_num_units_gen 8\n"),
+        1 + 1 + 3,
+        "both sets: 4 memory and 8 generic units"
+    );
+    assert_eq!(
+        width("-gpgpu_enable_specialized_operand_collector 0\n-gpgpu_operand_collector_num_units_mem 8\n"),
+        1 + 1,
+        "the memory units are not built when the specialized collectors are off"
+    );
+}
+
 #[test]
 fn a_later_file_overrides_and_each_key_names_its_file() {
     let both = import_files(&[QV100, QV100_TRACE]);

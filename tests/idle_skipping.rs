@@ -190,7 +190,8 @@ fn the_imported_volta_machine_gives_the_same_results_with_and_without_skipping()
         volta.core.kernel_launch_latency > 0
             && volta.l1.latency_queue
             && volta.l1.flush_when_idle
-            && volta.dram.frontend_latency > 0,
+            && volta.dram.frontend_latency > 0
+            && volta.dram.return_queue > 0,
         "the imported machine has the mechanisms this test is about"
     );
     let (mut quiet, mut leapt) = (0, 0);

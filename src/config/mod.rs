@@ -439,6 +439,10 @@ pub struct DramConfig {
     /// Core cycles a request from the L2 waits before it enters the controller's queue
     /// (GPGPU-Sim's `-dram_latency`: its DRAM latency queue); 0 = none.
     pub frontend_latency: u32,
+    /// GPGPU-Sim's DRAM return queue (`-gpgpu_dram_return_queue_size`), which with the read
+    /// queue bounds the requests a channel's L2 slices may have between their miss queues and
+    /// their replies (`sim::dram::credits`); 0 = no bound.
+    pub return_queue: u32,
     /// FR-FCFS-Cap: column commands an open row may serve ahead of older requests.
     pub row_hit_cap: u32,
     /// Separate row and column command buses (HBM; GPGPU-Sim's `-dram_dual_bus_interface 1`):
@@ -874,6 +878,7 @@ impl Default for DramConfig {
             write_low_watermark: 16,
             scheduler: DramSchedulerName::FrFcfs,
             frontend_latency: 0,
+            return_queue: 0,
             row_hit_cap: 16,
             dual_bus: false,
             gmc: GmcConfig::default(),

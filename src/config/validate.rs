@@ -290,6 +290,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     k.range("core.kernel_launch_latency", core.kernel_launch_latency, 0, MAX_LATENCY);
     k.range("core.cta_launch_latency", core.cta_launch_latency, 0, MAX_LATENCY);
     k.range("dram.frontend_latency", c.dram.frontend_latency, 0, MAX_LATENCY);
+    k.range("dram.return_queue", c.dram.return_queue, 0, MAX_QUEUE);
     k.range("dram.coordination.latency", c.dram.coordination.latency, 0, MAX_LATENCY);
     cache_lines(&mut k, c);
 

@@ -152,7 +152,7 @@ impl Gpu {
             sms: (0..c.core.count).map(|i| Sm::new(c, i as u16, placeholder.clone())).collect(),
             icnt: Crossbar::new(c),
             l2: (0..slices).map(|i| L2Slice::new(c, i as u16)).collect(),
-            dram: (0..c.dram.channels).map(|i| Controller::new(c, i as u16)).collect(),
+            dram: (0..c.dram.channels).map(|i| Controller::new(c, i as u16).serving_slices(c)).collect(),
             ideal: IdealPipe::new(c),
             coord: c.dram.scheduler.coordinates().then(|| CoordNetwork::new(c)),
             launcher: CtaLauncher { fits: fits.into(), ..CtaLauncher::default() },
@@ -333,7 +333,7 @@ impl Gpu {
                 let Some(head) = self.l2[s].miss_queue.front() else {
                     continue;
                 };
-                if mc.can_accept(head.kind.is_write()) {
+                if mc.can_accept(head.kind.is_write()) && mc.has_credit(head.loc.slice) {
                     let req = self.l2[s].miss_queue.pop().expect("head exists");
                     if self.events.records() {
                         self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));

@@ -265,10 +265,20 @@ fn occupancy(c: &mut Ctx) -> Result<(), ConfigError> {
 /// an initiation interval of n cycles per warp instruction is a SIMD width of 32 / n. Without a
 /// `trace.config`, GPGPU-Sim's PTX-mode ADD latency stands for every ALU operation.
 /// `-gpgpu_sub_core_model 1`: each warp scheduler has its own register in ID_OC_MEM and in
-/// OC_EX_MEM (`register_set::has_free(sub_core_model, id)` in `scheduler_unit::cycle`), so
-/// `core.sub_core` with `core.mem_pipeline_width` the two stages' registers per scheduler
-/// (`-gpgpu_pipeline_widths` fields ID_OC_MEM and OC_EX_MEM, the 5th and 10th, each divided
-/// among the schedulers). The operand collector units between the two stages are not counted.
+/// OC_EX_MEM (`register_set::has_free(sub_core_model, id)` in `scheduler_unit::cycle`), and its
+/// own share of the operand collector units between the two stages
+/// (`opndcoll_rfu_t::allocate_cu` gives an instruction only the units of the scheduler that
+/// issued it: a set's size over the schedulers). A memory instruction the LD/ST unit has not
+/// taken yet waits in any of them: ID_OC_MEM's register, a collector unit that has read its
+/// operands but finds OC_EX_MEM's register taken (`collector_unit_t::ready`), OC_EX_MEM's
+/// register. So `core.sub_core`, with `core.mem_pipeline_width` those places per scheduler:
+/// the ID_OC_MEM and OC_EX_MEM widths (the 5th and 10th of `-gpgpu_pipeline_widths`) and the
+/// collector units the MEM input port reaches (`shader_core_ctx::create_exec_pipeline`): the
+/// generic ones (`-gpgpu_operand_collector_num_units_gen`), and with
+/// `-gpgpu_enable_specialized_operand_collector 1` (GPGPU-Sim's default) the memory ones
+/// (`-gpgpu_operand_collector_num_units_mem`, default 2), each divided among the schedulers.
+/// The generic units also collect ALU instructions' operands, which warpscope does not pass
+/// through a collector: its memory instructions have all of them.
 fn sub_core(c: &mut Ctx) -> Result<(), ConfigError> {
     let Some((on, o)) = c.number("gpgpu_sub_core_model")? else { return Ok(()) };
     if on == 0 {
@@ -283,17 +293,46 @@ fn sub_core(c: &mut Ctx) -> Result<(), ConfigError> {
     let Some(w) = c.get("gpgpu_pipeline_widths") else { return Ok(()) };
     let widths = c.numbers(w, ',', "comma-separated stage widths, e.g. 4,4,4,4,4,4,4,4,4,4,8")?;
     match (widths.get(4), widths.get(9)) {
-        (Some(&id_oc), Some(&oc_ex)) if id_oc >= schedulers && oc_ex >= schedulers => c.set(
-            "core.mem_pipeline_width",
-            id_oc / schedulers + oc_ex / schedulers,
-            format!("{} (ID_OC_MEM {id_oc} + OC_EX_MEM {oc_ex} registers over {schedulers} schedulers)", src(w)),
-        ),
+        (Some(&id_oc), Some(&oc_ex)) if id_oc >= schedulers && oc_ex >= schedulers => {
+            let (units, from) = memory_collector_units(c)?;
+            c.set(
+                "core.mem_pipeline_width",
+                id_oc / schedulers + oc_ex / schedulers + units / schedulers,
+                format!(
+                    "{} (ID_OC_MEM {id_oc} + OC_EX_MEM {oc_ex} registers + {units} operand collector units{from}, over {schedulers} schedulers)",
+                    src(w)
+                ),
+            )
+        }
         _ => c.note(
             w,
             format!("ID_OC_MEM and OC_EX_MEM (the 5th and 10th widths) need a register for each of the {schedulers} sub-core schedulers; core.mem_pipeline_width keeps its default"),
         ),
     }
     Ok(())
+}
+
+/// The operand collector units a memory instruction can wait in (GPGPU-Sim's
+/// `create_exec_pipeline`: the generic set, and the memory set when the specialized
+/// collectors are enabled, as they are by default), and the options that said so.
+fn memory_collector_units(c: &mut Ctx) -> Result<(u64, String), ConfigError> {
+    let mut from = Vec::new();
+    let mut count = |c: &mut Ctx, name: &str, default: u64| -> Result<u64, ConfigError> {
+        Ok(match c.number(name)? {
+            Some((n, o)) => {
+                from.push(src(o));
+                n
+            }
+            None => default,
+        })
+    };
+    let specialized = count(c, "gpgpu_enable_specialized_operand_collector", 1)? != 0;
+    let mut units = count(c, "gpgpu_operand_collector_num_units_gen", 0)?;
+    if specialized {
+        units += count(c, "gpgpu_operand_collector_num_units_mem", 2)?;
+    }
+    let from = if from.is_empty() { String::new() } else { format!(": {}", from.join(", ")) };
+    Ok((units, from))
 }
 
 fn alu(c: &mut Ctx) -> Result<(), ConfigError> {
@@ -751,8 +790,35 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     mapping(c)
 }
 
+/// `-gpgpu_dram_return_queue_size`: with the scheduler queue it sizes the credits a channel's
+/// sub-partitions spend to send requests to DRAM (`arbitration_metadata`,
+/// `sim::dram::credits`); GPGPU-Sim sets no limit when either queue is unbounded (0).
+fn return_queue(c: &mut Ctx, sched_queue: u64) -> Result<(), ConfigError> {
+    let Some((v, o)) = c.number("gpgpu_dram_return_queue_size")? else { return Ok(()) };
+    match (v, sched_queue) {
+        (0, _) => c.agree(
+            o,
+            "an unbounded return queue: no limit on the requests a channel's sub-partitions send to DRAM",
+        ),
+        (_, 0) => c.agree(
+            o,
+            "with an unbounded scheduler queue GPGPU-Sim sets no limit on the requests sent to DRAM either",
+        ),
+        _ => c.set(
+            "dram.return_queue",
+            v,
+            format!(
+                "{} (with the scheduler queue, the requests a channel's sub-partitions may send to DRAM)",
+                src(o)
+            ),
+        ),
+    }
+    Ok(())
+}
+
 fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
     let Some((q, o)) = c.number("gpgpu_frfcfs_dram_sched_queue_size")? else { return Ok(()) };
+    return_queue(c, q)?;
     let q = if q == 0 {
         c.note(o, "0 (unlimited) has no warpscope equivalent: 64 entries are used");
         64
@@ -965,10 +1031,6 @@ fn unrepresented(name: &str) -> &'static str {
         (
             &["gpgpu_shmem_num_banks", "gpgpu_shmem_limited_broadcast", "gpgpu_shmem_warp_parts"],
             "shared-memory bank conflicts are not modelled (a fixed core.shared_latency)",
-        ),
-        (
-            &["gpgpu_dram_return_queue_size"],
-            "the DRAM return queue is not modelled: replies fill the L2 directly",
         ),
         (
             &["network_mode", "inter_config_file", "icnt_", "gpgpu_n_cluster_ejection_buffer_size"],

@@ -15,6 +15,7 @@
 use super::bank::Device;
 use super::command::{Command, CommandKind};
 use super::coord::CoordMessage;
+use super::credits::Credits;
 use super::prefetch::Prefetcher;
 use super::queues::{Pending, Queues, Slot};
 use super::sched::{DrainCause, DramScheduler, DramSchedulerKind, GroupKey, SchedCtx, WritePolicy};
@@ -56,6 +57,9 @@ pub struct Controller {
     sector_burst: Option<u32>,
     /// Reads whose data is on its way: (DRAM cycle the data is complete, request).
     in_flight: VecDeque<(u64, MemRequest)>,
+    /// The L2 slices' credits for sending requests here, when the channel serves slices and
+    /// has a return queue (`dram.return_queue`); a DRAM-only run feeds its queue directly.
+    credits: Option<Credits>,
     /// Requests accepted but not yet queued: (core cycle they may enter the queue, request);
     /// GPGPU-Sim's DRAM latency queue (`dram.frontend_latency`).
     frontend: LatencyQueue<MemRequest>,
@@ -106,6 +110,7 @@ impl Controller {
             sector_burst: c.l2.sectored.then_some(burst),
             in_flight: VecDeque::with_capacity(c.dram.read_queue as usize),
             frontend: LatencyQueue::new(c.dram.frontend_latency.into(), 0),
+            credits: None,
             idle_until: 0,
             drain_steady: NOT_STEADY,
             skip_idle: true,
@@ -120,9 +125,29 @@ impl Controller {
         }
     }
 
+    /// The controller of a GPU's channel: its L2 slices spend credits to send it requests
+    /// ([`Credits`]) when the machine has a DRAM return queue.
+    pub fn serving_slices(mut self, c: &Config) -> Controller {
+        let slices = c.l2.slices_per_channel;
+        self.credits = Credits::shared_limit(c.dram.read_queue, c.dram.return_queue, slices)
+            .map(|limit| Credits::new(slices as usize, limit));
+        self
+    }
+
     /// Whether a request of this direction would be accepted.
     pub fn can_accept(&self, is_write: bool) -> bool {
         self.queues.has_room(is_write)
+    }
+
+    /// Whether L2 slice `slice` of the channel may send a request ([`Credits`]; always, without
+    /// them).
+    pub fn has_credit(&self, slice: u32) -> bool {
+        self.credits.as_ref().is_none_or(|c| c.available(slice as usize))
+    }
+
+    /// Credits the channel's slices hold (for views and tests).
+    pub fn credits_taken(&self) -> Option<u32> {
+        self.credits.as_ref().map(Credits::taken)
     }
 
     /// Takes a request from its L2 slice (the caller checked [`Controller::can_accept`]): it
@@ -132,6 +157,9 @@ impl Controller {
     /// latency has passed and the queue has room again, one request per DRAM cycle into the
     /// queue ([`Controller::tick`]).
     pub fn accept(&mut self, req: MemRequest, stamp: u64) {
+        if let Some(c) = &mut self.credits {
+            c.spend(req.loc.slice as usize);
+        }
         if self.frontend.latency() == 0 {
             self.enqueue(req, stamp);
         } else {
@@ -191,6 +219,8 @@ impl Controller {
             Some((done, r)) if *done <= self.now => {
                 if r.kind == AccessKind::Prefetch {
                     self.prefetches_in_flight -= 1;
+                } else if let Some(c) = &mut self.credits {
+                    c.give_back(r.loc.slice as usize);
                 }
                 self.in_flight.pop_front().map(|(_, r)| r)
             }
@@ -654,6 +684,9 @@ impl Controller {
             p.req.trace.dram_done = stamp;
             self.stats.writes += 1;
             ledger.retire();
+            if let Some(c) = &mut self.credits {
+                c.give_back(p.req.loc.slice as usize);
+            }
             if sink.records() {
                 sink.pass(Point::DramDone, self.channel, 0, Who::of(&p.req));
             }
@@ -721,6 +754,53 @@ mod tests {
         };
         (r.loc.bank, r.loc.row) = ((id % 16) as u32, id as u32);
         r
+    }
+
+    /// GPGPU-Sim's arbitration credits (`dram.return_queue`): with a 4-request queue, a 2-reply
+    /// return queue and two slices, slice 0 sends its own credit's request and the 5 shared
+    /// ones into the latency queue, then waits while slice 1 still has its own; the first read
+    /// answered gives slice 0 its own credit back.
+    #[test]
+    fn slices_send_requests_only_on_credit() {
+        let mut c = Config::default();
+        (c.dram.read_queue, c.dram.return_queue, c.l2.slices_per_channel) = (4, 2, 2);
+        c.dram.frontend_latency = 20;
+        let mut mc = Controller::new(&c, 0).serving_slices(&c);
+        let (mut sink, mut ledger) = (EventSink::default(), Ledger::default());
+        let mut sent = 0;
+        while mc.has_credit(0) {
+            assert!(mc.can_accept(false), "the latency queue is not the controller's queue");
+            mc.accept(req(sent, AccessKind::Load), 0);
+            sent += 1;
+        }
+        assert_eq!((sent, mc.credits_taken()), (6, Some(6)), "one own and 4 + 2 - 1 shared");
+        assert!(mc.has_credit(1), "slice 1's own credit is its own");
+        let mut cycle = 0;
+        while mc.pop_completed().is_none() {
+            assert!(!mc.has_credit(0), "no credit before a reply");
+            mc.tick(cycle, &mut sink, &mut ledger);
+            cycle += 1;
+        }
+        assert!(mc.has_credit(0) && mc.credits_taken() == Some(5), "a reply returns a credit");
+        // Slice 1 sends a write-back on its own credit, whose credit comes back once it is
+        // written, as every read's does once it is answered.
+        let mut w = req(100, AccessKind::Writeback);
+        w.loc.slice = 1;
+        mc.accept(w, cycle);
+        assert_eq!(mc.credits_taken(), Some(6));
+        let mut answered = 1;
+        while answered < sent || mc.stats.writes == 0 {
+            assert!(cycle < 100_000, "everything is served");
+            mc.tick(cycle, &mut sink, &mut ledger);
+            while mc.pop_completed().is_some() {
+                answered += 1;
+            }
+            cycle += 1;
+        }
+        assert_eq!(mc.credits_taken(), Some(0), "every credit back");
+        // A DRAM-only controller, and a machine without a return queue, never wait.
+        c.dram.return_queue = 0;
+        assert!(Controller::new(&c, 0).serving_slices(&c).credits_taken().is_none());
     }
 
     /// A sectored L2's read asks DRAM for its 32 bytes: one column command per burst of them,

@@ -5,6 +5,7 @@ pub mod cmd_queue;
 pub mod command;
 pub mod controller;
 pub mod coord;
+pub mod credits;
 pub mod mapping;
 pub mod merb;
 pub mod prefetch;
