@@ -300,6 +300,28 @@ fn bad_input_exits_2_with_a_located_message() {
     }
 }
 
+/// A debugger command `batch` refuses — unknown, malformed, naming what does not exist, an
+/// expression that cannot be evaluated, a move the machine cannot make — is bad input like any
+/// other: exit 2, naming its place and the command (it exited 1). As in gdb's batch mode the
+/// commands after it do not run, and the message says how many.
+#[test]
+fn batch_stops_at_a_refused_command_with_exit_2() {
+    for (bad, why) in [
+        ("frobnicate", "unknown command `frobnicate`"),
+        ("break nosuchthing", "unknown event `nosuchthing`"),
+        ("print 1/0", "division by zero"),
+        ("until 3", "already at cycle 10"),
+    ] {
+        let x = format!("step 10; {bad}; step 5; print cycle");
+        let (code, stdout, stderr) = run(&["batch", "-c", SMALL, "-w", TINY, "-x", &x]);
+        assert_eq!(code, 2, "{bad}: {stderr}");
+        let line = stderr.trim();
+        assert!(line.starts_with(&format!("error: -x command 2: {bad}: ")), "{line}");
+        assert!(line.contains(why) && line.ends_with("(not run: 2 commands after it)"), "{line}");
+        assert!(stdout.contains(&format!("(ws) {bad}")) && !stdout.contains("(ws) step 5"), "{stdout}");
+    }
+}
+
 /// Every output flag of every command: a path in a missing directory is refused before the
 /// run, naming the path as given, with exit code 2; so are argument mistakes without a file.
 #[test]

@@ -344,8 +344,8 @@ fn mutated_debugger_commands() {
 }
 
 /// `batch --script`: a script of commands from the manual, one of them edited, run by the
-/// program in a scratch folder. It ends with 0, or non-zero naming the script and the line of
-/// the command that failed.
+/// program in a scratch folder. It ends with 0, or with 2 naming the script and the line of
+/// the command the debugger refused, having run none after it (as gdb's batch mode stops).
 #[test]
 fn mutated_batch_scripts() {
     let commands = shown_commands();
@@ -369,10 +369,14 @@ fn mutated_batch_scripts() {
         let err = String::from_utf8_lossy(&out.stderr);
         prop_assert!(!err.contains("panicked"), "{}", err);
         if out.status.code() != Some(0) {
-            prop_assert!(out.status.code().is_some(), "killed: {:?}", out.status);
+            prop_assert_eq!(out.status.code(), Some(2), "{}", err);
             let place = err.strip_prefix(&format!("error: {name}:")).and_then(|r| r.split(':').next());
             let line = place.and_then(|l| l.parse::<usize>().ok());
             prop_assert!(line.is_some_and(|l| l >= 1 && l <= text.split('\n').count()), "{:?}: {}", text, err);
+            // Each command run is echoed: those of the lines up to the refused one, no more.
+            let echoed = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with("(ws) ")).count();
+            let ran = text.split('\n').take(line.unwrap_or(0)).filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty()).count();
+            prop_assert_eq!(echoed, ran, "{:?}: {}", text, err);
         }
     });
 }
