@@ -268,9 +268,9 @@ pub const GENERATIVE: &[Generative] = &[
     },
     Generative {
         class: "cycle and instruction caps",
-        generated: "a cycle cap and an instruction cap, run with and without a trace",
+        generated: "a cycle cap and an instruction cap, run at once, with a trace and by the debugger",
         file: "tests/machine.rs",
-        test: "the_trace_writer_stops_where_the_plain_run_does",
+        test: "every_way_of_running_stops_at_the_same_limit",
         constant: "RUN_CAPS",
         cases: RUN_CAPS,
     },
