@@ -281,7 +281,23 @@ fn bad_input_exits_2_with_a_located_message() {
     assert!(stderr.contains("valid: fcfs, frfcfs"));
     let (code, _, stderr) = run(&["compare", "--vary", "dram.banks=16,12", "-c", SMALL, "-w", TINY]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("--set dram.banks=12: dram.banks = 12: must be a power of two"), "{stderr}");
+    assert!(
+        stderr.contains("error: --vary dram.banks=16,12: dram.banks = 12: must be a power of two"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["compare", "--vary", "l1.sets=32,abc", "-c", SMALL, "-w", TINY]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("error: --vary l1.sets=32,abc: l1.sets: expected a whole number, not `abc`"),
+        "{stderr}"
+    );
+    let args = ["compare", "--variant", "big:l1.ways=8,dram.banks=12", "-c", SMALL, "-w", TINY];
+    let (code, _, stderr) = run(&args);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("error: --variant big:l1.ways=8,dram.banks=12: dram.banks = 12: must be"),
+        "{stderr}"
+    );
     let (code, _, stderr) = run(&["run", "-w", "/no/such/workload.ron"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("/no/such/workload.ron: cannot read"));

@@ -457,7 +457,8 @@ fn check_spec_refusal(err: &ConfigError, name: &str, text: &str) -> Result<(), T
 }
 
 /// `--vary` and `--variant`: the arguments the manual shows, edited, on the small machine. A
-/// refusal names the flag and its argument, or the assignment it made.
+/// refusal names the flag and its argument, also when the machine refuses the assignment it
+/// made (it was reported as a `--set`).
 #[test]
 fn mutated_vary_arguments() {
     use warpscope::batch::compare::{configs, named_variants};
@@ -481,17 +482,15 @@ fn mutated_vary_arguments() {
         let Err(refusal) = r else { return Ok(()) };
         let shown = refusal.to_string();
         prop_assert!(!refusal.message.trim().is_empty(), "{}", shown);
-        match &refusal.origin {
-            Origin::Argument(a) => prop_assert!(
-                vary.iter().any(|v| *a == format!("--vary {v}")) || variant.iter().any(|v| *a == format!("--variant {v}")),
-                "{} names no argument of {:?} {:?}", shown, vary, variant
-            ),
-            Origin::Override(s) => prop_assert!(
-                vary.iter().chain(&variant).any(|v| v.contains(s.split('=').next().unwrap_or_default().trim())),
-                "{} names no assignment of {:?} {:?}", shown, vary, variant
-            ),
-            Origin::File(_) => prop_assert!(false, "{}", shown),
+        // It names the argument (or, for a problem several make together, the arguments)
+        // as given, never a `--set` the user did not give.
+        let given: Vec<String> = vary.iter().map(|v| format!("--vary {v}")).chain(variant.iter().map(|v| format!("--variant {v}"))).collect();
+        let Origin::Argument(named) = &refusal.origin else { return Err(TestCaseError::fail(format!("{shown} names no argument"))) };
+        let mut rest = named.as_str();
+        while let Some(arg) = given.iter().filter(|g| rest.starts_with(g.as_str())).max_by_key(|g| g.len()) {
+            rest = rest[arg.len()..].strip_prefix(", ").unwrap_or(&rest[arg.len()..]);
         }
+        prop_assert!(rest.is_empty(), "{} names no argument of {:?} {:?}", shown, vary, variant);
     });
     tally.check("--vary and --variant");
 }
