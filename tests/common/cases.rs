@@ -50,6 +50,7 @@ pub const REPRO_SPECS: u32 = 64;
 pub const VALIDATION_SPECS: u32 = 256;
 pub const RESULT_FILES: u32 = 128;
 pub const MERGE_FILES: u32 = 24;
+pub const PEER_LOGS: u32 = 64;
 // Extreme settings and outputs.
 pub const CLOCKS: u32 = 64;
 pub const LATENCY_AND_QUEUE_KEYS: u32 = 64;
@@ -225,6 +226,14 @@ pub const GENERATIVE: &[Generative] = &[
         test: "merging_refuses_files_that_are_not_results",
         constant: "MERGE_FILES",
         cases: MERGE_FILES,
+    },
+    Generative {
+        class: "peer logs (`validate --record`)",
+        generated: "a log of one to five kernels' statistics, each with one to four DRAM channels",
+        file: "src/batch/peer_log.rs",
+        test: "a_log_of_any_kernels_gives_the_last_ones_numbers",
+        constant: "PEER_LOGS",
+        cases: PEER_LOGS,
     },
     Generative {
         class: "clock settings",
