@@ -54,6 +54,7 @@ pub const PEER_LOGS: u32 = 64;
 // Extreme settings and outputs.
 pub const CLOCKS: u32 = 64;
 pub const LATENCY_AND_QUEUE_KEYS: u32 = 64;
+pub const WHOLE_NUMBER_KEYS: u32 = 512;
 pub const CACHE_GEOMETRY: u32 = 64;
 pub const WORKLOAD_ARRAYS: u32 = 96;
 pub const DRAM_REQUEST_CYCLES: u32 = 48;
@@ -250,6 +251,14 @@ pub const GENERATIVE: &[Generative] = &[
         test: "sizes_and_latencies_are_bounded_before_anything_is_allocated",
         constant: "LATENCY_AND_QUEUE_KEYS",
         cases: LATENCY_AND_QUEUE_KEYS,
+    },
+    Generative {
+        class: "every whole-number setting",
+        generated: "any whole-number key of the machine at 0, 1, 2^16, 2^32 − 1, 2^63, 2^64 − 1 or any value",
+        file: "tests/config_errors.rs",
+        test: "every_whole_number_key_at_an_extreme_is_refused_or_runs",
+        constant: "WHOLE_NUMBER_KEYS",
+        cases: WHOLE_NUMBER_KEYS,
     },
     Generative {
         class: "cache geometry",
