@@ -340,7 +340,8 @@ impl Commands {
         })
     }
 
-    /// The command lines, each with where it came from for messages (`FILE:LINE: `).
+    /// The command lines, each with where it came from for messages (`FILE:LINE`, or `-x`
+    /// and the command's place in the list).
     fn lines(&self) -> Result<Vec<(String, String)>> {
         Ok(match (&self.script, &self.execute) {
             (Some(path), _) => read_file(path)?
@@ -349,11 +350,15 @@ impl Commands {
                 .map(|(i, l)| {
                     (
                         l.split('#').next().unwrap_or("").trim().to_string(),
-                        format!("{}:{}: ", path.display(), i + 1),
+                        format!("{}:{}", path.display(), i + 1),
                     )
                 })
                 .collect(),
-            (None, Some(x)) => x.split(';').map(|c| (c.trim().to_string(), String::new())).collect(),
+            (None, Some(x)) => x
+                .split(';')
+                .enumerate()
+                .map(|(i, c)| (c.trim().to_string(), format!("-x command {}", i + 1)))
+                .collect(),
             (None, None) => Vec::new(),
         })
     }
@@ -542,7 +547,7 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
     let lines = a.commands.lines()?;
     let (config, workload) = load(&a.machine)?;
     let mut session = a.commands.session(config, workload)?;
-    for (line, place) in &lines {
+    for (i, (line, place)) in lines.iter().enumerate() {
         if line.is_empty() {
             continue;
         }
@@ -552,9 +557,16 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
             Ok(Outcome::Quit) => break,
             Ok(Outcome::Layout(_)) => out("(layouts apply to the TUI only)\n")?,
             Ok(_) => {}
+            // A command the debugger refuses is bad input (exit 2, issue 37.4); like gdb's
+            // batch mode, the script stops there.
             Err(e) => {
-                eprintln!("error: {place}{line}: {e}");
-                return Ok(1);
+                let left = lines[i + 1..].iter().filter(|(l, _)| !l.is_empty()).count() as u64;
+                let rest = if left == 0 {
+                    String::new()
+                } else {
+                    format!(" (not run: {} after it)", count(left, "command"))
+                };
+                return Err(usage(&format!("{place}: {line}"), &format!("{e}{rest}")));
             }
         }
     }

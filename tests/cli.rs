@@ -281,7 +281,23 @@ fn bad_input_exits_2_with_a_located_message() {
     assert!(stderr.contains("valid: fcfs, frfcfs"));
     let (code, _, stderr) = run(&["compare", "--vary", "dram.banks=16,12", "-c", SMALL, "-w", TINY]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("--set dram.banks=12: dram.banks = 12: must be a power of two"), "{stderr}");
+    assert!(
+        stderr.contains("error: --vary dram.banks=16,12: dram.banks = 12: must be a power of two"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["compare", "--vary", "l1.sets=32,abc", "-c", SMALL, "-w", TINY]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("error: --vary l1.sets=32,abc: l1.sets: expected a whole number, not `abc`"),
+        "{stderr}"
+    );
+    let args = ["compare", "--variant", "big:l1.ways=8,dram.banks=12", "-c", SMALL, "-w", TINY];
+    let (code, _, stderr) = run(&args);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("error: --variant big:l1.ways=8,dram.banks=12: dram.banks = 12: must be"),
+        "{stderr}"
+    );
     let (code, _, stderr) = run(&["run", "-w", "/no/such/workload.ron"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("/no/such/workload.ron: cannot read"));
@@ -297,6 +313,28 @@ fn bad_input_exits_2_with_a_located_message() {
             stderr.contains("a CTA of 128 threads does not fit on an SM (core.max_threads = 64)"),
             "{cmd}: {stderr}"
         );
+    }
+}
+
+/// A debugger command `batch` refuses — unknown, malformed, naming what does not exist, an
+/// expression that cannot be evaluated, a move the machine cannot make — is bad input like any
+/// other: exit 2, naming its place and the command (it exited 1). As in gdb's batch mode the
+/// commands after it do not run, and the message says how many.
+#[test]
+fn batch_stops_at_a_refused_command_with_exit_2() {
+    for (bad, why) in [
+        ("frobnicate", "unknown command `frobnicate`"),
+        ("break nosuchthing", "unknown event `nosuchthing`"),
+        ("print 1/0", "division by zero"),
+        ("until 3", "already at cycle 10"),
+    ] {
+        let x = format!("step 10; {bad}; step 5; print cycle");
+        let (code, stdout, stderr) = run(&["batch", "-c", SMALL, "-w", TINY, "-x", &x]);
+        assert_eq!(code, 2, "{bad}: {stderr}");
+        let line = stderr.trim();
+        assert!(line.starts_with(&format!("error: -x command 2: {bad}: ")), "{line}");
+        assert!(line.contains(why) && line.ends_with("(not run: 2 commands after it)"), "{line}");
+        assert!(stdout.contains(&format!("(ws) {bad}")) && !stdout.contains("(ws) step 5"), "{stdout}");
     }
 }
 

@@ -562,3 +562,61 @@ fn files_not_text_or_too_long_are_refused_naming_them() {
         )
     );
 }
+
+/// The machine's whole-number keys, every one found in the small machine as the config
+/// serializes it (a key added later is in too), that `--set` can assign.
+fn whole_number_keys(c: &Config) -> Vec<String> {
+    fn walk(v: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m {
+                    walk(v, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out);
+                }
+            }
+            serde_json::Value::Number(n) if n.is_u64() => out.push(path.to_string()),
+            _ => {}
+        }
+    }
+    let mut keys = Vec::new();
+    walk(&serde_json::to_value(c).unwrap(), "", &mut keys);
+    let value = serde_json::to_value(c).unwrap();
+    keys.retain(|k| {
+        let now = k.split('.').fold(&value, |v, part| &v[part]);
+        c.with_sets(&[format!("{k}={now}")]).is_ok()
+    });
+    keys
+}
+
+/// Every whole-number key of the machine at any value, extremes most often (0, 1, 2^16,
+/// 2^32 − 1, 2^63, 2^64 − 1), either is refused naming the key, or builds a machine that runs
+/// 200 cycles: nothing is allocated without bound, nothing overflows (the test profile checks),
+/// nothing waits on a number that large (issue 37.6: "a run either starts within a second or
+/// is refused"; `core.max_ctas=4294967295` aborted on allocating its slots, a burst length of
+/// 2^32 − 1 overflowed). The keys are found in the machine as it serializes, so a key added
+/// later is tried too.
+#[test]
+fn every_whole_number_key_at_an_extreme_is_refused_or_runs() {
+    use proptest::prelude::*;
+    let small = include_str!("fixtures/small.ron");
+    let base = Config::from_text(small, Origin::File("small.ron".into()), &[]).unwrap();
+    let keys = whole_number_keys(&base);
+    assert!(keys.len() > 80, "{keys:?}");
+    let tiny = include_str!("fixtures/tiny.ron");
+    let w = std::sync::Arc::new(Workload::from_text(tiny, &Origin::File("tiny".into()), 1).unwrap());
+    let extreme = [0u64, 1, 1 << 16, u64::from(u32::MAX), 1 << 63, u64::MAX];
+    let value = prop_oneof![3 => proptest::sample::select(extreme.to_vec()), 1 => any::<u64>()];
+    proptest!(cases::config(cases::WHOLE_NUMBER_KEYS), |(k in proptest::sample::select(keys.clone()), v in value)| {
+        let sets = [format!("{k}={v}")];
+        match Config::from_text(small, Origin::File("small.ron".into()), &sets) {
+            Ok(c) => match warpscope::sim::Gpu::new(std::sync::Arc::new(c), w.clone()) {
+                Ok(mut g) => {
+                    g.run(200);
+                    prop_assert!(g.cycle == 200 || !g.is_running(), "{sets:?}: stopped at {}", g.cycle);
+                }
+                // The machine cannot run the workload (a CTA too large for it), refused by the key.
+                Err(e) => prop_assert!(e.contains(k.as_str()), "{sets:?}: {e}"),
+            },
+            Err(e) => prop_assert!(e.to_string().contains(k.as_str()), "{sets:?} refused not naming it: {e}"),
+        }
+    });
+}

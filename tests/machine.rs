@@ -4,6 +4,8 @@ mod common;
 
 use common::{gpu, run_conserving, run_traced, small_config, workload};
 use std::sync::Arc;
+use warpscope::debug::{Outcome, Session};
+use warpscope::sim::stats::metrics::group;
 use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Event, EventKind, Status};
 
@@ -256,13 +258,14 @@ fn the_instruction_cap_stops_at_the_first_cycle_that_reaches_it() {
     assert_eq!((unreached.status.as_str(), unreached.cycles), ("done", whole.cycles));
 }
 
-/// However a run is driven — `Gpu::run` at once, or a slice at a time while the DRAM command
-/// trace is written — it stops at the same limit with the same report, for cycle and
+/// However a run is driven — `Gpu::run` at once, a slice at a time while the DRAM command
+/// trace is written, or by the debugger's `continue` — it stops at the same limit, for cycle and
 /// instruction caps drawn at random (issue 37: the trace writer ran on past the instruction cap,
-/// `run --dram-trace F --set sim.max_instructions=1000` never ended). The tiny workload runs
-/// 184,029 cycles and 94,702 thread instructions, so most caps drawn stop it.
+/// `run --dram-trace F --set sim.max_instructions=1000` never ended, and a debugger session
+/// ignored both caps). The tiny workload runs 184,029 cycles and 94,702 thread instructions, so
+/// most caps drawn stop it; the debugger says which limit, and moves no further.
 #[test]
-fn the_trace_writer_stops_where_the_plain_run_does() {
+fn every_way_of_running_stops_at_the_same_limit() {
     use proptest::prelude::*;
     use warpscope::batch::run::{RunOptions, simulate};
     let config = Arc::new(small_config(&[]));
@@ -290,5 +293,17 @@ fn the_trace_writer_stops_where_the_plain_run_does() {
         if a["status"] == "max-instructions" {
             prop_assert!(a["thread_instructions"].as_u64() >= Some(max_instructions));
         }
+        let caps = [format!("sim.max_cycles={max_cycles}"), format!("sim.max_instructions={max_instructions}")];
+        let mut s = Session::new(small_config(&[&caps[0], &caps[1]]), Arc::clone(&tiny)).unwrap();
+        let Ok(Outcome::Text(stop)) = s.execute_blocking("continue") else { panic!("continue runs") };
+        prop_assert_eq!(Some(s.gpu.cycle), a["cycles"].as_u64(), "{}", stop);
+        let said = match a["status"].as_str() {
+            Some("max-cycles") => format!("Stopped at the cycle limit at cycle {} (sim.max_cycles = {max_cycles})", group(s.gpu.cycle)),
+            Some("max-instructions") => format!("Stopped at the instruction limit at cycle {} (sim.max_instructions = {max_instructions})", group(s.gpu.cycle)),
+            _ => "The program finished".to_string(),
+        };
+        prop_assert!(stop.starts_with(&said), "{} is not {}", stop, said);
+        let again = s.execute_blocking("continue").unwrap_err();
+        prop_assert!(again.starts_with(&said), "{}", again);
     });
 }

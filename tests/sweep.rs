@@ -33,6 +33,17 @@ fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
+/// How a refusal of the stored run of `point` (the end of its key) in `file` begins: the file
+/// and the run's line.
+fn stored_run_of(file: &Path, point: &str) -> String {
+    let text = read(file);
+    let mut lines = text.lines();
+    let line = 1 + lines
+        .position(|l| l.contains(&format!("{point}\"")) || l.contains(&format!("{point},")))
+        .unwrap();
+    format!("{}:{line}:1: the stored run of `", file.display())
+}
+
 /// Data rows sorted by point index.
 fn rows_by_point(csv: &str) -> Vec<String> {
     let mut rows: Vec<String> = csv.lines().skip(1).map(String::from).collect();
@@ -454,7 +465,8 @@ fn a_sweep_states_its_limits_only_when_every_point_shares_them() {
 
 /// A results file holds runs of one machine and one cycle limit: resuming into it after the
 /// grid's limit or machine changed is refused (the point keys cover neither), before anything
-/// runs, naming the file, the point and what differs; the report of the file is refused too.
+/// runs, naming the file, the line of the stored run, the point and what differs; the report
+/// of the file is refused too.
 #[test]
 fn resuming_after_the_cycle_limit_or_machine_changed_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -475,8 +487,8 @@ fn resuming_after_the_cycle_limit_or_machine_changed_is_refused() {
             let flag = if out == &csv { "--csv" } else { "--json" };
             let (code, err) = sweep(&[&g, Path::new(flag), out]);
             assert_eq!(code, 2, "{err}");
-            assert!(err.contains(&format!("{}: the stored run of `", out.display())), "{err}");
-            assert!(err.contains(point) && err.contains(why), "{err}");
+            assert!(err.starts_with(&format!("error: {}", stored_run_of(out, point))), "{err}");
+            assert!(err.contains(&format!("{point}` {why}")), "{err}");
         }
         assert_eq!((read(&csv), read(&json)), stored, "nothing ran, nothing was written");
     }
@@ -487,6 +499,7 @@ fn resuming_after_the_cycle_limit_or_machine_changed_is_refused() {
     std::fs::write(&g, capped.clone()).unwrap();
     let (code, err) = sweep(&[&g, Path::new("--json"), &whole]);
     assert_eq!(code, 2, "{err}");
+    assert!(err.starts_with(&format!("error: {}", stored_run_of(&whole, point))), "{err}");
     assert!(err.contains("cycles, past this sweep's limit of 40"), "{err}");
     // The JSON line names the machine its run was on.
     let root = std::env::current_dir().unwrap();
@@ -498,9 +511,25 @@ fn resuming_after_the_cycle_limit_or_machine_changed_is_refused() {
     for (out, flag, before) in [(&json, "--json", &stored.1), (&csv, "--csv", &stored.0)] {
         let (code, err) = sweep(&[&g, Path::new(flag), out]);
         assert_eq!(code, 2, "{err}");
+        assert!(err.starts_with(&format!("error: {}", stored_run_of(out, point))), "{err}");
         assert!(err.contains("ran on machine `small`, and this sweep's machine is `gtx480-sc14`"), "{err}");
         assert_eq!(&read(out), before);
     }
+}
+
+/// A CSV whose header is not the sweep's is refused at its first line, as bad input (exit 2;
+/// it exited 1 without a position), and left as it was.
+#[test]
+fn resuming_a_csv_of_other_columns_is_refused_at_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = grid(dir.path());
+    let csv = dir.path().join("r.csv");
+    std::fs::write(&csv, "point,key,other\n0,x,1\n").unwrap();
+    let (code, err) = sweep(&[&g, Path::new("--csv"), &csv]);
+    assert_eq!(code, 2, "{err}");
+    let want = format!("error: {}:1:1: holds results with other columns (point,key,other)", csv.display());
+    assert!(err.starts_with(&want), "{err}");
+    assert_eq!(read(&csv), "point,key,other\n0,x,1\n");
 }
 
 /// A CSV row says what its run was made on and under, so a resumed CSV refuses a run whose

@@ -176,15 +176,51 @@ fn recorded_logs_validate_offline_and_refuse_other_inputs() {
     assert!(err.contains("`nope` is no kernel of") && err.contains("kernels: tiny, bfs5"), "{err}");
 }
 
+/// Every error about an entry of a study — a kernel named twice, one that sets the machine, a
+/// seed or size that is no number, a workload or option file that cannot be read — names the
+/// study's line and column of the entry and its key (they named the key or a `--set` only),
+/// with exit code 2.
 #[test]
-fn a_study_that_sets_the_machine_is_refused() {
+fn errors_about_a_studys_entries_name_their_line_and_column() {
     let dir = tempfile::tempdir().unwrap();
     let spec = study(dir.path());
-    let text = std::fs::read_to_string(&spec)
-        .unwrap()
-        .replace("(name: \"tiny\", workload:", "(name: \"tiny\", sets: [\"dram.scheduler=fcfs\"], workload:");
-    std::fs::write(&spec, text).unwrap();
-    let (code, _, err) = warpscope(&["validate", spec.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("kernels[0].sets") && err.contains("the machine is the peer's"), "{err}");
+    let original = std::fs::read_to_string(&spec).unwrap();
+    let tiny = "(name: \"tiny\", workload:";
+    let bfs = format!("workload: \"{ROOT}/sample-configs/workloads/rodinia-bfs-kernel5.traceg\"");
+    let gtx = format!("{ROOT}/tests/fixtures/gpgpusim/GTX480/gpgpusim.config");
+    for (from, to, line, key, says) in [
+        (
+            tiny,
+            "(name: \"tiny\", sets: [\"dram.scheduler=fcfs\"], workload:",
+            11,
+            "kernels[0].sets[0]",
+            "the machine is the peer's",
+        ),
+        ("(name: \"bfs5\"", "(name: \"tiny\"", 12, "kernels[1].name", "`tiny` is named twice"),
+        (
+            tiny,
+            "(name: \"tiny\", sets: [\"sim.seed=x\"], workload:",
+            11,
+            "kernels[0].sets[0]",
+            "the seed is a whole number",
+        ),
+        (&bfs, "workload: \"atax\", sets: [\"workload.nx=abc\"]", 12, "workload.nx", "`abc`"),
+        (
+            "tests/fixtures/tiny.ron",
+            "tests/fixtures/no-such.ron",
+            11,
+            "kernels[0].workload",
+            "no-such.ron: cannot read",
+        ),
+        (&gtx, "/no/such/gpgpusim.config", 7, "peer.configs[0]", "/no/such/gpgpusim.config: cannot read"),
+    ] {
+        std::fs::write(&spec, original.replace(from, to)).unwrap();
+        let out = dir.path();
+        let (code, _, err) =
+            warpscope(&["validate", spec.to_str().unwrap(), "--export", out.to_str().unwrap()]);
+        assert_eq!(code, 2, "{err}");
+        let place = format!("error: {}:{line}:", spec.display());
+        assert!(err.starts_with(&place), "{key}: not at line {line}: {err}");
+        assert!(err.contains(&format!(": {key}: ")) && err.contains(says), "{err}");
+    }
 }

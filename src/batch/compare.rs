@@ -17,6 +17,28 @@ use std::sync::Arc;
 pub struct Variant {
     pub name: String,
     pub sets: Vec<String>,
+    /// The argument each of `sets` comes from (`--vary dram.banks=16,12`), which an error
+    /// about the assignment names: the user gave no `--set` of it.
+    pub from: Vec<String>,
+}
+
+impl Variant {
+    /// `e`, an error about one of the variant's assignments as a `--set` of it, named by
+    /// the argument the assignment comes from (all of the variant's, for a problem the
+    /// assignments make together).
+    fn blame(&self, e: ConfigError) -> ConfigError {
+        let Origin::Override(arg) = &e.origin else { return e };
+        let from = match self.sets.iter().rposition(|s| s == arg) {
+            Some(i) => self.from[i].clone(),
+            None => {
+                // A `--variant`'s assignments are side by side, each `--vary` has one.
+                let mut all = self.from.clone();
+                all.dedup();
+                all.join(", ")
+            }
+        };
+        ConfigError { origin: Origin::Argument(from), ..e }
+    }
 }
 
 /// Splits `a,b,c` at top-level commas (RON values may contain commas inside brackets).
@@ -69,7 +91,13 @@ pub fn named_variants(specs: &[String], varies: &[String]) -> Result<Vec<Variant
             } else {
                 format!("{} {}", name.trim(), v.name)
             };
-            out.push(Variant { name, sets: sets.iter().cloned().chain(v.sets.iter().cloned()).collect() });
+            let from =
+                sets.iter().map(|_| format!("--variant {spec}")).chain(v.from.iter().cloned()).collect();
+            out.push(Variant {
+                name,
+                sets: sets.iter().cloned().chain(v.sets.iter().cloned()).collect(),
+                from,
+            });
         }
     }
     Ok(out)
@@ -77,7 +105,7 @@ pub fn named_variants(specs: &[String], varies: &[String]) -> Result<Vec<Variant
 
 /// The cross product of `--vary key=v1,v2` arguments.
 pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
-    let mut out = vec![Variant { name: String::new(), sets: Vec::new() }];
+    let mut out = vec![Variant { name: String::new(), sets: Vec::new(), from: Vec::new() }];
     for (i, arg) in varies.iter().enumerate() {
         let Some((key, values)) = arg.split_once('=') else {
             return Err(ConfigError::argument(
@@ -108,11 +136,12 @@ pub fn variants(varies: &[String]) -> Result<Vec<Variant>, ConfigError> {
             .into_iter()
             .flat_map(|v| {
                 values.iter().map(move |val| {
-                    let mut sets = v.sets.clone();
+                    let (mut sets, mut from) = (v.sets.clone(), v.from.clone());
                     sets.push(format!("{key}={val}"));
+                    from.push(format!("--vary {arg}"));
                     let part = if single { val.clone() } else { format!("{key}={val}") };
                     let name = if v.name.is_empty() { part } else { format!("{} {part}", v.name) };
-                    Variant { name, sets }
+                    Variant { name, sets, from }
                 })
             })
             .collect();
@@ -128,12 +157,13 @@ pub struct Comparison {
     pub reports: Vec<Report>,
 }
 
-/// Every variant's config, named after the variant (reporting the first bad one).
+/// Every variant's config, named after the variant (reporting the first bad one at the
+/// `--vary` or `--variant` argument it comes from).
 pub fn configs(base: &Config, variants: &[Variant]) -> Result<Vec<Config>, ConfigError> {
     variants
         .iter()
         .map(|v| {
-            let mut c = base.with_sets(&v.sets)?;
+            let mut c = base.with_sets(&v.sets).map_err(|e| v.blame(e))?;
             c.name = format!("{} [{}]", base.name, v.name);
             Ok(c)
         })

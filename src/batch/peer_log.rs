@@ -15,6 +15,9 @@
 //! counts 32-byte sectors where warpscope counts lines. Without breakdowns, one minus the
 //! `*_total_cache_miss_rate` (which counts writes too).
 
+use crate::config::{ConfigError, Origin};
+use std::io::{BufRead, Read};
+
 macro_rules! peer_counters {
     ($($(#[doc = $doc:literal])* $name:ident,)+) => {
         /// The numbers compared with warpscope's report; a counter the log does not have stays
@@ -81,10 +84,16 @@ peer_counters! {
     peak_rss_mb,
 }
 
-/// The value after `key` = on a line (`key = 12.5`, `key=12.5`, `key = 12 (cycle/sec)`).
+/// The `key = value` of a line (`key = 12.5`, `key=12.5`, `key = 12 (cycle/sec)`), when its
+/// value is a number.
+fn key_value(line: &str) -> Option<(&str, f64)> {
+    let (key, rest) = line.trim_start().split_once('=')?;
+    Some((key.trim_end(), rest.split_whitespace().next()?.parse().ok()?))
+}
+
+/// The value after `key` = on a line.
 fn value_after(line: &str, key: &str) -> Option<f64> {
-    let rest = line.trim_start().strip_prefix(key)?.trim_start().strip_prefix('=')?;
-    rest.split_whitespace().next()?.parse().ok()
+    key_value(line).filter(|(k, _)| *k == key).map(|(_, v)| v)
 }
 
 /// Every `key=value` value in a line (`... n_req=5 bw_util=0.0123`).
@@ -92,8 +101,174 @@ fn inline_value(line: &str, key: &str) -> Option<f64> {
     line.split_whitespace().find_map(|w| w.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
 }
 
-fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+/// The totals whose last value is the whole run's.
+const TOTALS: [&str; 6] = [
+    "gpu_tot_sim_cycle",
+    "gpu_tot_sim_insn",
+    "gpu_tot_ipc",
+    "L1D_total_cache_miss_rate",
+    "L2_total_cache_miss_rate",
+    "averagemflatency",
+];
+
+/// The cache breakdowns (`prefix[SPACE_ACC_R][OUTCOME]`) and the reads and outcomes counted.
+const BREAKDOWNS: [&str; 2] = ["Total_core_cache_stats_breakdown", "L2_cache_stats_breakdown"];
+const READ_SPACES: [&str; 2] = ["GLOBAL_ACC_R", "LOCAL_ACC_R"];
+const OUTCOMES: [&str; 4] = ["HIT", "HIT_RESERVED", "MISS", "SECTOR_MISS"];
+
+/// A sum of values in the order read, `None` until there is one.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sum(Option<(f64, u64)>);
+
+impl Sum {
+    fn add(&mut self, v: Option<f64>) {
+        if let Some(v) = v {
+            self.0 = Some(self.0.map_or((v, 1), |(s, n)| (s + v, n + 1)));
+        }
+    }
+
+    fn total(self) -> Option<f64> {
+        self.0.map(|(s, _)| s)
+    }
+
+    fn mean(self) -> Option<f64> {
+        self.0.map(|(s, n)| s / n as f64)
+    }
+}
+
+/// The DRAM lines of one statistics block (from a kernel's `gpu_sim_cycle` on): each channel's
+/// row-buffer locality, bandwidth use and column commands, and the first channel's burst.
+#[derive(Clone, Copy, Debug, Default)]
+struct Block {
+    row_hits: Sum,
+    bandwidth: Sum,
+    burst: Option<f64>,
+    reads: Sum,
+    writes: Sum,
+    writebacks: Sum,
+}
+
+impl Block {
+    fn line(&mut self, l: &str) {
+        self.row_hits.add(value_after(l, "Row_Buffer_Locality"));
+        self.bandwidth.add(inline_value(l, "bw_util"));
+        // `DRAM[0]: 16 bks, busW=16 BL=2 CL=12, ...` gives the burst; each channel's `n_rd=` follows.
+        if self.burst.is_none() {
+            self.burst = inline_value(l, "busW").and_then(|bus| {
+                let bl = l.split_whitespace().find_map(|w| w.strip_prefix("BL=")?.parse::<f64>().ok())?;
+                Some(bus * bl)
+            });
+        }
+        self.reads.add(inline_value(l, "n_rd"));
+        self.writes.add(inline_value(l, "n_write"));
+        self.writebacks.add(inline_value(l, "n_wr_bk"));
+    }
+}
+
+/// A log read a line at a time, keeping only what [`PeerStats`] needs: the last value of
+/// each total and breakdown counter, the last statistics block's DRAM lines, the last wall
+/// time, speed and peak memory. Its size is fixed, whatever the log's length.
+#[derive(Debug, Default)]
+struct Reading {
+    /// By [`TOTALS`], then by prefix, space and outcome of [`BREAKDOWNS`].
+    last: [Option<f64>; TOTALS.len() + BREAKDOWNS.len() * READ_SPACES.len() * OUTCOMES.len()],
+    block: Block,
+    wall_seconds: Option<f64>,
+    cycles_per_second: Option<f64>,
+    peak_rss_kb: Option<f64>,
+}
+
+/// The counter `key` keeps its last value in, in [`Reading::last`].
+fn counter(key: &str) -> Option<usize> {
+    if let Some(i) = TOTALS.iter().position(|t| *t == key) {
+        return Some(i);
+    }
+    let (prefix, rest) = key.split_once('[')?;
+    let (space, outcome) = rest.strip_suffix(']')?.split_once("][")?;
+    let p = BREAKDOWNS.iter().position(|b| *b == prefix)?;
+    let s = READ_SPACES.iter().position(|r| *r == space)?;
+    let o = OUTCOMES.iter().position(|x| *x == outcome)?;
+    Some(TOTALS.len() + (p * READ_SPACES.len() + s) * OUTCOMES.len() + o)
+}
+
+impl Reading {
+    fn line(&mut self, l: &str) {
+        if let Some((key, v)) = key_value(l)
+            && let Some(i) = counter(key)
+        {
+            self.last[i] = Some(v);
+        }
+        // The DRAM lines of the last statistics block (after the last kernel's cycle count).
+        match l.rfind("gpu_sim_cycle") {
+            Some(at) => {
+                self.block = Block::default();
+                self.block.line(&l[at..]);
+            }
+            None => self.block.line(l),
+        }
+        if l.contains("gpgpu_simulation_time")
+            && let Some(s) = l.rsplit('(').next().and_then(|t| t.split_whitespace().next()?.parse().ok())
+        {
+            self.wall_seconds = Some(s);
+        }
+        if l.contains("(cycle/sec)")
+            && let Some(r) = value_after(l, "gpgpu_simulation_rate")
+        {
+            self.cycles_per_second = Some(r);
+        }
+        if let Some(kb) =
+            l.trim().strip_prefix("Maximum resident set size (kbytes):").and_then(|v| v.trim().parse().ok())
+        {
+            self.peak_rss_kb = Some(kb);
+        }
+    }
+
+    fn stats(&self) -> PeerStats {
+        let last = |key: &str| counter(key).and_then(|i| self.last[i]);
+        let mut s = PeerStats {
+            cycles: last("gpu_tot_sim_cycle"),
+            instructions: last("gpu_tot_sim_insn"),
+            ipc: last("gpu_tot_ipc"),
+            miss_latency: last("averagemflatency"),
+            ..PeerStats::default()
+        };
+        for (prefix, total, rate, accesses, misses) in [
+            (
+                BREAKDOWNS[0],
+                "L1D_total_cache_miss_rate",
+                &mut s.l1_hit_rate,
+                &mut s.l1_reads,
+                &mut s.l1_read_misses,
+            ),
+            (
+                BREAKDOWNS[1],
+                "L2_total_cache_miss_rate",
+                &mut s.l2_hit_rate,
+                &mut s.l2_reads,
+                &mut s.l2_read_misses,
+            ),
+        ] {
+            match reads(&last, prefix) {
+                Some((n, hits, missed)) => {
+                    *rate = (n > 0.0).then(|| hits / n);
+                    (*accesses, *misses) = (Some(n), Some(missed));
+                }
+                None => *rate = last(total).map(|m| 1.0 - m),
+            }
+        }
+        let b = &self.block;
+        s.row_hit_rate = b.row_hits.mean();
+        s.bandwidth_utilization = b.bandwidth.mean();
+        let writebacks = b.writebacks.total();
+        (s.dram_reads, s.dram_writes) =
+            (b.reads.total(), b.writes.total().map(|w| w + writebacks.unwrap_or(0.0)));
+        s.dram_read_bytes = b.burst.and_then(|burst| Some(s.dram_reads? * burst));
+        s.dram_write_bytes = b.burst.and_then(|burst| Some(s.dram_writes? * burst));
+        s.wall_seconds = self.wall_seconds;
+        s.cycles_per_second = self.cycles_per_second;
+        s.peak_rss_mb = self.peak_rss_kb.map(|kb| kb / 1024.0);
+        s
+    }
 }
 
 /// Read accesses and read hits/misses of a cache breakdown (`prefix[SPACE_ACC_R][OUTCOME]`), summed
@@ -101,7 +276,7 @@ fn mean(v: &[f64]) -> Option<f64> {
 fn reads(last: &dyn Fn(&str) -> Option<f64>, prefix: &str) -> Option<(f64, f64, f64)> {
     let mut any = false;
     let (mut hits, mut merged, mut misses) = (0.0, 0.0, 0.0);
-    for space in ["GLOBAL_ACC_R", "LOCAL_ACC_R"] {
+    for space in READ_SPACES {
         let get = |outcome: &str| last(&format!("{prefix}[{space}][{outcome}]"));
         if let Some(h) = get("HIT") {
             any = true;
@@ -113,78 +288,54 @@ fn reads(last: &dyn Fn(&str) -> Option<f64>, prefix: &str) -> Option<(f64, f64, 
     any.then_some((hits + merged + misses, hits, misses))
 }
 
-/// Parses a log; values the log does not have stay `None`.
-pub fn parse(log: &str) -> PeerStats {
-    let mut s = PeerStats::default();
-    let last = |key: &str| log.lines().rev().find_map(|l| value_after(l, key));
-    s.cycles = last("gpu_tot_sim_cycle");
-    s.instructions = last("gpu_tot_sim_insn");
-    s.ipc = last("gpu_tot_ipc");
-    for (prefix, total, rate, accesses, misses) in [
-        (
-            "Total_core_cache_stats_breakdown",
-            "L1D_total_cache_miss_rate",
-            &mut s.l1_hit_rate,
-            &mut s.l1_reads,
-            &mut s.l1_read_misses,
-        ),
-        (
-            "L2_cache_stats_breakdown",
-            "L2_total_cache_miss_rate",
-            &mut s.l2_hit_rate,
-            &mut s.l2_reads,
-            &mut s.l2_read_misses,
-        ),
-    ] {
-        match reads(&last, prefix) {
-            Some((n, hits, missed)) => {
-                *rate = (n > 0.0).then(|| hits / n);
-                (*accesses, *misses) = (Some(n), Some(missed));
-            }
-            None => *rate = last(total).map(|m| 1.0 - m),
-        }
-    }
-    s.miss_latency = last("averagemflatency");
-    // The DRAM lines of the last statistics block (after the last kernel's cycle count).
-    let block = log.rfind("gpu_sim_cycle").map_or(log, |i| &log[i..]);
-    let rbl: Vec<f64> = block.lines().filter_map(|l| value_after(l, "Row_Buffer_Locality")).collect();
-    let bw: Vec<f64> = block.lines().filter_map(|l| inline_value(l, "bw_util")).collect();
-    s.row_hit_rate = mean(&rbl);
-    s.bandwidth_utilization = mean(&bw);
-    // `DRAM[0]: 16 bks, busW=16 BL=2 CL=12, ...` gives the burst; each channel's `n_rd=` follows.
-    let burst = block.lines().find_map(|l| {
-        let bus = inline_value(l, "busW")?;
-        let bl = l.split_whitespace().find_map(|w| w.strip_prefix("BL=")?.parse::<f64>().ok())?;
-        Some(bus * bl)
-    });
-    let sum = |key: &str| -> Option<f64> {
-        let v: Vec<f64> = block.lines().filter_map(|l| inline_value(l, key)).collect();
-        (!v.is_empty()).then(|| v.iter().sum())
+/// The longest line of a peer's log, in bytes: GPGPU-Sim's lines are short (a statistic, a
+/// DRAM channel's counters, a mangled kernel name of kilobytes). A longer one is refused once
+/// this much of it is read, so a file without line ends is not read into memory whole.
+pub const MAX_LOG_LINE_BYTES: u64 = 1 << 20;
+
+/// Reads the peer's log `name` from `log` a line at a time, in memory of a fixed size whatever
+/// its length (a log of many kernels is gigabytes); values it does not have stay `None`. A
+/// line that is not UTF-8 or longer than [`MAX_LOG_LINE_BYTES`] is refused at its line.
+pub fn read(mut log: impl BufRead, name: &str) -> Result<PeerStats, ConfigError> {
+    let at = |line: usize, col: usize, message: String| ConfigError {
+        origin: Origin::File(name.to_string()),
+        position: Some((line, col)),
+        key: String::new(),
+        message,
     };
-    let writebacks = sum("n_wr_bk");
-    (s.dram_reads, s.dram_writes) = (sum("n_rd"), sum("n_write").map(|w| w + writebacks.unwrap_or(0.0)));
-    s.dram_read_bytes = burst.and_then(|b| Some(s.dram_reads? * b));
-    s.dram_write_bytes = burst.and_then(|b| Some(s.dram_writes? * b));
-    s.wall_seconds = log
-        .lines()
-        .rev()
-        .filter(|l| l.contains("gpgpu_simulation_time"))
-        .filter_map(|l| l.rsplit('(').next()?.split_whitespace().next()?.parse().ok())
-        .next();
-    s.cycles_per_second = log
-        .lines()
-        .rev()
-        .filter(|l| l.contains("(cycle/sec)"))
-        .filter_map(|l| value_after(l, "gpgpu_simulation_rate"))
-        .next();
-    s.peak_rss_mb = log
-        .lines()
-        .rev()
-        .filter_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
-        .filter_map(|v| v.trim().parse::<f64>().ok())
-        .map(|kb| kb / 1024.0)
-        .next();
-    s
+    let mut reading = Reading::default();
+    let mut buf = Vec::new();
+    for i in 1.. {
+        buf.clear();
+        let n = (&mut log)
+            .take(MAX_LOG_LINE_BYTES + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| ConfigError::cannot_read(name, &e))?;
+        if n == 0 {
+            break;
+        }
+        if n as u64 > MAX_LOG_LINE_BYTES {
+            let message =
+                format!("the line is longer than {} MB, longer than a log's", MAX_LOG_LINE_BYTES >> 20);
+            return Err(at(i, 1, message));
+        }
+        // As `str::lines` ends a line: at `\n`, dropping a `\r` before it.
+        let end = match buf.strip_suffix(b"\n") {
+            Some(l) => l.strip_suffix(b"\r").unwrap_or(l),
+            None => &buf[..],
+        };
+        let line = std::str::from_utf8(end).map_err(|e| {
+            let valid = std::str::from_utf8(&end[..e.valid_up_to()]).unwrap_or_default();
+            at(
+                i,
+                valid.chars().count() + 1,
+                format!("expected text (UTF-8), found the byte 0x{:02x}", end[e.valid_up_to()]),
+            )
+        })?;
+        // A byte-order mark some editors write is no part of the text.
+        reading.line(if i == 1 { line.strip_prefix('\u{feff}').unwrap_or(line) } else { line });
+    }
+    Ok(reading.stats())
 }
 
 #[cfg(test)]
@@ -231,6 +382,10 @@ gpgpu_simulation_rate = 61 (cycle/sec)
 \tMaximum resident set size (kbytes): 204800
 ";
 
+    fn parse(log: &str) -> PeerStats {
+        read(log.as_bytes(), "peer.log").unwrap()
+    }
+
     #[test]
     fn the_last_totals_and_the_last_blocks_channels() {
         let s = parse(LOG);
@@ -257,5 +412,68 @@ gpgpu_simulation_rate = 61 (cycle/sec)
             (Some(65.0), Some(61.0), Some(200.0))
         );
         assert_eq!(parse("nothing here"), PeerStats::default());
+    }
+
+    /// A log read a line at a time, whatever its line ends: a statistics block begins mid-line
+    /// at its `gpu_sim_cycle`, a byte-order mark is dropped; a line that is not text or has no
+    /// end within [`MAX_LOG_LINE_BYTES`] is refused at its line.
+    #[test]
+    fn lines_are_read_as_text_lines_and_refused_at_their_place() {
+        let crlf = LOG.replace('\n', "\r\n");
+        assert_eq!(parse(&format!("\u{feff}{crlf}")), parse(LOG));
+        let s = parse("n_rd=5 busW=4 BL=8\nx n_rd=6 gpu_sim_cycle n_rd=2 busW=2 BL=2\nn_rd=3");
+        assert_eq!((s.dram_reads, s.dram_read_bytes), (Some(5.0), Some(20.0)));
+        let e = read(&b"gpu_tot_sim_cycle = 4\nab\xffc\n"[..], "p.log").unwrap_err();
+        assert_eq!(e.to_string(), "p.log:2:3: expected text (UTF-8), found the byte 0xff");
+        let long = format!("gpu_tot_sim_cycle = 4\n{}", "x".repeat(MAX_LOG_LINE_BYTES as usize + 1));
+        let e = read(long.as_bytes(), "p.log").unwrap_err();
+        assert!(e.to_string().starts_with("p.log:2:1: the line is longer than 1 MB"), "{e}");
+    }
+
+    /// A DRAM channel's column reads, writes and write-backs, bandwidth use and row locality.
+    type Channel = (u32, u32, u32, f64, f64);
+
+    /// One kernel's end-of-run statistics as GPGPU-Sim prints them, between progress lines.
+    fn kernel_block(cycles: u64, ipc: f64, channels: &[Channel]) -> String {
+        let mut b = format!(
+            "GPGPU-Sim uArch: cycles simulated: {cycles}  inst.: 7 (ipc= 1.0) sim_rate=3 (inst/sec)\n\
+             gpu_sim_cycle = {cycles}\ngpu_tot_sim_cycle = {cycles}\ngpu_tot_ipc =  {ipc}\n"
+        );
+        for (i, (rd, wr, wb, bw, rbl)) in channels.iter().enumerate() {
+            b += &format!(
+                "DRAM[{i}]: 16 bks, busW=4 BL=8 CL=12, tRCD=12\n\
+                 n_cmd=100 n_nop=50 n_req=9 n_rd={rd} n_rd_L2_A=0 n_write={wr} n_wr_bk={wb} bw_util={bw}\n\
+                 Row_Buffer_Locality = {rbl}\n"
+            );
+        }
+        b
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::cases::config(crate::cases::PEER_LOGS))]
+
+        /// A log of any number of kernels, each with its totals and DRAM channels, read a line
+        /// at a time: the totals are the last kernel's and the DRAM numbers its channels'.
+        #[test]
+        fn a_log_of_any_kernels_gives_the_last_ones_numbers(
+            kernels in proptest::collection::vec(
+                (1u64..1 << 40, 0.0f64..1e4, proptest::collection::vec((0u32..1 << 30, 0u32..1 << 30, 0u32..1 << 20, 0.0f64..1.0, 0.0f64..1.0), 1..5)),
+                1..6,
+            ),
+            crlf in proptest::bool::ANY,
+        ) {
+            let log: String = kernels.iter().map(|(c, ipc, ch)| kernel_block(*c, *ipc, ch)).collect();
+            let log = if crlf { log.replace('\n', "\r\n") } else { log };
+            let s = parse(&log);
+            let (cycles, ipc, channels) = kernels.last().unwrap();
+            let n = channels.len() as f64;
+            let sum = |f: &dyn Fn(&Channel) -> f64| channels.iter().map(f).fold(None, |a: Option<f64>, v| Some(a.map_or(v, |a| a + v)));
+            proptest::prop_assert_eq!((s.cycles, s.ipc), (Some(*cycles as f64), Some(*ipc)));
+            proptest::prop_assert_eq!(s.dram_reads, sum(&|c| f64::from(c.0)));
+            proptest::prop_assert_eq!(s.dram_writes, Some(sum(&|c| f64::from(c.1)).unwrap() + sum(&|c| f64::from(c.2)).unwrap()));
+            proptest::prop_assert_eq!(s.dram_read_bytes, Some(s.dram_reads.unwrap() * 32.0));
+            proptest::prop_assert_eq!(s.bandwidth_utilization, sum(&|c| c.3).map(|t| t / n));
+            proptest::prop_assert_eq!(s.row_hit_rate, sum(&|c| c.4).map(|t| t / n));
+        }
     }
 }

@@ -154,6 +154,11 @@ fn grid_error(origin: &str, message: String) -> ConfigError {
     ConfigError { origin: Origin::File(origin.to_string()), position: None, key: String::new(), message }
 }
 
+/// A results file's `line` that does not fit the sweep, and why (bad input, exit code 2).
+fn results_error(path: &Path, line: usize, message: String) -> ConfigError {
+    ConfigError { position: Some((line, 1)), ..grid_error(&path.display().to_string(), message) }
+}
+
 impl Sweep {
     /// Reads a grid file, loads its machine and workloads, and checks every point's config.
     pub fn load(path: &Path) -> Result<Sweep, ConfigError> {
@@ -737,8 +742,8 @@ impl<'h> Stored<'h> {
     /// run stopped at another limit, or one that ran past this one, would be counted as this
     /// sweep's. The key of a point covers none of these, so a sweep whose machine (or machine
     /// file) or limits changed would otherwise reuse old results without a word. `path`
-    /// is the results file, for the error.
-    fn check(&self, sweep: &Sweep, p: &Point, path: &Path) -> Result<()> {
+    /// is the results file and `line` the run's line in it, for the error.
+    fn check(&self, sweep: &Sweep, p: &Point, path: &Path, line: usize) -> Result<()> {
         let cycles = self.number("cycles").and_then(|c| c.as_u64());
         let unfit = if let Some(m) = self.machine().filter(|m| *m != sweep.machine) {
             Some(format!("ran on machine `{m}`, and this sweep's machine is `{}`", sweep.machine))
@@ -756,7 +761,7 @@ impl<'h> Stored<'h> {
                     "the stored run of `{}` {why}; its results are not this sweep's: write to another file (a new --out) or remove it",
                     p.key
                 );
-                Err(grid_error(&path.display().to_string(), message).into())
+                Err(results_error(path, line, message).into())
             }
             None => Ok(()),
         }
@@ -788,11 +793,12 @@ impl Sink {
             && *h != header
             && !legacy
         {
-            bail!(
-                "{}: holds results with other columns ({}); write to another file or remove it",
-                path.display(),
+            let message = format!(
+                "holds results with other columns ({}); write to another file or remove it",
                 h.join(",")
             );
+            // The header is the file's first line.
+            return Err(results_error(path, 1, message).into());
         }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -808,7 +814,7 @@ impl Sink {
         let matched = match_records(sweep, records);
         for (p, r) in sweep.points.iter().zip(&matched.records) {
             if let Some(r) = r {
-                Stored::parse(existing.as_deref(), r)?.check(sweep, p, path)?;
+                Stored::parse(existing.as_deref(), r)?.check(sweep, p, path, r.at)?;
             }
         }
         let unmatched = matched.unmatched;
@@ -1064,7 +1070,7 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
     for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
         let Some(r) = r else { continue };
         let stored = Stored::parse(header.as_deref(), &r)?;
-        stored.check(sweep, &sweep.points[i], results)?;
+        stored.check(sweep, &sweep.points[i], results, r.at)?;
         let values = sweep.metrics.iter().map(|m| stored.number(m)).collect();
         let status = stored.status();
         out[i] = Some(Cells { values, capped: stopped_at_limit(&status) });
@@ -1084,7 +1090,7 @@ pub fn stored_reports(sweep: &Sweep, results: &Path) -> Result<Vec<Option<serde_
     for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
         let Some(r) = r else { continue };
         let stored = Stored::parse(None, &r)?;
-        stored.check(sweep, &sweep.points[i], results)?;
+        stored.check(sweep, &sweep.points[i], results, r.at)?;
         if let Stored::Line(mut v) = stored
             && !v["report"].is_null()
         {

@@ -139,7 +139,8 @@ pub fn issues(c: &Config) -> Vec<Issue> {
             ),
         );
     }
-    k.at_least("core.max_ctas", core.max_ctas, 1);
+    // A CTA has a warp at least, so no more CTAs than warp slots fit; each has a slot allocated.
+    k.range("core.max_ctas", core.max_ctas, 1, MAX_WARPS_PER_SM);
     k.range("core.warp_schedulers", core.warp_schedulers, 1, 4);
     k.range("core.alu_latency", core.alu_latency, 1, MAX_LATENCY);
     if !matches!(core.simd_width, 1 | 2 | 4 | 8 | 16 | 32) {
@@ -422,17 +423,19 @@ fn dram(k: &mut Checker, c: &Config) {
         k.fail("dram.bus_bits", format!("= {}: must be a positive multiple of 8", d.bus_bits));
     }
     k.at_least("dram.burst_length", d.burst_length, 1);
-    let burst = c.dram_burst_bytes();
+    // In 64 bits: the two keys' product may not fit the 32 of `Config::dram_burst_bytes`.
+    let burst = u64::from(d.bus_bits / 8) * u64::from(d.burst_length);
+    let per_burst = format!("bytes per burst (dram.bus_bits / 8 × dram.burst_length = {burst})");
     if !burst.is_power_of_two() {
-        k.fail(
-            "dram.burst_length",
-            format!(
-                "= {}: bytes per burst (bus_bits / 8 × burst_length = {burst}) must be a power of two",
-                d.burst_length
-            ),
+        k.fail("dram.burst_length", format!("= {}: {per_burst} must be a power of two", d.burst_length));
+    } else if burst > u64::from(d.row_bytes) {
+        let message = format!(
+            "= {}: {per_burst} must be at most a row (dram.row_bytes = {})",
+            d.burst_length, d.row_bytes
         );
+        k.fail("dram.burst_length", message);
     }
-    if !d.row_bytes.is_power_of_two() || d.row_bytes < c.l2.line_bytes.max(burst) {
+    if !d.row_bytes.is_power_of_two() || d.row_bytes < c.l2.line_bytes {
         k.fail(
             "dram.row_bytes",
             format!("= {}: must be a power of two ≥ the line size ({})", d.row_bytes, c.l2.line_bytes),

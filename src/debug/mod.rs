@@ -20,4 +20,4 @@ pub mod timeline;
 pub mod timetravel;
 pub mod views;
 
-pub use session::{Outcome, Session, Stop};
+pub use session::{Limit, Outcome, Session, Stop};

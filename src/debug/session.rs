@@ -42,6 +42,12 @@ pub enum Stop {
     Reached(u64),
     /// Every kernel finished and the memory system drained.
     Finished(u64),
+    /// The run's cycle or instruction limit (`sim.max_cycles`, `sim.max_instructions`) was
+    /// reached: the machine goes no further, as `warpscope run` stops there.
+    Limit {
+        cycle: u64,
+        limit: Limit,
+    },
     Stuck(String),
     /// Interrupted by the user (Esc in the TUI).
     Interrupted(u64),
@@ -55,10 +61,27 @@ impl Stop {
             Stop::Finished(c) => {
                 format!("The program finished at cycle {}: every kernel done, memory drained.", group(*c))
             }
+            Stop::Limit { cycle, limit: Limit::Cycles(n) } => format!(
+                "Stopped at the cycle limit at cycle {} (sim.max_cycles = {n}): a partial run.",
+                group(*cycle)
+            ),
+            Stop::Limit { cycle, limit: Limit::Instructions(n) } => format!(
+                "Stopped at the instruction limit at cycle {} (sim.max_instructions = {n}): a partial run.",
+                group(*cycle)
+            ),
             Stop::Stuck(why) => format!("The machine is stuck: {why}"),
             Stop::Interrupted(c) => format!("Interrupted at cycle {}.", group(*c)),
         }
     }
+}
+
+/// Which limit of the run stopped it, and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `sim.max_cycles`.
+    Cycles(u64),
+    /// `sim.max_instructions`.
+    Instructions(u64),
 }
 
 /// What a command produced.
@@ -358,11 +381,19 @@ impl Session {
         Ok(Outcome::Running)
     }
 
-    /// Whether the machine can move forward.
+    /// Whether the machine can move forward: not when it finished, got stuck or reached a
+    /// limit of the run, which bounds a session as it bounds `warpscope run`.
     fn finished(&self) -> Option<Stop> {
+        let (cycle, sim) = (self.gpu.cycle, &self.gpu.config.sim);
         match &self.gpu.status {
-            Status::Done => Some(Stop::Finished(self.gpu.cycle)),
+            Status::Done => Some(Stop::Finished(cycle)),
             Status::Stuck(why) => Some(Stop::Stuck(why.clone())),
+            Status::Running if sim.max_cycles != 0 && cycle >= sim.max_cycles => {
+                Some(Stop::Limit { cycle, limit: Limit::Cycles(sim.max_cycles) })
+            }
+            Status::Running if self.gpu.instruction_cap_reached() => {
+                Some(Stop::Limit { cycle, limit: Limit::Instructions(sim.max_instructions) })
+            }
             Status::Running => None,
         }
     }
@@ -506,6 +537,9 @@ impl Session {
         }
         let next = |every: u64| now - now % every + every;
         let mut t = limit.min(next(self.travel.interval)).min(next(self.samples.every));
+        if self.gpu.config.sim.max_cycles != 0 {
+            t = t.min(self.gpu.config.sim.max_cycles);
+        }
         if breaks != Breaks::Off {
             t = t.min(self.breakpoints.next_cycle_trigger(now).unwrap_or(u64::MAX));
         }

@@ -51,9 +51,11 @@ pub const VALIDATION_SPECS: u32 = 256;
 pub const RESULT_FILES: u32 = 128;
 pub const MERGE_FILES: u32 = 24;
 pub const CHECKPOINT_FILES: u32 = 256;
+pub const PEER_LOGS: u32 = 64;
 // Extreme settings and outputs.
 pub const CLOCKS: u32 = 64;
 pub const LATENCY_AND_QUEUE_KEYS: u32 = 64;
+pub const WHOLE_NUMBER_KEYS: u32 = 512;
 pub const CACHE_GEOMETRY: u32 = 64;
 pub const WORKLOAD_ARRAYS: u32 = 96;
 pub const DRAM_REQUEST_CYCLES: u32 = 48;
@@ -236,6 +238,14 @@ pub const GENERATIVE: &[Generative] = &[
         cases: MERGE_FILES,
     },
     Generative {
+        class: "peer logs (`validate --record`)",
+        generated: "a log of one to five kernels' statistics, each with one to four DRAM channels",
+        file: "src/batch/peer_log.rs",
+        test: "a_log_of_any_kernels_gives_the_last_ones_numbers",
+        constant: "PEER_LOGS",
+        cases: PEER_LOGS,
+    },
+    Generative {
         class: "clock settings",
         generated: "three clocks, each finite, not a number, 0, negative or far out",
         file: "tests/config_errors.rs",
@@ -250,6 +260,14 @@ pub const GENERATIVE: &[Generative] = &[
         test: "sizes_and_latencies_are_bounded_before_anything_is_allocated",
         constant: "LATENCY_AND_QUEUE_KEYS",
         cases: LATENCY_AND_QUEUE_KEYS,
+    },
+    Generative {
+        class: "every whole-number setting",
+        generated: "any whole-number key of the machine at 0, 1, 2^16, 2^32 − 1, 2^63, 2^64 − 1 or any value",
+        file: "tests/config_errors.rs",
+        test: "every_whole_number_key_at_an_extreme_is_refused_or_runs",
+        constant: "WHOLE_NUMBER_KEYS",
+        cases: WHOLE_NUMBER_KEYS,
     },
     Generative {
         class: "cache geometry",
@@ -277,9 +295,9 @@ pub const GENERATIVE: &[Generative] = &[
     },
     Generative {
         class: "cycle and instruction caps",
-        generated: "a cycle cap and an instruction cap, run with and without a trace",
+        generated: "a cycle cap and an instruction cap, run at once, with a trace and by the debugger",
         file: "tests/machine.rs",
-        test: "the_trace_writer_stops_where_the_plain_run_does",
+        test: "every_way_of_running_stops_at_the_same_limit",
         constant: "RUN_CAPS",
         cases: RUN_CAPS,
     },

@@ -119,11 +119,6 @@ pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<
     Ok(written)
 }
 
-/// The longest peer log read, in bytes: Accel-Sim's log of one kernel is megabytes (its
-/// statistics and a progress line every few thousand cycles); an endless file is refused here
-/// rather than read until memory runs out.
-const MAX_LOG_BYTES: u64 = 1 << 30;
-
 /// Reads the peer's logs (`logs/NAME.log` for every kernel of the spec) into the study's
 /// stored results; returns the file written. A kernel without a log is an error naming it.
 pub fn record(study: &Study, logs: &Path) -> Result<String> {
@@ -140,8 +135,10 @@ pub fn record(study: &Study, logs: &Path) -> Result<String> {
     }
     let mut kernels = Vec::new();
     for k in &study.spec.kernels {
-        let log = crate::config::read_text(&log_of(k), MAX_LOG_BYTES)?;
-        let stats = peer_log::parse(&log);
+        let path = log_of(k);
+        let name = path.display().to_string();
+        let file = std::fs::File::open(&path).map_err(|e| ConfigError::cannot_read(&name, &e))?;
+        let stats = peer_log::read(std::io::BufReader::new(file), &name)?;
         if stats.cycles.is_none() {
             bail!("{}: the log has no gpu_tot_sim_cycle: the peer did not finish", log_of(k).display());
         }

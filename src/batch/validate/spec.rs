@@ -23,7 +23,7 @@
 //! Paths are relative to the spec. `sets` take `workload.KNOB=N` (a benchmark's size) and
 //! `sim.seed=N` (a synthetic workload's addresses); the machine is the peer's, unchanged.
 
-use crate::config::{Config, ConfigError, Origin, parse_ron, read_file};
+use crate::config::{Config, ConfigError, Origin, error_at_path, parse_ron, read_file};
 use crate::workload::Workload;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -92,6 +92,8 @@ pub struct Study {
     pub spec: ValidateSpec,
     pub path: PathBuf,
     pub dir: PathBuf,
+    /// The spec's text, where errors about its entries point.
+    text: String,
 }
 
 impl Study {
@@ -102,35 +104,54 @@ impl Study {
     /// A study's text, read from `path` (which names it in errors and whose directory its
     /// paths are relative to).
     pub fn from_text(text: &str, path: &Path) -> Result<Study, ConfigError> {
-        let origin = Origin::File(path.display().to_string());
-        let spec: ValidateSpec = parse_ron(text, &origin)?;
-        let key_error = |key: String, message: String| ConfigError {
-            origin: origin.clone(),
-            position: None,
-            key,
-            message,
-        };
-        let mut names = std::collections::BTreeSet::new();
-        for (i, k) in spec.kernels.iter().enumerate() {
-            if !names.insert(&k.name) {
-                return Err(key_error(format!("kernels[{i}].name"), format!("`{}` is named twice", k.name)));
-            }
-            if let Some(bad) =
-                k.sets.iter().find(|s| !(s.starts_with("workload.") || s.starts_with("sim.seed=")))
-            {
-                return Err(key_error(
-                    format!("kernels[{i}].sets"),
-                    format!(
-                        "`{bad}`: a kernel sets only workload.KNOB=N and sim.seed=N; the machine is the peer's"
-                    ),
-                ));
-            }
-        }
-        if spec.peer.configs.is_empty() {
-            return Err(key_error("peer.configs".into(), "names no option file".into()));
-        }
+        let spec: ValidateSpec = parse_ron(text, &Origin::File(path.display().to_string()))?;
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        Ok(Study { spec, path: path.to_path_buf(), dir })
+        let study = Study { spec, path: path.to_path_buf(), dir, text: text.to_string() };
+        let mut names = std::collections::BTreeSet::new();
+        for (i, k) in study.spec.kernels.iter().enumerate() {
+            if !names.insert(&k.name) {
+                return Err(study.at(&format!("kernels[{i}].name"), &format!("`{}` is named twice", k.name)));
+            }
+            if let Some(j) =
+                k.sets.iter().position(|s| !(s.starts_with("workload.") || s.starts_with("sim.seed=")))
+            {
+                let message = format!(
+                    "`{}`: a kernel sets only workload.KNOB=N and sim.seed=N; the machine is the peer's",
+                    k.sets[j]
+                );
+                return Err(study.at(&format!("kernels[{i}].sets[{j}]"), &message));
+            }
+        }
+        if study.spec.peer.configs.is_empty() {
+            return Err(study.at("peer.configs", "names no option file"));
+        }
+        Ok(study)
+    }
+
+    /// An error at the entry `key` of the spec (`kernels[2].sets[0]`): its line and column.
+    fn at(&self, key: &str, message: &str) -> ConfigError {
+        error_at_path(&self.text, &Origin::File(self.path.display().to_string()), key, message)
+    }
+
+    /// `e`, an error about what the spec's entry `key` names, placed at the entry: a file
+    /// that cannot be read, or an assignment refused as if it were a `--set` (the user gave
+    /// none). An error inside a file the spec names keeps that file and its own position.
+    fn entry(&self, key: &str, e: ConfigError) -> ConfigError {
+        match &e.origin {
+            Origin::File(_) if e.position.is_none() && e.key.is_empty() => self.at(key, &e.to_string()),
+            Origin::Override(_) => ConfigError { key: e.key, message: e.message, ..self.at(key, "") },
+            _ => e,
+        }
+    }
+
+    /// The spec's files of `list` (`peer.configs`, `peer.inputs`): (path as the spec names
+    /// it, text); one that cannot be read is named at its entry.
+    fn read_listed(&self, key: &str, list: &[String]) -> Result<Vec<(String, String)>, ConfigError> {
+        let read = |(i, p): (usize, &String)| {
+            let text = read_file(&self.resolve(p)).map_err(|e| self.entry(&format!("{key}[{i}]"), e))?;
+            Ok((p.clone(), text))
+        };
+        list.iter().enumerate().map(read).collect()
     }
 
     /// A path of the spec, from where warpscope runs.
@@ -140,15 +161,13 @@ impl Study {
 
     /// The peer's option files: (path as the spec names it, text).
     pub fn configs(&self) -> Result<Vec<(String, String)>, ConfigError> {
-        self.spec.peer.configs.iter().map(|c| Ok((c.clone(), read_file(&self.resolve(c))?))).collect()
+        self.read_listed("peer.configs", &self.spec.peer.configs)
     }
 
     /// Every file the peer read, option files first: what stored results are tied to.
     pub fn peer_files(&self) -> Result<Vec<(String, String)>, ConfigError> {
         let mut files = self.configs()?;
-        for i in &self.spec.peer.inputs {
-            files.push((i.clone(), read_file(&self.resolve(i))?));
-        }
+        files.extend(self.read_listed("peer.inputs", &self.spec.peer.inputs)?);
         Ok(files)
     }
 
@@ -163,17 +182,29 @@ impl Study {
         Ok(crate::config::gpgpusim::import(&files)?.config)
     }
 
-    /// Kernel `k`'s workload, with `config`'s seed unless the kernel sets its own.
+    /// Kernel `k`'s workload, with `config`'s seed unless the kernel sets its own. An error
+    /// about the kernel's file or sizes is placed at its entry in the spec.
     pub fn workload(&self, k: &KernelSpec, config: &Config) -> Result<Workload, ConfigError> {
+        // Names are unique (`from_text`), so the name finds the kernel's entry.
+        let entry = self
+            .spec
+            .kernels
+            .iter()
+            .position(|x| x.name == k.name)
+            .map_or("kernels".into(), |i| format!("kernels[{i}]"));
+        let set = |a: &str| {
+            k.sets
+                .iter()
+                .rposition(|s| s == a)
+                .map_or(format!("{entry}.sets"), |j| format!("{entry}.sets[{j}]"))
+        };
         let (sizes, seeds): (Vec<String>, Vec<String>) =
             k.sets.iter().cloned().partition(|s| s.starts_with("workload."));
         let seed = match seeds.last() {
-            Some(s) => s["sim.seed=".len()..].trim().parse().map_err(|_| ConfigError {
-                origin: Origin::File(self.path.display().to_string()),
-                position: None,
-                key: format!("kernels.{}.sets", k.name),
-                message: format!("`{s}`: the seed is a whole number"),
-            })?,
+            Some(s) => s["sim.seed=".len()..]
+                .trim()
+                .parse()
+                .map_err(|_| self.at(&set(s), &format!("`{s}`: the seed is a whole number")))?,
             None => config.sim.seed,
         };
         // A bare word names a benchmark; anything with a directory or an extension is a file.
@@ -182,6 +213,12 @@ impl Study {
         } else {
             PathBuf::from(&k.workload)
         };
-        Workload::resolve(Some(&arg), &sizes, seed)
+        Workload::resolve(Some(&arg), &sizes, seed).map_err(|e| {
+            let key = match &e.origin {
+                Origin::Override(a) => set(a),
+                _ => format!("{entry}.workload"),
+            };
+            self.entry(&key, e)
+        })
     }
 }
