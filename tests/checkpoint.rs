@@ -259,7 +259,7 @@ fn batch_saves_and_resumes_a_checkpoint() {
     let tail = |s: &str| s[s.find("(ws) until 9000").expect("until ran")..].to_string();
     assert_eq!(tail(&resumed), tail(&straight));
     let (code, _, err) = batch(&["--resume", &file, "-x", "goto 5000"]);
-    assert_eq!(code, Some(1));
+    assert_eq!(code, Some(2), "a command batch refuses is bad input");
     assert!(
         err.contains("goto 5000: cycle 5,000 is before this session's history: it was resumed from a checkpoint of cycle 6,000"),
         "{err}"
