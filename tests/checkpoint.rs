@@ -127,6 +127,12 @@ fn a_checkpoint_of_another_machine_or_workload_is_refused_naming_both_digests() 
     for digest in [config_digest(&small_config(&[])), config_digest(&other)] {
         assert!(err.contains(&digest), "{err} names {digest}");
     }
+    assert!(err.contains("(dram.scheduler: \"frfcfs\" → \"fcfs\", as saved → as given)"), "{err}");
+    // Many settings: the first four by name, then how many more.
+    let many =
+        small_config(&["l1.ways=2", "l2.ways=2", "l1.mshr_entries=8", "l2.mshr_entries=8", "dram.banks=4"]);
+    let err = refusal(many, workload(TINY, 1), &file);
+    assert!(err.contains("l1.mshr_entries: ") && err.contains(" and 1 more, as saved → as given)"), "{err}");
     let (mine, theirs) = (workload(TINY, 1), workload(TINY, 2));
     assert_ne!(workload_digest(&mine), workload_digest(&theirs), "another seed, another workload");
     let err = refusal(small_config(&[]), Arc::clone(&theirs), &file);

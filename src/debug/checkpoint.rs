@@ -29,7 +29,7 @@ use std::sync::Arc;
 const MAGIC: &[u8] = b"warpscope checkpoint\n";
 
 /// The layout of the body; any change to the machine's state types changes it too.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Bytes before the body: magic, version, length, digest.
 const PREAMBLE: usize = MAGIC.len() + 4 + 8 + 32;
@@ -48,6 +48,9 @@ pub struct Header {
     /// The workload's description ([`describe_workload`]) and [`workload_digest`].
     pub workload: String,
     pub workload_digest: String,
+    /// The machine's settings as JSON (name and debugger settings aside), so that a resume on
+    /// another machine can say which settings differ.
+    pub settings: String,
 }
 
 impl Header {
@@ -63,6 +66,7 @@ impl Header {
             config_digest: config_digest(config),
             workload: describe_workload(workload),
             workload_digest: workload_digest(workload),
+            settings: serde_json::to_string(&digested(config)).expect("configs serialize"),
         }
     }
 }
@@ -85,10 +89,48 @@ fn debug_digest(value: &impl std::fmt::Debug) -> String {
 /// The digest of a machine: every setting but its name and the debugger's own (snapshot
 /// interval and budget, event log size), which do not change what the machine does.
 pub fn config_digest(c: &Config) -> String {
+    debug_digest(&digested(c))
+}
+
+/// What of a config the digest covers: all but its name and the debugger's settings.
+fn digested(c: &Config) -> Config {
     let mut c = c.clone();
     c.name.clear();
     c.debug = Default::default();
-    debug_digest(&c)
+    c
+}
+
+/// The settings whose values differ between two machines' settings (JSON as in a [`Header`]),
+/// as `key: saved → here`, at most `most` of them and how many more.
+fn differing(saved: &str, here: &str, most: usize) -> String {
+    fn leaves(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+        match v.as_object() {
+            Some(o) => o.iter().for_each(|(k, x)| {
+                leaves(&if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") }, x, out)
+            }),
+            None => out.push((prefix.to_string(), v.to_string())),
+        }
+    }
+    let flat = |text: &str| {
+        let mut out = Vec::new();
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+            leaves("", &v, &mut out);
+        }
+        out.into_iter().collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (saved, here) = (flat(saved), flat(here));
+    let keys: std::collections::BTreeSet<&String> = saved.keys().chain(here.keys()).collect();
+    let none = "(none)".to_string();
+    let changed: Vec<String> = keys
+        .into_iter()
+        .filter(|k| saved.get(*k) != here.get(*k))
+        .map(|k| format!("{k}: {} → {}", saved.get(k).unwrap_or(&none), here.get(k).unwrap_or(&none)))
+        .collect();
+    let mut text = changed.iter().take(most).cloned().collect::<Vec<_>>().join(", ");
+    if changed.len() > most {
+        text += &format!(" and {} more", changed.len() - most);
+    }
+    text
 }
 
 /// The digest of a workload as built, kernel by kernel: a synthetic kernel's program, sizes
@@ -157,8 +199,12 @@ pub fn load(path: &str, config: Arc<Config>, workload: Arc<Workload>) -> Result<
     let here = Header::of_parts(&config, &workload);
     if header.config_digest != here.config_digest {
         return Err(err(format!(
-            "saved on another machine: `{}` (config digest {}), not `{}` (digest {}), the one -c and --set give; resume it with the -c and --set it was saved with",
-            header.machine, header.config_digest, here.machine, here.config_digest
+            "saved on another machine: `{}` (config digest {}), not `{}` (digest {}), the one -c and --set give ({}, as saved → as given); resume it with the -c and --set it was saved with",
+            header.machine,
+            header.config_digest,
+            here.machine,
+            here.config_digest,
+            differing(&header.settings, &here.settings, 4)
         )));
     }
     if header.workload_digest != here.workload_digest {
