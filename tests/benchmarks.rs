@@ -46,6 +46,50 @@ fn a_benchmark_file_sets_sizes_and_the_command_line_overrides_them() {
     assert_eq!(warp_instructions(&out), 2 * ((2 + 32 * 6 + 1) + 7 * 3));
 }
 
+/// `-w nw` where a directory `nw` lies could mean either: it is refused naming both (issue
+/// 39.6); `./nw` is the directory, and a bare word that names no benchmark is still a path.
+#[test]
+fn a_benchmark_name_that_is_also_a_path_here_is_refused_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("nw")).unwrap();
+    let here = |args: &[&str]| {
+        let out = Command::new(BIN).current_dir(dir.path()).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = here(&["run", "-w", "nw", "--max-cycles", "10"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        err.trim(),
+        "error: nw: `nw` is both the benchmark nw and a directory here; write `./nw` for the directory, or run the benchmark where nothing is called `nw`"
+    );
+    // Every benchmark name, as a file or a directory.
+    for (i, name) in warpscope::workload::bench::names().split(", ").enumerate() {
+        let path = dir.path().join(name);
+        let kind = match (path.exists(), i % 2) {
+            (true, _) => {
+                if path.is_dir() {
+                    "directory"
+                } else {
+                    "file"
+                }
+            }
+            (false, 0) => std::fs::write(&path, "").map(|_| "file").unwrap(),
+            (false, _) => std::fs::create_dir(&path).map(|_| "directory").unwrap(),
+        };
+        let (code, err) = here(&["run", "-w", name, "--max-cycles", "10"]);
+        assert_eq!(code, Some(2), "{name}");
+        assert!(err.contains(&format!("both the benchmark {name} and a {kind} here")), "{err}");
+        if name != "nw" {
+            let _ = std::fs::remove_file(&path).or_else(|_| std::fs::remove_dir(&path));
+        }
+    }
+    let (code, err) = here(&["run", "-w", "./nw", "--max-cycles", "10"]);
+    assert_eq!(code, Some(2));
+    assert!(!err.contains("both the benchmark") && err.contains("./nw"), "the directory is read: {err}");
+    let (code, err) = here(&["run", "-w", "2mm", "--max-cycles", "10"]);
+    assert_eq!(code, Some(0), "no file called 2mm here: the benchmark runs: {err}");
+}
+
 #[test]
 fn bad_benchmark_input_exits_2_saying_what_is_valid() {
     let (code, _, err) = run(&["run", "-w", "atx"]);

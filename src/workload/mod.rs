@@ -273,9 +273,23 @@ impl Workload {
             no_sizes(&Origin::File(BUILTIN_WORKLOAD_NAME.into()), sizes)?;
             return Workload::load_or_builtin(None, sim_seed);
         };
-        // A bare word (no directory, no extension) that is not a file names a benchmark.
+        // A word with a directory or an extension is a path; a bare word that names a benchmark
+        // is that benchmark, unless a file or directory here has the same name, which is an
+        // error naming both; any other bare word is a path.
         let name = path.to_str().unwrap_or_default();
-        if path.exists() || name.contains(['/', '\\', '.']) {
+        let bare = !name.contains(['/', '\\', '.']);
+        if bare && path.exists() && bench::find(name).is_some() {
+            let kind = if path.is_dir() { "directory" } else { "file" };
+            return Err(ConfigError {
+                origin: Origin::File(path.display().to_string()),
+                position: None,
+                key: String::new(),
+                message: format!(
+                    "`{name}` is both the benchmark {name} and a {kind} here; write `./{name}` for the {kind}, or run the benchmark where nothing is called `{name}`"
+                ),
+            });
+        }
+        if path.exists() || !bare {
             return Workload::load_sized(path, sizes, sim_seed);
         }
         match bench::find(name) {
