@@ -418,22 +418,7 @@ fn mutated_layout_files() {
 fn mutated_grid_files() {
     let mut files = corpus("sample-configs/sweeps", ".ron");
     files.retain(|(name, _)| !name.contains("/benchmarks"));
-    fuzz_specs(
-        &files,
-        cases::GRID_FILES,
-        "grid files",
-        Place::LineAndColumn,
-        warpscope::batch::sweep::Sweep::from_text,
-    );
-}
-
-/// How a refusal of a spec places its mistake in the spec.
-#[derive(Clone, Copy, PartialEq)]
-enum Place {
-    LineAndColumn,
-    /// A line and column, or a key only. (A repro spec's claim may name a metric the sweep
-    /// does not have, refused at `sweep.metrics`, which the spec need not have.)
-    LineAndColumnOrKey,
+    fuzz_specs(&files, cases::GRID_FILES, "grid files", warpscope::batch::sweep::Sweep::from_text);
 }
 
 /// Reads each of `files`, edited, with `read` as from where it is, `cases` times: a spec (a
@@ -442,7 +427,6 @@ fn fuzz_specs<T>(
     files: &[(String, String)],
     cases: u32,
     what: &str,
-    place: Place,
     read: impl Fn(&str, &Path) -> Result<T, ConfigError>,
 ) {
     let tally = Tally::default();
@@ -452,22 +436,18 @@ fn fuzz_specs<T>(
         let r = read(&text, Path::new(name));
         tally.count(&r);
         if let Err(err) = r {
-            check_spec_refusal(&err, name, &text, place)?;
+            check_spec_refusal(&err, name, &text)?;
         }
     });
     tally.check(what);
 }
 
 /// A refusal of a spec (a grid, a repro or validation spec) at `name`: it names the spec, in
-/// the `place` promised, or another file the spec names (a machine, a workload) with its own.
-fn check_spec_refusal(err: &ConfigError, name: &str, text: &str, place: Place) -> Result<(), TestCaseError> {
+/// its line and column, or another file the spec names (a machine, a workload) with its own.
+fn check_spec_refusal(err: &ConfigError, name: &str, text: &str) -> Result<(), TestCaseError> {
     match &err.origin {
         Origin::File(f) if f == name => {
-            prop_assert!(
-                err.position.is_some() || place == Place::LineAndColumnOrKey,
-                "{} has no line and column",
-                err
-            );
+            prop_assert!(err.position.is_some(), "{} has no line and column", err);
             check_refusal(err, name, text)
         }
         Origin::File(f) => {
@@ -523,13 +503,7 @@ fn mutated_vary_arguments() {
 #[test]
 fn mutated_repro_specs() {
     let files = corpus("tests/fixtures/repro", ".ron");
-    fuzz_specs(
-        &files,
-        cases::REPRO_SPECS,
-        "repro specs",
-        Place::LineAndColumnOrKey,
-        warpscope::batch::repro::Repro::from_text,
-    );
+    fuzz_specs(&files, cases::REPRO_SPECS, "repro specs", warpscope::batch::repro::Repro::from_text);
 }
 
 /// Validation specs: the shipped studies, edited.
@@ -540,7 +514,6 @@ fn mutated_validation_specs() {
         &files,
         cases::VALIDATION_SPECS,
         "validation specs",
-        Place::LineAndColumn,
         warpscope::batch::validate::spec::Study::from_text,
     );
 }

@@ -193,6 +193,22 @@ fn a_claim_naming_a_variant_the_sweep_lacks_is_refused_before_running() {
     );
 }
 
+/// A claim's unknown metric is refused where the claim names it, not at the sweep's
+/// `metrics`, which the spec does not have.
+#[test]
+fn a_claim_naming_an_unknown_metric_is_refused_at_the_claim() {
+    let stderr =
+        refused("metric", "measure: Value(\"dram.row_hit_rate\")", "measure: Value(\"dram.row_hit_rat\")");
+    assert!(
+        stderr.contains("spec.ron:16:")
+            && stderr.contains("claims[1].measure")
+            && stderr.contains("unknown metric `dram.row_hit_rat`"),
+        "{stderr}"
+    );
+    let stderr = refused("diagnosed", "diagnose: [\"dram.row_hit_rate\"]", "diagnose: [\"nope\"]");
+    assert!(stderr.contains("spec.ron:15:") && stderr.contains("claims[0].diagnose[0]"), "{stderr}");
+}
+
 #[test]
 fn a_figure_needs_a_key_the_variants_sweep() {
     let stderr = refused("axis", "axis: \"dram.scheduler\"", "axis: \"l1.sets\"");

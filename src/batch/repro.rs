@@ -283,21 +283,41 @@ impl Repro {
         let origin = path.display().to_string();
         let mut spec: ReproSpec = parse_ron(text, &Origin::File(origin.clone()))?;
         let mut metrics: Vec<String> = spec.sweep.metrics.clone();
-        let claimed = spec.claims.iter().flat_map(|c| {
-            std::iter::once(c.measure.metric())
-                .chain(c.best_by.as_ref().map(Measure::metric))
-                .chain(c.diagnose.iter().map(String::as_str))
-        });
-        for m in claimed.chain(spec.figures.iter().map(|f| f.measure.metric())) {
+        // Each metric a claim or figure adds to the sweep's, with the field that names it.
+        let mut claimed: Vec<(String, &str)> = Vec::new();
+        for (i, c) in spec.claims.iter().enumerate() {
+            claimed.push((format!("claims[{i}].measure"), c.measure.metric()));
+            claimed.extend(c.best_by.as_ref().map(|b| (format!("claims[{i}].best_by"), b.metric())));
+            claimed.extend(
+                c.diagnose
+                    .iter()
+                    .enumerate()
+                    .map(|(j, d)| (format!("claims[{i}].diagnose[{j}]"), d.as_str())),
+            );
+        }
+        for (i, f) in spec.figures.iter().enumerate() {
+            claimed.push((format!("figures[{i}].measure"), f.measure.metric()));
+        }
+        let mut added: Vec<(String, String)> = Vec::new();
+        for (field, m) in claimed {
             if !metrics.iter().any(|x| x == m) {
                 metrics.push(m.to_string());
+                added.push((field, m.to_string()));
             }
         }
         spec.sweep.metrics = metrics;
         let name = path.file_stem().map_or("repro".into(), |s| s.to_string_lossy().to_string());
-        let sweep = Sweep::from_spec(spec.sweep.clone(), path, text, "sweep.", name)?;
         let at =
             |path: &str, message: String| error_at_path(text, &Origin::File(origin.clone()), path, &message);
+        // A metric the spec's claims added is refused at the claim that names it, not at the
+        // sweep's `metrics` (which may not be in the file at all).
+        let sweep =
+            Sweep::from_spec(spec.sweep.clone(), path, text, "sweep.", name).map_err(|e| {
+                match added.iter().find(|(_, m)| e.message.contains(&format!("unknown metric `{m}`"))) {
+                    Some((field, _)) if e.key == "sweep.metrics" => at(field, e.message.clone()),
+                    _ => e,
+                }
+            })?;
         for (i, c) in spec.claims.iter().enumerate() {
             c.check_sides()
                 .and_then(|()| {
