@@ -540,6 +540,31 @@ fn the_banks_view_shows_gmc_command_queues() {
     assert!(!run(&mut s, "show banks 0").contains("cmd queue"));
 }
 
+/// With GPGPU-Sim's arbitration credits (`dram.return_queue`) the banks view says how many the
+/// L2 slices hold, of how many, and how many of their requests wait in the latency queue; a
+/// machine without them says nothing of credits.
+#[test]
+fn the_banks_view_shows_the_slices_credits() {
+    let mut s = session_on(&["dram.return_queue=4", "dram.frontend_latency=40"]);
+    let mut held = 0;
+    for cycle in (200..=3000).step_by(200) {
+        run(&mut s, &format!("goto {cycle}"));
+        let mc = &s.gpu.dram[0];
+        let (taken, total) = mc.credits().expect("credits");
+        let want = format!(
+            "credits: {taken}/{total} held by the L2 slices (requests sent and not answered), {} in the latency queue",
+            mc.frontend().count()
+        );
+        let text = run(&mut s, "show banks 0");
+        assert!(text.contains(&want), "want `{want}` in {text}");
+        held = held.max(taken);
+    }
+    assert!(held > 0, "some credit was held");
+    let mut s = session();
+    run(&mut s, "goto 800");
+    assert!(!run(&mut s, "show banks 0").contains("credits"));
+}
+
 #[test]
 fn show_after_a_stop_looks_where_the_stop_is() {
     let mut s = session();

@@ -24,14 +24,22 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>, mark: Option<u32>) -> 
     let mc = &g.dram[channel];
     let q = &mc.queues;
     let mode = if mc.draining { span("DRAINING WRITES", Tone::Warn) } else { plain("serving reads") };
-    let mut v = View::new(format!("DRAM channel {channel} — banks (DRAM cycle {})", group(mc.now)))
-        .line(vec![
+    let mut v =
+        View::new(format!("DRAM channel {channel} — banks (DRAM cycle {})", group(mc.now))).line(vec![
             plain(format!(
                 "reads {}/{}  writes {}/{} (drain >{}, to {})  ",
                 q.n_reads, q.read_capacity, q.n_writes, q.write_capacity, mc.high_watermark, mc.low_watermark
             )),
             mode,
-        ])
+        ]);
+    if let Some((taken, total)) = mc.credits() {
+        // GPGPU-Sim's arbitration credits (`dram.return_queue`): what the L2 slices may still send.
+        v = v.line(vec![plain(format!(
+            "credits: {taken}/{total} held by the L2 slices (requests sent and not answered), {} in the latency queue",
+            mc.frontend().count()
+        ))]);
+    }
+    v = v
         .line(vec![span(
             "needs: the command the oldest request needs next (not the scheduler's pick); in: DRAM cycles until timing allows it; CAS: since ACT",
             Tone::Dim,

@@ -145,9 +145,9 @@ impl Controller {
         self.credits.as_ref().is_none_or(|c| c.available(slice as usize))
     }
 
-    /// Credits the channel's slices hold (for views and tests).
-    pub fn credits_taken(&self) -> Option<u32> {
-        self.credits.as_ref().map(Credits::taken)
+    /// The credits the channel's slices hold, and how many there are (for views and tests).
+    pub fn credits(&self) -> Option<(u32, u32)> {
+        self.credits.as_ref().map(|c| (c.taken(), c.total()))
     }
 
     /// Takes a request from its L2 slice (the caller checked [`Controller::can_accept`]): it
@@ -773,7 +773,7 @@ mod tests {
             mc.accept(req(sent, AccessKind::Load), 0);
             sent += 1;
         }
-        assert_eq!((sent, mc.credits_taken()), (6, Some(6)), "one own and 4 + 2 - 1 shared");
+        assert_eq!((sent, mc.credits()), (6, Some((6, 7))), "one own and 4 + 2 - 1 shared, of 2 own and 5");
         assert!(mc.has_credit(1), "slice 1's own credit is its own");
         let mut cycle = 0;
         while mc.pop_completed().is_none() {
@@ -781,13 +781,13 @@ mod tests {
             mc.tick(cycle, &mut sink, &mut ledger);
             cycle += 1;
         }
-        assert!(mc.has_credit(0) && mc.credits_taken() == Some(5), "a reply returns a credit");
+        assert!(mc.has_credit(0) && mc.credits() == Some((5, 7)), "a reply returns a credit");
         // Slice 1 sends a write-back on its own credit, whose credit comes back once it is
         // written, as every read's does once it is answered.
         let mut w = req(100, AccessKind::Writeback);
         w.loc.slice = 1;
         mc.accept(w, cycle);
-        assert_eq!(mc.credits_taken(), Some(6));
+        assert_eq!(mc.credits(), Some((6, 7)));
         let mut answered = 1;
         while answered < sent || mc.stats.writes == 0 {
             assert!(cycle < 100_000, "everything is served");
@@ -797,10 +797,10 @@ mod tests {
             }
             cycle += 1;
         }
-        assert_eq!(mc.credits_taken(), Some(0), "every credit back");
+        assert_eq!(mc.credits(), Some((0, 7)), "every credit back");
         // A DRAM-only controller, and a machine without a return queue, never wait.
         c.dram.return_queue = 0;
-        assert!(Controller::new(&c, 0).serving_slices(&c).credits_taken().is_none());
+        assert!(Controller::new(&c, 0).serving_slices(&c).credits().is_none());
     }
 
     /// A sectored L2's read asks DRAM for its 32 bytes: one column command per burst of them,

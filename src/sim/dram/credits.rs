@@ -66,6 +66,11 @@ impl Credits {
     pub fn taken(&self) -> u32 {
         self.own.iter().map(|&o| u32::from(o)).sum::<u32>() + self.shared
     }
+
+    /// Credits in all: each slice's own and the shared pool.
+    pub fn total(&self) -> u32 {
+        self.own.len() as u32 + self.limit
+    }
 }
 
 #[cfg(test)]
