@@ -98,11 +98,9 @@ impl Gpu {
         let spc = self.config.l2.slices_per_channel as usize;
         let mut k = u64::MAX;
         for (ch, mc) in self.dram.iter().enumerate() {
-            let fed = self.l2[ch * spc..(ch + 1) * spc].iter().any(|s| {
-                s.miss_queue
-                    .front()
-                    .is_some_and(|h| mc.can_accept(h.kind.is_write()) && mc.has_credit(h.loc.slice))
-            });
+            let fed = self.l2[ch * spc..(ch + 1) * spc]
+                .iter()
+                .any(|s| s.miss_queue.front().is_some_and(|h| mc.takes_from_slice(h)));
             if fed {
                 return 0;
             }

@@ -333,7 +333,7 @@ impl Gpu {
                 let Some(head) = self.l2[s].miss_queue.front() else {
                     continue;
                 };
-                if mc.can_accept(head.kind.is_write()) && mc.has_credit(head.loc.slice) {
+                if mc.takes_from_slice(head) {
                     let req = self.l2[s].miss_queue.pop().expect("head exists");
                     if self.events.records() {
                         self.events.pass(Point::DramArrive, ch as u16, s as u16, Who::of(&req));

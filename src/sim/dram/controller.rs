@@ -145,6 +145,12 @@ impl Controller {
         self.credits.as_ref().is_none_or(|c| c.available(slice as usize))
     }
 
+    /// Whether the head `req` of one of the channel's L2 slices' miss queues may be sent here
+    /// now: the queue has room for it ([`Controller::can_accept`]) and its slice a credit.
+    pub fn takes_from_slice(&self, req: &MemRequest) -> bool {
+        self.can_accept(req.kind.is_write()) && self.has_credit(req.loc.slice)
+    }
+
     /// The credits the channel's slices hold, and how many there are (for views and tests).
     pub fn credits(&self) -> Option<(u32, u32)> {
         self.credits.as_ref().map(|c| (c.taken(), c.total()))
