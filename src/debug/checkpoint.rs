@@ -103,20 +103,12 @@ fn digested(c: &Config) -> Config {
 /// The settings whose values differ between two machines' settings (JSON as in a [`Header`]),
 /// as `key: saved → here`, at most `most` of them and how many more.
 fn differing(saved: &str, here: &str, most: usize) -> String {
-    fn leaves(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
-        match v.as_object() {
-            Some(o) => o.iter().for_each(|(k, x)| {
-                leaves(&if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") }, x, out)
-            }),
-            None => out.push((prefix.to_string(), v.to_string())),
-        }
-    }
     let flat = |text: &str| {
         let mut out = Vec::new();
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
-            leaves("", &v, &mut out);
+            crate::sim::stats::report::flatten("", &v, true, &mut out);
         }
-        out.into_iter().collect::<std::collections::BTreeMap<_, _>>()
+        out.into_iter().map(|(k, v)| (k, v.to_string())).collect::<std::collections::BTreeMap<_, _>>()
     };
     let (saved, here) = (flat(saved), flat(here));
     let keys: std::collections::BTreeSet<&String> = saved.keys().chain(here.keys()).collect();

@@ -837,20 +837,27 @@ impl Report {
     /// entries are left out (they are in the JSON).
     pub fn flat(&self) -> Vec<(String, serde_json::Value)> {
         let mut out = Vec::new();
-        flatten("", &serde_json::to_value(self).expect("report serializes"), &mut out);
+        flatten("", &serde_json::to_value(self).expect("report serializes"), false, &mut out);
         out
     }
 }
 
-fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, serde_json::Value)>) {
+/// The leaves of the JSON value `v` as (dotted key under `prefix`, value), in document order;
+/// an array is one leaf when `arrays`, else left out.
+pub fn flatten(
+    prefix: &str,
+    v: &serde_json::Value,
+    arrays: bool,
+    out: &mut Vec<(String, serde_json::Value)>,
+) {
     match v {
         serde_json::Value::Object(m) => {
             for (k, v) in m {
                 let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-                flatten(&key, v, out);
+                flatten(&key, v, arrays, out);
             }
         }
-        serde_json::Value::Array(_) => {}
+        serde_json::Value::Array(_) if !arrays => {}
         other => out.push((prefix.to_string(), other.clone())),
     }
 }
