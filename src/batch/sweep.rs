@@ -400,9 +400,7 @@ const PROVENANCE: [&str; 4] = ["machine", "machine_settings", "max_cycles", "max
 /// as one that leaves it out). Like any change to the simulator, a changed default is not
 /// covered: the digest describes the machine, not the code that runs it.
 pub fn machine_digest(c: &Config) -> String {
-    let mut c = c.clone();
-    c.name.clear();
-    c.debug = Default::default();
+    let mut c = c.machine_only();
     (c.sim.max_cycles, c.sim.max_instructions, c.sim.no_skip) = (0, 0, false);
     let json = |c: &Config| serde_json::to_value(c).expect("configs serialize");
     settings_digest(json(&c), &json(&Config::default()))

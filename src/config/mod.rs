@@ -971,6 +971,16 @@ impl Default for SimConfig {
 }
 
 impl Config {
+    /// The machine alone: this config without its name and the debugger's own settings
+    /// (snapshot interval and budget, event log size), which do not change what it does (what
+    /// a checkpoint's and a sweep's digests of a machine cover).
+    pub fn machine_only(&self) -> Config {
+        let mut c = self.clone();
+        c.name.clear();
+        c.debug = Default::default();
+        c
+    }
+
     /// The embedded default machine.
     pub fn builtin() -> Config {
         // The built-in text is checked by a unit test; failing here is a build defect.

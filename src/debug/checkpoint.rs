@@ -66,7 +66,7 @@ impl Header {
             config_digest: config_digest(config),
             workload: describe_workload(workload),
             workload_digest: workload_digest(workload),
-            settings: serde_json::to_string(&digested(config)).expect("configs serialize"),
+            settings: serde_json::to_string(&config.machine_only()).expect("configs serialize"),
         }
     }
 }
@@ -89,15 +89,7 @@ fn debug_digest(value: &impl std::fmt::Debug) -> String {
 /// The digest of a machine: every setting but its name and the debugger's own (snapshot
 /// interval and budget, event log size), which do not change what the machine does.
 pub fn config_digest(c: &Config) -> String {
-    debug_digest(&digested(c))
-}
-
-/// What of a config the digest covers: all but its name and the debugger's settings.
-fn digested(c: &Config) -> Config {
-    let mut c = c.clone();
-    c.name.clear();
-    c.debug = Default::default();
-    c
+    debug_digest(&c.machine_only())
 }
 
 /// The settings whose values differ between two machines' settings (JSON as in a [`Header`]),
