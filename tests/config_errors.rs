@@ -238,7 +238,10 @@ fn overrides_are_checked_like_the_file() {
     assert_eq!(set_error(&["l1.sets=abc"]), "--set l1.sets=abc: l1.sets: expected a whole number, not `abc`");
     assert_eq!(set_error(&["l1.ways=0"]), "--set l1.ways=0: l1.ways = 0: must be between 1 and 256");
     assert!(set_error(&["l1.sest=4"]).contains("valid keys in `l1`: sets, ways"));
-    assert!(set_error(&["dram.scheduler=best"]).contains("valid: fcfs, frfcfs, frfcfs-cap, gmc, wg, wg-m"));
+    assert!(
+        set_error(&["dram.scheduler=best"])
+            .contains("valid: fcfs, frfcfs, frfcfs-cap, gpgpusim-frfcfs, gmc, wg, wg-m")
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::timing_checker::check;
+use common::timing_checker::{Bus, check, check_bus};
 use common::{drive_controller, small_config};
 use proptest::prelude::*;
 use warpscope::config::{Config, DramSchedulerName};
@@ -15,7 +15,11 @@ fn assert_legal(config: &Config, addrs: &[(u64, bool)]) -> common::Driven {
     assert_eq!(d.served, d.total, "every request is served");
     assert!(d.total == 0 || d.cmds.len() >= 2 * d.total, "each request needs at least two bursts");
     let t = Timing::from_config(config);
-    let errors = check(&t, config.dram.banks as usize, config.dram.bank_groups as usize, &d.cmds);
+    let bus = match config.dram.scheduler {
+        DramSchedulerName::GpgpusimFrFcfs => Bus::RowThenColumn,
+        _ => Bus::OneCommand,
+    };
+    let errors = check_bus(&t, config.dram.banks as usize, config.dram.bank_groups as usize, &d.cmds, bus);
     assert!(errors.is_empty(), "{} violations, first: {:?}", errors.len(), &errors[..errors.len().min(5)]);
     d
 }
@@ -107,6 +111,24 @@ fn the_checker_catches_violations() {
     assert!(check(&t, 16, 4, &bad).iter().any(|e| e.contains("tFAW") || e.contains("tRRD")));
     let bad = [Cmd { cycle: 0, bank: 0, kind: Rd, row: 1 }];
     assert!(check(&t, 16, 4, &bad)[0].contains("open row"));
+    // GPGPU-Sim's one bus takes a row command and then a column command to another bank in
+    // one cycle, never a column command first, nor a third command.
+    let open = Cmd { cycle: 0, bank: 1, kind: Act, row: 2 };
+    let row_col = [
+        open,
+        Cmd { cycle: t.rcd, bank: 0, kind: Act, row: 1 },
+        Cmd { cycle: t.rcd, bank: 1, kind: Rd, row: 2 },
+    ];
+    assert!(check(&t, 16, 4, &row_col)[0].contains("not after the previous command"));
+    assert_eq!(check_bus(&t, 16, 4, &row_col, Bus::RowThenColumn), Vec::<String>::new());
+    let col_row = [
+        open,
+        Cmd { cycle: t.rcd, bank: 1, kind: Rd, row: 2 },
+        Cmd { cycle: t.rcd, bank: 0, kind: Act, row: 1 },
+    ];
+    assert!(check_bus(&t, 16, 4, &col_row, Bus::RowThenColumn)[0].contains("not after the previous command"));
+    let three = [open, row_col[1], row_col[2], Cmd { cycle: t.rcd, bank: 2, kind: Act, row: 1 }];
+    assert!(check_bus(&t, 16, 4, &three, Bus::RowThenColumn)[0].contains("not after the previous command"));
 }
 
 #[test]

@@ -127,6 +127,9 @@ policy_names! {
         /// FR-FCFS with at most `dram.row_hit_cap` hits per activation ahead of older requests
         /// (Mutlu and Moscibroda, MICRO'07; Ramulator's FRFCFS_Cap).
         FrFcfsCap => "frfcfs-cap",
+        /// GPGPU-Sim's FR-FCFS: reads and writes in one queue, one request per bank at a
+        /// time, banks in round-robin (`dram_sched.cc`; what `config import` gives).
+        GpgpusimFrFcfs => "gpgpusim-frfcfs",
         /// The GPU memory controller baseline: row sorter, command queues (seed 000 §II-C).
         Gmc => "gmc",
         /// Warp-group shortest-job-first in one controller (seed 000 §IV-B).

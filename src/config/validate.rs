@@ -192,12 +192,13 @@ pub fn issues(c: &Config) -> Vec<Issue> {
             super::DramSchedulerName::Fcfs
                 | super::DramSchedulerName::FrFcfs
                 | super::DramSchedulerName::FrFcfsCap
+                | super::DramSchedulerName::GpgpusimFrFcfs
         )
     {
         k.fail(
             "dram.dual_bus",
             format!(
-                "= true: a second command per cycle is chosen by FCFS and FR-FCFS only (GPGPU-Sim's schedulers); dram.scheduler is {:?}",
+                "= true: a second command per cycle is chosen by fcfs, frfcfs, frfcfs-cap and gpgpusim-frfcfs only; dram.scheduler is \"{}\"",
                 c.dram.scheduler
             ),
         );

@@ -783,7 +783,21 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_dram_scheduler")? {
         match v {
             0 => c.set("dram.scheduler", "\"fcfs\"", src(o)),
-            1 => c.set("dram.scheduler", "\"frfcfs\"", src(o)),
+            // GPGPU-Sim's own FR-FCFS (one queue, a request per bank, banks round-robin);
+            // with a separate write queue its read and write modes are warpscope's drain.
+            1 if separate_write_queue(c)? => c.set(
+                "dram.scheduler",
+                "\"frfcfs\"",
+                format!("{} (with a separate write queue: writes drain between its watermarks)", src(o)),
+            ),
+            1 => c.set(
+                "dram.scheduler",
+                "\"gpgpusim-frfcfs\"",
+                format!(
+                    "{} (GPGPU-Sim's FR-FCFS: reads and writes in one queue, a request per bank)",
+                    src(o)
+                ),
+            ),
             _ => return Err(c.fail(o, &format!("`{v}`: expected 0 (FIFO) or 1 (FR-FCFS)"))),
         }
     }
@@ -826,9 +840,8 @@ fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
         q
     };
     c.set("dram.read_queue", q, src(o));
-    let separate = c.number("dram_seperate_write_queue_enable")?.is_some_and(|(v, _)| v != 0);
     match c.get("dram_write_queue_size") {
-        Some(w) if separate => {
+        Some(w) if separate_write_queue(c)? => {
             let v = c.numbers(w, ':', "<size>:<high watermark>:<low watermark>, e.g. 64:56:32")?;
             let [size, high, low] = v[..] else {
                 return Err(c.fail(w, "expected <size>:<high watermark>:<low watermark>, e.g. 64:56:32"));
@@ -842,12 +855,16 @@ fn dram_queues(c: &mut Ctx) -> Result<(), ConfigError> {
                 c.note(w, "ignored by GPGPU-Sim too: the separate write queue is not enabled");
             }
             c.set("dram.write_queue", q, format!("{} (GPGPU-Sim queues writes with reads)", src(o)));
-            c.set("dram.write_high_watermark", q / 2, "half the queue (warpscope drains writes in batches)");
+            c.set("dram.write_high_watermark", q / 2, "half the queue (for a scheduler with a write drain)");
             c.set("dram.write_low_watermark", q / 4, "a quarter of the queue");
-            c.note(o, "GPGPU-Sim schedules writes in the same FR-FCFS queue as reads; warpscope keeps them in a write queue of the same size drained between the watermarks");
         }
     }
     Ok(())
+}
+
+/// `-dram_seperate_write_queue_enable` (GPGPU-Sim's spelling): writes wait in a queue of their own.
+fn separate_write_queue(c: &mut Ctx) -> Result<bool, ConfigError> {
+    Ok(c.number("dram_seperate_write_queue_enable")?.is_some_and(|(v, _)| v != 0))
 }
 
 fn mapping(c: &mut Ctx) -> Result<(), ConfigError> {

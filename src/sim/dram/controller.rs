@@ -89,6 +89,11 @@ impl Controller {
         let next_refresh = timing.refi;
         let burst = c.dram_burst_bytes();
         let scheduler = DramSchedulerKind::new(c);
+        let beyond = scheduler.beyond_queue();
+        // The most requests of one direction the queues hold at once: the direction's queue,
+        // or where the scheduler takes requests out of the count (which is then one for both
+        // directions, `dram.read_queue`), that queue and the requests taken.
+        let most = |own: u32| if beyond == 0 { own as usize } else { c.dram.read_queue as usize + beyond };
         Controller {
             channel,
             device: Device::new(timing, c.dram.banks as usize, c.dram.bank_groups as usize)
@@ -97,7 +102,8 @@ impl Controller {
                 c.dram.banks as usize,
                 c.dram.read_queue as usize,
                 c.dram.write_queue as usize,
-            ),
+            )
+            .with_spare_slots(beyond),
             write_policy: scheduler.write_policy(),
             scheduler,
             prefetch: c.dram.prefetch.enabled.then(|| Prefetcher::new(c, channel)),
@@ -118,8 +124,8 @@ impl Controller {
             refresh_pending: false,
             now: 0,
             stats: ChannelStats {
-                read_queue_occupancy: vec![0; c.dram.read_queue as usize + 1],
-                write_queue_occupancy: vec![0; c.dram.write_queue as usize + 1],
+                read_queue_occupancy: vec![0; most(c.dram.read_queue) + 1],
+                write_queue_occupancy: vec![0; most(c.dram.write_queue) + 1],
                 ..ChannelStats::default()
             },
         }
@@ -136,7 +142,7 @@ impl Controller {
 
     /// Whether a request of this direction would be accepted.
     pub fn can_accept(&self, is_write: bool) -> bool {
-        self.queues.has_room(is_write)
+        self.scheduler.has_room(&self.queues, is_write)
     }
 
     /// Whether L2 slice `slice` of the channel may send a request ([`Credits`]; always, without
@@ -177,7 +183,7 @@ impl Controller {
     /// [`Controller::can_accept`]). `stamp` is the core cycle recorded in its trace.
     pub fn enqueue(&mut self, mut req: MemRequest, stamp: u64) -> Slot {
         let is_write = req.kind.is_write();
-        assert!(self.queues.has_room(is_write), "enqueue into a full controller queue");
+        assert!(self.can_accept(is_write), "enqueue into a full controller queue");
         req.trace.dram_in = stamp;
         let slot = self.queues.insert(Pending {
             arrival: self.now,
@@ -309,7 +315,7 @@ impl Controller {
     #[inline(never)]
     pub fn tick(&mut self, stamp: u64, sink: &mut EventSink, ledger: &mut Ledger) {
         if let Some(r) = self.frontend.ready(stamp)
-            && self.queues.has_room(r.kind.is_write())
+            && self.can_accept(r.kind.is_write())
         {
             let ready_at = self.frontend.next_at().expect("ready");
             let req = self.frontend.pop_ready(stamp).expect("ready");
@@ -356,15 +362,10 @@ impl Controller {
         if let Some(slot) = scheduler.select(&ctx, sink) {
             let mut cmd = ctx.next_command(slot);
             self.issue(slot, cmd, stamp, sink, ledger);
-            if self.device.dual_bus {
-                // With separate row and column buses (GPGPU-Sim's `dram_t::cycle` with
-                // `dual_bus_interface`) a command of the other kind may issue in this cycle
-                // too: the bus just used is busy until the next cycle, so only those are ready.
-                let (scheduler, ctx) = self.split();
-                if let Some(slot) = scheduler.select(&ctx, sink) {
-                    cmd = ctx.next_command(slot);
-                    self.issue(slot, cmd, stamp, sink, ledger);
-                }
+            let (scheduler, ctx) = self.split();
+            if let Some(slot) = scheduler.second_command(&ctx, sink) {
+                cmd = ctx.next_command(slot);
+                self.issue(slot, cmd, stamp, sink, ledger);
             }
             // The scheduler may know when it can choose next — unless prefetching acts every
             // cycle, or the command left the queues such that the drain mode flips.
@@ -470,7 +471,7 @@ impl Controller {
     /// oldest (room comes only from a command, which [`Controller::next_activity`] covers).
     pub fn next_entry(&self, now: u64) -> u64 {
         match self.frontend.iter().next() {
-            Some((ready, r)) if self.queues.has_room(r.kind.is_write()) => (*ready).max(now),
+            Some((ready, r)) if self.can_accept(r.kind.is_write()) => (*ready).max(now),
             _ => u64::MAX,
         }
     }

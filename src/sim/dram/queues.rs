@@ -116,6 +116,17 @@ impl Queues {
         }
     }
 
+    /// The queues with `n` slots more than their capacities (for a scheduler that takes
+    /// requests out of their count while they are served: [`DramScheduler::beyond_queue`]).
+    ///
+    /// [`DramScheduler::beyond_queue`]: super::sched::DramScheduler::beyond_queue
+    pub fn with_spare_slots(mut self, n: usize) -> Queues {
+        let total = self.slots.len();
+        self.slots.resize(total + n, None);
+        self.free.splice(0..0, (total as Slot..(total + n) as Slot).rev());
+        self
+    }
+
     /// Whether a request of this direction fits.
     pub fn has_room(&self, is_write: bool) -> bool {
         if is_write { self.n_writes < self.write_capacity } else { self.n_reads < self.read_capacity }

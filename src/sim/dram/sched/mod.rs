@@ -31,6 +31,7 @@ pub mod early;
 mod fcfs;
 mod frfcfs;
 mod gmc;
+mod gpgpusim_frfcfs;
 pub mod row_sorter;
 #[cfg(test)]
 mod testkit;
@@ -45,6 +46,7 @@ pub use alpha_sjf::{AlphaSjf, k_threshold};
 pub use fcfs::Fcfs;
 pub use frfcfs::FrFcfs;
 pub use gmc::Gmc;
+pub use gpgpusim_frfcfs::GpgpusimFrFcfs;
 pub use wafcfs::Wafcfs;
 pub use warp_groups::{GroupKey, WarpAware, WarpGroup, WarpGroupPolicy, WarpSorter};
 pub use wg::Wg;
@@ -183,6 +185,24 @@ pub trait DramScheduler {
     }
     /// Chooses the request whose next command issues this cycle.
     fn select(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot>;
+    /// Right after this cycle's first command issued (`ctx` shows the state after it): a
+    /// second command for this cycle, if the scheduler issues one. By default one of the
+    /// other kind on a channel with separate row and column buses (`dram.dual_bus`;
+    /// GPGPU-Sim's `dram_t::cycle` with `dual_bus_interface`): the bus just used is busy until
+    /// the next cycle, so only those are ready.
+    fn second_command(&mut self, ctx: &SchedCtx<'_>, sink: &mut EventSink) -> Option<Slot> {
+        if ctx.device.dual_bus { self.select(ctx, sink) } else { None }
+    }
+    /// Whether the queue has a place for a request of this direction.
+    fn has_room(&self, queues: &Queues, is_write: bool) -> bool {
+        queues.has_room(is_write)
+    }
+    /// How many requests the scheduler may take out of the queues' count while they are
+    /// still served from them (GPGPU-Sim's per-bank request): the queues keep that many
+    /// places more.
+    fn beyond_queue(&self) -> usize {
+        0
+    }
     /// A command issued for `slot` (before a finished request is removed).
     fn on_issue(&mut self, _slot: Slot, _cmd: &Command, _queues: &Queues) {}
     /// A request finished its last column command and left the queues.
@@ -282,6 +302,7 @@ pub enum DramSchedulerKind {
     Fcfs,
     FrFcfs,
     Gmc(Gmc),
+    GpgpusimFrFcfs,
     Wg(WarpAware<Wg>),
     WgM(WarpAware<WgM>),
     WgBw(WarpAware<WgBw>),
@@ -299,6 +320,7 @@ impl DramSchedulerKind {
                 FrFcfs::new(c.dram.banks as usize, Some(c.dram.row_hit_cap)).into()
             }
             DramSchedulerName::Gmc => Gmc::new(c).into(),
+            DramSchedulerName::GpgpusimFrFcfs => GpgpusimFrFcfs::new(c.dram.banks as usize).into(),
             DramSchedulerName::Wg => WarpAware::<Wg>::new(c).into(),
             DramSchedulerName::WgM => WarpAware::<WgM>::new(c).into(),
             DramSchedulerName::WgBw => WarpAware::<WgBw>::new(c).into(),
