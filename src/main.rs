@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use warpscope::batch::{compare, dram, export, run, sweep};
+use warpscope::batch::{compare, diff, dram, export, run, sweep};
 use warpscope::config::{Config, ConfigError, read_file};
 use warpscope::debug::{Outcome, Session};
 use warpscope::output;
@@ -32,6 +32,10 @@ enum Command {
     Run(RunArgs),
     /// Run a workload on variants of a machine (in parallel) and tabulate them.
     Compare(CompareArgs),
+    /// Why is B slower than A: one workload on two machines that differ in some settings, the
+    /// loads' wait by stage and cause on each, the keys and loads that moved most, and the
+    /// first cycle the two part.
+    Diff(DiffArgs),
     /// Measure simulation speed (core cycles/s) and peak memory.
     Bench(BenchArgs),
     /// Run debugger commands headless and print their output (like `gdb -batch`).
@@ -267,6 +271,27 @@ struct RunArgs {
 }
 
 #[derive(Args)]
+struct DiffArgs {
+    #[command(flatten)]
+    machine: Machine,
+    /// Machine A's settings on top of -c and --set, e.g. --a dram.scheduler=frfcfs (repeatable).
+    #[arg(long = "a", value_name = "KEY=VALUE")]
+    a: Vec<String>,
+    /// Machine B's settings, e.g. --b dram.scheduler=wg-w (repeatable).
+    #[arg(long = "b", value_name = "KEY=VALUE")]
+    b: Vec<String>,
+    /// Stop each run after this many core cycles.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_cycles: u64,
+    /// Also write the whole comparison (every row) as JSON to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    json: Option<String>,
+    /// Also write the report as Markdown to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    md: Option<String>,
+}
+
+#[derive(Args)]
 struct CompareArgs {
     #[command(flatten)]
     machine: Machine,
@@ -487,6 +512,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Some(Command::Tui(a)) => tui_cmd(a),
         Some(Command::Run(a)) => run_cmd(a),
         Some(Command::Compare(a)) => compare_cmd(a),
+        Some(Command::Diff(a)) => diff_cmd(a),
         Some(Command::Bench(a)) => bench_cmd(a),
         Some(Command::Batch(a)) => batch_cmd(a),
         Some(Command::Dram(a)) => dram_cmd(a),
@@ -678,6 +704,36 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     }
     let stuck = result.reports.iter().any(|r| r.status == "stuck");
     Ok(if stuck { 1 } else { 0 })
+}
+
+fn diff_cmd(a: DiffArgs) -> Result<i32> {
+    check_outputs(&[("--json", a.json.as_deref()), ("--md", a.md.as_deref())], &pairs(&a.machine.inputs()))?;
+    let (config, workload) = load(&a.machine)?;
+    let side = |name: &str, flag: &str, sets: &[String]| compare::Variant {
+        name: name.into(),
+        sets: sets.to_vec(),
+        from: sets.iter().map(|s| format!("{flag} {s}")).collect(),
+    };
+    let variants = [side("A", "--a", &a.a), side("B", "--b", &a.b)];
+    let configs = compare::configs(&config, &variants)?;
+    if configs[0].machine_only() == configs[1].machine_only() {
+        eprintln!("note: --a and --b give the same machine: the two runs are the same");
+    }
+    let (ra, rb) = rayon::join(
+        || diff::record(&configs[0], Arc::clone(&workload), a.max_cycles),
+        || diff::record(&configs[1], Arc::clone(&workload), a.max_cycles),
+    );
+    let d = diff::diff(&workload.name, &a.a, &a.b, &ra?, &rb?);
+    if a.json.as_deref() != Some("-") && a.md.as_deref() != Some("-") {
+        out(&d.text())?;
+    }
+    if let Some(p) = &a.json {
+        output::write_atomic(p, &(d.json() + "\n"))?;
+    }
+    if let Some(p) = &a.md {
+        output::write_atomic(p, &d.markdown())?;
+    }
+    Ok(0)
 }
 
 fn bench_cmd(a: BenchArgs) -> Result<i32> {

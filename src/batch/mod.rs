@@ -1,8 +1,9 @@
-//! Headless front ends: `run`, `compare`, `sweep`, `repro` (and its `--verify`), `dram`, `bench`,
+//! Headless front ends: `run`, `compare`, `diff`, `sweep`, `repro` (and its `--verify`), `dram`, `bench`,
 //! `trace export`, and their table/file and SVG chart output.
 
 pub mod chart;
 pub mod compare;
+pub mod diff;
 pub mod dram;
 pub mod dram_bench;
 pub mod export;

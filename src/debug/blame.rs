@@ -303,19 +303,29 @@ struct Index<'a> {
     passes: &'a [Pass],
     /// Where each request first passed each point.
     first: HashMap<(u64, Point), usize>,
-    /// When each request had its first ACT.
-    act: HashMap<u64, u64>,
+    /// When each request had its first ACT (since recording began: a [`Streaming`] blame keeps
+    /// them beyond the passes it still holds).
+    act: std::borrow::Cow<'a, HashMap<u64, u64>>,
+}
+
+/// Notes the first ACT of each request among `passes`.
+fn note_acts(passes: &[Pass], act: &mut HashMap<u64, u64>) {
+    for p in passes.iter().filter(|p| p.command().is_some_and(|(k, _)| k == CommandKind::Act)) {
+        act.entry(p.who.id).or_insert(p.cycle);
+    }
 }
 
 impl<'a> Index<'a> {
     fn new(passes: &'a [Pass]) -> Index<'a> {
-        let mut first = HashMap::new();
         let mut act = HashMap::new();
+        note_acts(passes, &mut act);
+        Index::with_acts(passes, std::borrow::Cow::Owned(act))
+    }
+
+    fn with_acts(passes: &'a [Pass], act: std::borrow::Cow<'a, HashMap<u64, u64>>) -> Index<'a> {
+        let mut first = HashMap::new();
         for (i, p) in passes.iter().enumerate() {
             first.entry((p.who.id, p.point)).or_insert(i);
-            if p.command().is_some_and(|(k, _)| k == CommandKind::Act) {
-                act.entry(p.who.id).or_insert(p.cycle);
-            }
         }
         Index { passes, first, act }
     }
@@ -362,6 +372,43 @@ pub fn blame_all(passes: &[Pass], from: u64) -> Vec<LoadBlame> {
     let issues =
         passes[passes.partition_point(|p| p.cycle < from)..].iter().filter(|p| p.point == Point::Issue);
     issues.filter_map(|i| blame_issue(&ix, i).ok()).collect()
+}
+
+/// Every load's blame as the passes come, a stretch of history at a time, holding only the
+/// passes from the issue of the oldest load still waiting for data on: the same blame as
+/// [`blame_all`] over the whole history (a load's stages read only passes from its issue on,
+/// and the first ACT of every request, which this keeps), in the order the loads' data came
+/// back, with memory bounded by the loads in flight instead of the history's length.
+#[derive(Default)]
+pub struct Streaming {
+    /// The passes from the oldest waiting load's issue on.
+    window: Vec<Pass>,
+    /// The issues of the loads whose data is not all back yet.
+    waiting: Vec<Pass>,
+    act: HashMap<u64, u64>,
+}
+
+impl Streaming {
+    /// Takes the history's next passes (in cycle order, none earlier than any before) and
+    /// returns the blame of the loads whose data is now all back.
+    pub fn push(&mut self, passes: &[Pass]) -> Vec<LoadBlame> {
+        note_acts(passes, &mut self.act);
+        self.waiting.extend(passes.iter().filter(|p| p.point == Point::Issue));
+        self.window.extend_from_slice(passes);
+        let ix = Index::with_acts(&self.window, std::borrow::Cow::Borrowed(&self.act));
+        let mut done = Vec::new();
+        self.waiting.retain(|issue| match blame_issue(&ix, issue) {
+            Ok(b) => {
+                done.push(b);
+                false
+            }
+            Err(_) => true,
+        });
+        let keep = self.waiting.iter().map(|i| i.cycle).min().unwrap_or(u64::MAX);
+        let drop = self.window.partition_point(|p| p.cycle < keep);
+        self.window.drain(..drop);
+        done
+    }
 }
 
 /// The blame of the load whose issue is `issue`.
