@@ -261,7 +261,24 @@ struct RunArgs {
     /// Write every DRAM command to PATH: `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>`.
     #[arg(long, value_name = "PATH|-")]
     dram_trace: Option<String>,
-    /// Do not print the summary.
+    /// Also print a table of per-kernel-launch statistics.
+    #[arg(long)]
+    per_kernel: bool,
+    /// Write the per-kernel-launch statistics as CSV to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    kernels_csv: Option<String>,
+    /// Write a row of per-interval statistics (IPC, DRAM bandwidth, hit rates, occupancies)
+    /// every --every core cycles as CSV to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    series: Option<String>,
+    /// The interval of --series, in core cycles.
+    #[arg(long, value_name = "N", default_value_t = 10_000, requires = "series")]
+    every: u64,
+    /// Print a statistics line to standard error every N core cycles (also when it is not a
+    /// terminal).
+    #[arg(long, value_name = "N")]
+    progress_every: Option<u64>,
+    /// Do not print the summary, the progress bar or progress lines.
     #[arg(short, long)]
     quiet: bool,
 }
@@ -627,23 +644,146 @@ fn with_input_progress<T>(make: impl FnOnce() -> T) -> T {
 
 fn run_cmd(a: RunArgs) -> Result<i32> {
     check_outputs(
-        &[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())],
+        &[
+            ("--json", a.json.as_deref()),
+            ("--dram-trace", a.dram_trace.as_deref()),
+            ("--kernels-csv", a.kernels_csv.as_deref()),
+            ("--series", a.series.as_deref()),
+        ],
         &pairs(&a.machine.inputs()),
     )?;
+    if a.every == 0 {
+        return Err(usage("--every 0", "give the interval of --series in core cycles, 1 or more"));
+    }
+    if a.progress_every == Some(0) {
+        return Err(usage("--progress-every 0", "give the cycles between progress lines, 1 or more"));
+    }
     let (config, workload) = load(&a.machine)?;
-    let opts =
-        run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone(), ..Default::default() };
+    let to_stdout =
+        [&a.json, &a.dram_trace, &a.kernels_csv, &a.series].iter().any(|o| o.as_deref() == Some("-"));
+    let watch = (!a.quiet).then(|| run_progress(a.progress_every)).flatten();
+    let opts = run::RunOptions {
+        max_cycles: a.max_cycles,
+        dram_trace: a.dram_trace.clone(),
+        series: a.series.clone().map(|path| run::SeriesOptions { path, every: a.every }),
+        watch: watch.as_ref().map(|(w, _)| w.clone()),
+        ..Default::default()
+    };
+    warpscope::batch::interrupt::install()?;
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
-    if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
+    if let Some((_, bar)) = &watch {
+        bar.finish_and_clear();
+    }
+    if !a.quiet && !to_stdout {
         out(&run::summary(&report))?;
+        if a.per_kernel {
+            out(&format!("\n{}", run::kernel_table(&report)))?;
+        }
     }
     if let Some(path) = &a.json {
         output::write_atomic(path, &(serde_json::to_string_pretty(&report)? + "\n"))?;
     }
+    if let Some(path) = &a.kernels_csv {
+        output::write_atomic(path, &run::kernels_csv(&report))?;
+    }
     if let warpscope::sim::Status::Stuck(why) = &gpu.status {
         eprintln!("error: the machine is stuck: {why}");
     }
+    if report.status == run::INTERRUPTED {
+        eprintln!("interrupted at cycle {}: the report above is of the run so far", group(report.cycles));
+        return Ok(warpscope::batch::interrupt::EXIT_INTERRUPTED);
+    }
     Ok(run::exit_code(&gpu.status))
+}
+
+/// `run`'s progress: a bar on a terminal (standard error) and, every `every` cycles, a
+/// statistics line (on any standard error). None when neither is shown.
+fn run_progress(every: Option<u64>) -> Option<(run::Watch, indicatif::ProgressBar)> {
+    use std::sync::Mutex;
+    use std::time::Instant;
+    let terminal = std::io::stderr().is_terminal();
+    if !terminal && every.is_none() {
+        return None;
+    }
+    let bar = if terminal {
+        let style = indicatif::ProgressStyle::with_template("{bar:30} {wide_msg}").expect("a valid template");
+        indicatif::ProgressBar::new(1000).with_style(style)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let last = Mutex::new(None);
+    let shown = bar.clone();
+    let tell = move |p: &run::Progress| {
+        let seconds = start.elapsed().as_secs_f64();
+        let line = progress_line(p, seconds);
+        if let Some(d) = p.done {
+            shown.set_position((d * 1000.0) as u64);
+        }
+        shown.set_message(line.clone());
+        let Some(every) = every else { return };
+        let mut last = last.lock().expect("no panic while held");
+        let due = p.now.cycle.is_multiple_of(every) || p.finished;
+        if due && last.is_none_or(|l: warpscope::sim::stats::sample::Sample| l.cycle < p.now.cycle) {
+            let from = last.unwrap_or_default();
+            let text = statistics_line(&warpscope::sim::stats::sample::Interval::new(from, p.now), seconds);
+            if shown.is_hidden() {
+                eprintln!("{text}");
+            } else {
+                shown.println(text);
+            }
+            *last = Some(p.now);
+        }
+    };
+    Some((run::Watch { every: every.unwrap_or(0), tell: Arc::new(tell) }, bar))
+}
+
+/// The bar's message: cycles, instructions and IPC so far, and an ETA once the share done is
+/// known.
+fn progress_line(p: &run::Progress, seconds: f64) -> String {
+    let n = &p.now;
+    let ipc = if n.cycle == 0 { 0.0 } else { n.thread_instructions as f64 / n.cycle as f64 };
+    let eta = match p.done {
+        Some(d) if d > 0.0 && d < 1.0 => format!(", eta {}", duration(seconds * (1.0 - d) / d)),
+        _ => String::new(),
+    };
+    format!(
+        "cycle {}, {} thread instructions, IPC {}, {} elapsed{eta}",
+        group(n.cycle),
+        group(n.thread_instructions),
+        decimal(ipc, 1),
+        duration(seconds)
+    )
+}
+
+/// A GPGPU-Sim-style statistics line over the interval `i`: totals so far and the interval's
+/// rates.
+fn statistics_line(i: &warpscope::sim::stats::sample::Interval, seconds: f64) -> String {
+    let t = &i.to;
+    let rate = if seconds > 0.0 { t.cycle as f64 / seconds } else { 0.0 };
+    format!(
+        "cycles simulated: {}  inst.: {} (ipc={})  interval: ipc={} dram_bw={:.1}% row_hit={:.1}% l1_hit={:.1}% l2_hit={:.1}%  sim_rate={} cycles/s  elapsed={}",
+        group(t.cycle),
+        group(t.thread_instructions),
+        decimal(if t.cycle == 0 { 0.0 } else { t.thread_instructions as f64 / t.cycle as f64 }, 1),
+        decimal(i.ipc(), 1),
+        100.0 * i.dram_bandwidth_utilization(),
+        100.0 * i.dram_row_hit_rate(),
+        100.0 * i.l1_hit_rate(),
+        100.0 * i.l2_hit_rate(),
+        decimal(rate, 0),
+        duration(seconds)
+    )
+}
+
+/// Seconds as `42 s`, `3 min 05 s` or `2 h 07 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+    }
 }
 
 fn compare_cmd(a: CompareArgs) -> Result<i32> {
@@ -662,7 +802,17 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     compare::check_metrics(&metrics, &configs, &workload)?;
     job_pool(a.jobs, configs.len())?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, ..Default::default() };
+    warpscope::batch::interrupt::install()?;
     let result = compare::compare(&config, &configs, workload, variants, &opts)?;
+    let cut = result.reports.iter().filter(|r| r.status == run::INTERRUPTED).count();
+    if cut > 0 {
+        eprintln!(
+            "interrupted: {} of {} finished; nothing written",
+            count((result.reports.len() - cut) as u64, "variant"),
+            result.reports.len()
+        );
+        return Ok(warpscope::batch::interrupt::EXIT_INTERRUPTED);
+    }
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
     if !to_stdout {
         out(&result.table(&metrics))?;
@@ -761,10 +911,14 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
 /// A progress bar over points on a terminal; hidden when standard error is not one.
 fn progress_bar() -> Result<indicatif::ProgressBar> {
     Ok(if std::io::stderr().is_terminal() {
+        // No `{eta}`: indicatif's reads "0s" before the first point ends; the sweep's message
+        // gives one once the running points say how far they are.
         let style = indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} points, {elapsed} elapsed, eta {eta}  {wide_msg}",
+            "{bar:30} {pos}/{len} points, {elapsed} elapsed{wide_msg}",
         )?;
-        indicatif::ProgressBar::new(0).with_style(style)
+        let bar = indicatif::ProgressBar::new(0).with_style(style);
+        bar.enable_steady_tick(std::time::Duration::from_secs(1));
+        bar
     } else {
         indicatif::ProgressBar::hidden()
     })
@@ -825,9 +979,13 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let shard = a.shard.as_deref().map(sweep::parse_shard).transpose()?;
     job_pool(a.jobs, s.points.len())?;
     let opts = sweep::SweepOptions { csv: a.csv.clone(), json: a.json.clone(), shard };
+    warpscope::batch::interrupt::install()?;
     let bar = progress_bar()?;
     let summary = sweep::run(&s, &opts, &bar)?;
     bar.finish_and_clear();
+    if let Some(code) = stopped(&summary, "point", results_named(&a.csv, &a.json)) {
+        return Ok(code);
+    }
     eprintln!(
         "{}: {} in this shard, {} already done, {} run, {} not finished cleanly",
         grid.display(),
@@ -901,6 +1059,30 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
     Ok(0)
 }
 
+/// After a sweep stopped by Ctrl-C: says how many of its points finished (kept in `kept`, where
+/// the same command resumes) and gives the exit code; None when it was not stopped.
+fn stopped(summary: &sweep::SweepSummary, noun: &str, kept: String) -> Option<i32> {
+    if summary.interrupted == 0 {
+        return None;
+    }
+    let finished = summary.ran - summary.interrupted;
+    eprintln!(
+        "interrupted: {} of the {} to run finished and {} kept in {kept} ({} already there); {} not run or abandoned. The same command resumes.",
+        count(finished as u64, noun),
+        summary.ran,
+        if finished == 1 { "is" } else { "are" },
+        summary.skipped,
+        summary.interrupted
+    );
+    Some(warpscope::batch::interrupt::EXIT_INTERRUPTED)
+}
+
+/// The results files a sweep writes, for messages.
+fn results_named(csv: &Option<PathBuf>, json: &Option<PathBuf>) -> String {
+    let files: Vec<String> = csv.iter().chain(json.iter()).map(|p| p.display().to_string()).collect();
+    files.join(" and ")
+}
+
 /// Says, once per results file, how many of its stored results are no point of the sweep.
 fn warn_unmatched(summary: &sweep::SweepSummary) {
     for (path, n) in &summary.unmatched {
@@ -964,9 +1146,13 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
         std::fs::create_dir_all(&a.out)
             .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
         let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
+        warpscope::batch::interrupt::install()?;
         let bar = progress_bar()?;
         let summary = sweep::run(&r.sweep, &opts, &bar)?;
         bar.finish_and_clear();
+        if let Some(code) = stopped(&summary, "run", results.display().to_string()) {
+            return Ok(code);
+        }
         eprintln!(
             "{}: {}, {} already done, {} run now, {} not finished cleanly",
             a.spec.display(),

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod dram;
 pub mod dram_bench;
 pub mod export;
+pub mod interrupt;
 pub mod jobs;
 pub mod metrics;
 pub mod peak_memory;
