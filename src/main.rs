@@ -231,6 +231,22 @@ struct SweepArgs {
     /// Parallel runs (default: all cores; at most the runs and 4 per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
+    /// Normalise the results to this variant (a point's assignments as the results' `variant`
+    /// shows them, e.g. "dram.scheduler=fcfs l1.replacement=lru"): prints each variant's
+    /// speedup over it per workload, and the geometric mean.
+    #[arg(long, value_name = "VARIANT", conflicts_with = "merge")]
+    baseline: Option<String>,
+    /// The metric --baseline normalises (one of the grid's): `cycles` (the default) gives the
+    /// speedup, baseline cycles / variant cycles; another the variant's value / the baseline's.
+    #[arg(long, value_name = "KEY", default_value = "cycles", requires = "baseline")]
+    metric: String,
+    /// Write the normalised table as CSV to PATH.
+    #[arg(long, value_name = "PATH", requires = "baseline")]
+    normalised_csv: Option<PathBuf>,
+    /// Draw the normalised results to PATH (SVG): a group of bars per workload and one for the
+    /// geometric mean, a bar per variant.
+    #[arg(long, value_name = "PATH", requires = "baseline")]
+    normalised_svg: Option<PathBuf>,
 }
 
 #[derive(Args, Clone)]
@@ -285,8 +301,31 @@ struct RunArgs {
 
 #[derive(Args)]
 struct CompareArgs {
-    #[command(flatten)]
-    machine: Machine,
+    /// Machine config (RON); the built-in gtx480-sc14 when omitted.
+    #[arg(short, long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+    /// Workload: a RON file, an Accel-Sim trace, or a benchmark name (atax, ...; sized with
+    /// --set workload.KNOB=N); repeat for several benchmarks (a table of each variant's
+    /// speedup over --baseline per benchmark, and their geometric mean). The built-in BFS-like
+    /// kernel when omitted.
+    #[arg(short, long, value_name = "WORKLOAD")]
+    workload: Vec<PathBuf>,
+    /// A file listing workloads, one per line (paths relative to it; `#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    workloads: Option<PathBuf>,
+    /// Override a config key, e.g. --set dram.scheduler=fcfs, or a benchmark's size, e.g.
+    /// --set workload.nx=512 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// The variant the others are normalised to (its name as the table's header shows it):
+    /// prints each variant's speedup over it per benchmark, and the geometric mean. With
+    /// several workloads, the first variant unless given.
+    #[arg(long, value_name = "VARIANT")]
+    baseline: Option<String>,
+    /// The key normalised to the baseline: `cycles` (the default) gives the speedup, baseline
+    /// cycles / variant cycles; any other key the variant's value / the baseline's.
+    #[arg(long, value_name = "KEY", default_value = "cycles")]
+    metric: String,
     /// A key and its values, e.g. --vary dram.scheduler=fcfs,frfcfs (repeat for a cross product).
     #[arg(long, value_name = "KEY=V1,V2,...", required_unless_present = "variant")]
     vary: Vec<String>,
@@ -788,32 +827,103 @@ fn duration(seconds: f64) -> String {
 
 fn compare_cmd(a: CompareArgs) -> Result<i32> {
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
+    let mut inputs = given("-w", &a.workload);
+    inputs.push(("-c", a.config.as_ref().map(|p| p.display().to_string())));
+    inputs.push(("--workloads", a.workloads.as_ref().map(|p| p.display().to_string())));
     check_outputs(
         &[("--csv", a.csv.as_deref()), ("--json", a.json.as_deref()), ("--svg", svg.as_deref())],
-        &pairs(&a.machine.inputs()),
+        &pairs(&inputs),
     )?;
-    let (config, workload) = load(&a.machine)?;
+    let mut args: Vec<String> = Vec::new();
+    for w in &a.workload {
+        let w = w.display().to_string();
+        if args.contains(&w) {
+            return Err(usage(&format!("-w {w}"), "is given twice; give each workload once"));
+        }
+        args.push(w);
+    }
+    if let Some(list) = &a.workloads {
+        for w in compare::workload_list(list)? {
+            if args.contains(&w) {
+                return Err(usage(
+                    &format!("--workloads {}", list.display()),
+                    &format!("lists `{w}`, which -w gives too; give each workload once"),
+                ));
+            }
+            args.push(w);
+        }
+    }
+    let machine =
+        |w: Option<PathBuf>| Machine { config: a.config.clone(), workload: w, sets: a.sets.clone() };
+    let machines: Vec<Machine> = if args.is_empty() {
+        vec![machine(None)]
+    } else {
+        args.iter().map(|w| machine(Some(PathBuf::from(w)))).collect()
+    };
+    let mut workloads = Vec::new();
+    let mut config = None;
+    for m in &machines {
+        let (c, w) = load(m)?;
+        config.get_or_insert(c);
+        workloads.push(w);
+    }
+    let config = config.expect("at least one workload");
     let variants = compare::named_variants(&a.variant, &a.vary)?;
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let normalise = a.baseline.is_some() || workloads.len() > 1;
+    let baseline = match &a.baseline {
+        Some(b) => warpscope::batch::speedup::baseline_index("--baseline", b, &names)?,
+        None => 0,
+    };
     let metrics: Vec<String> = match &a.metrics {
         Some(m) => m.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => compare::default_metrics(),
     };
     let configs = compare::configs(&config, &variants)?;
-    compare::check_metrics(&metrics, &configs, &workload)?;
-    job_pool(a.jobs, configs.len())?;
+    for w in &workloads {
+        compare::check_metrics(&metrics, &configs, w)?;
+        warpscope::batch::metrics::check(
+            std::slice::from_ref(&a.metric),
+            configs.iter().map(|c| (c, Arc::clone(w))),
+        )
+        .map_err(|m| usage(&format!("--metric {}", a.metric), &m))?;
+    }
+    job_pool(a.jobs, configs.len() * workloads.len())?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, ..Default::default() };
     warpscope::batch::interrupt::install()?;
-    let result = compare::compare(&config, &configs, workload, variants, &opts)?;
-    let cut = result.reports.iter().filter(|r| r.status == run::INTERRUPTED).count();
+    let results = compare::compare_all(&config, &configs, &workloads, variants, &opts)?;
+    let reports = || results.iter().flat_map(|c| &c.reports);
+    let cut = reports().filter(|r| r.status == run::INTERRUPTED).count();
     if cut > 0 {
-        eprintln!(
-            "interrupted: {} of {} finished; nothing written",
-            count((result.reports.len() - cut) as u64, "variant"),
-            result.reports.len()
-        );
+        let all = reports().count();
+        eprintln!("interrupted: {} of {all} finished; nothing written", count((all - cut) as u64, "run"));
         return Ok(warpscope::batch::interrupt::EXIT_INTERRUPTED);
     }
+    let stuck = reports().any(|r| r.status == "stuck");
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
+    if normalise {
+        let labels = compare::benchmark_labels(&workloads, &args);
+        let n = compare::normalised(&results, &labels, &a.metric, baseline);
+        if !to_stdout {
+            if let [one] = results.as_slice() {
+                out(&format!("{}\n", one.table(&metrics)))?;
+            }
+            out(&n.table())?;
+        }
+        if let Some(p) = &a.csv {
+            output::write_atomic(p, &n.csv())?;
+        }
+        if let Some(p) = &a.json {
+            output::write_atomic(p, &compare::json_all(&results, &labels))?;
+        }
+        if let Some(p) = &svg {
+            let title =
+                format!("{} across {} on {}", a.metric, count(labels.len() as u64, "benchmark"), config.name);
+            output::write_atomic(p, &n.svg(&title)?)?;
+        }
+        return Ok(if stuck { 1 } else { 0 });
+    }
+    let result = &results[0];
     if !to_stdout {
         out(&result.table(&metrics))?;
     }
@@ -826,7 +936,6 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     if let Some(p) = &svg {
         output::write_atomic(p, &result.svg(&metrics, a.metrics.is_some())?)?;
     }
-    let stuck = result.reports.iter().any(|r| r.status == "stuck");
     Ok(if stuck { 1 } else { 0 })
 }
 
@@ -929,6 +1038,8 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let json = a.json.as_ref().map(|p| p.display().to_string());
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
     let md = a.md.as_ref().map(|p| p.display().to_string());
+    let ncsv = a.normalised_csv.as_ref().map(|p| p.display().to_string());
+    let nsvg = a.normalised_svg.as_ref().map(|p| p.display().to_string());
     // A sweep resumes from its --csv and --json, so they are outputs only; the grid must not be
     // written over. --merge reads the shards' files whole before it writes, so they are not
     // checked.
@@ -939,6 +1050,8 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
             ("--json", json.as_deref()),
             ("--svg", svg.as_deref()),
             ("--md", md.as_deref()),
+            ("--normalised-csv", ncsv.as_deref()),
+            ("--normalised-svg", nsvg.as_deref()),
         ],
         &pairs(&grids),
     )?;
@@ -976,6 +1089,10 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         return Err(usage("sweep", "needs somewhere to write: --csv PATH and/or --json PATH"));
     }
     let s = sweep::Sweep::load(grid)?;
+    let baseline = match &a.baseline {
+        Some(b) => Some(sweep::check_baseline(&s, b, &a.metric)?),
+        None => None,
+    };
     let shard = a.shard.as_deref().map(sweep::parse_shard).transpose()?;
     job_pool(a.jobs, s.points.len())?;
     let opts = sweep::SweepOptions { csv: a.csv.clone(), json: a.json.clone(), shard };
@@ -1001,6 +1118,16 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     }
     if let Some(md) = &md {
         output::write_atomic(md, &sweep::markdown(&s, results)?)?;
+    }
+    if let Some(baseline) = baseline {
+        let n = sweep::normalised(&s, results, &a.metric, baseline)?;
+        out(&n.table())?;
+        if let Some(p) = &ncsv {
+            output::write_atomic(p, &n.csv())?;
+        }
+        if let Some(p) = &nsvg {
+            output::write_atomic(p, &n.svg(&format!("{}: {}", s.name, n.what()))?)?;
+        }
     }
     Ok(if summary.failed > 0 { 1 } else { 0 })
 }

@@ -14,6 +14,7 @@ pub mod peer_log;
 pub mod repro;
 pub mod repro_changes;
 pub mod run;
+pub mod speedup;
 pub mod sweep;
 pub mod table;
 pub mod validate;

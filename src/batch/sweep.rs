@@ -1155,6 +1155,59 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
     Ok(out)
 }
 
+/// The variants of the grid (the points' own assignments), in point order, each once.
+pub fn variant_names(sweep: &Sweep) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in &sweep.points {
+        if !out.contains(&p.variant) {
+            out.push(p.variant.clone());
+        }
+    }
+    out
+}
+
+/// Checks `--baseline NAME --metric KEY` before anything runs: the baseline must be one of the
+/// grid's variants and the metric one of its metrics. Returns the baseline's index among
+/// [`variants`].
+pub fn check_baseline(sweep: &Sweep, name: &str, metric: &str) -> Result<usize, ConfigError> {
+    if !sweep.metrics.iter().any(|m| m == metric) {
+        return Err(ConfigError::argument(
+            format!("--metric {metric}"),
+            format!("is not one of the grid's metrics: {}", sweep.metrics.join(", ")),
+        ));
+    }
+    super::speedup::baseline_index("--baseline", name, &variant_names(sweep))
+}
+
+/// `metric` of every stored point, per workload and variant, normalised to variant `baseline`
+/// (an index among [`variant_names`]).
+pub fn normalised(
+    sweep: &Sweep,
+    results: &Path,
+    metric: &str,
+    baseline: usize,
+) -> Result<super::speedup::Normalised> {
+    let cells = metric_cells(sweep, results)?;
+    let variants = variant_names(sweep);
+    let m = sweep.metrics.iter().position(|k| k == metric).expect("checked by check_baseline");
+    let mut values = vec![vec![None; variants.len()]; sweep.workloads.len()];
+    for (p, c) in sweep.points.iter().zip(&cells) {
+        let Some(c) = c else { continue };
+        let v = variants.iter().position(|v| *v == p.variant).expect("every point's variant is listed");
+        values[p.workload][v] = c.values[m]
+            .as_ref()
+            .and_then(|x| x.as_f64())
+            .map(|value| super::speedup::Value { value, capped: c.capped });
+    }
+    Ok(super::speedup::Normalised {
+        metric: metric.to_string(),
+        baseline,
+        benchmarks: sweep.workloads.iter().map(|(label, _)| label.clone()).collect(),
+        variants,
+        values,
+    })
+}
+
 /// Each finished point's stored report (a JSON-lines file's; `None` where the point has no
 /// run or its run failed), by point index, every stored run checked to be this sweep's as
 /// [`metric_cells`] checks it. A CSV file keeps only the metrics and is refused.
