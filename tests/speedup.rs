@@ -75,7 +75,9 @@ fn compare_over_several_workloads_gives_each_variant_s_speedup_and_the_geometric
     let gm: f64 = rows[4][1].parse().unwrap();
     assert!((gm - (logs / 3.0).exp()).abs() < 1e-12, "{gm}");
     let svg = std::fs::read_to_string(p("s.svg")).unwrap();
-    assert!(svg.contains(">GM<") && svg.contains(">tiny<"), "a group per benchmark and the GM");
+    for label in ["tiny", "atax (nx=64, ny=64)", "bicg (nx=64, ny=64)", "GM"] {
+        assert!(svg.contains(label), "a group per benchmark and the GM: {label}");
+    }
     assert!(warpscope::batch::chart::svg::layout_faults(&svg).is_empty());
 }
 
