@@ -426,6 +426,10 @@ struct BatchArgs {
     machine: Machine,
     #[command(flatten)]
     commands: Commands,
+    /// How `show` commands print their view (`show blame`, `show interference`, `show stats`,
+    /// ...): aligned text, CSV (each table, titles and notes as `#` comments) or JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    format: warpscope::debug::views::export::Format,
 }
 
 #[derive(Args)]
@@ -607,8 +611,33 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
         if line.is_empty() {
             continue;
         }
-        out(&format!("(ws) {line}\n"))?;
-        match session.execute_blocking(line) {
+        use warpscope::debug::views::export::Format;
+        // JSON: a line per command, `{command, view}` for a `show`, `{command, text}` else.
+        let json_line = |key: &str, v: serde_json::Value| {
+            out(&format!("{}\n", serde_json::json!({ "command": line, key: v })))
+        };
+        match a.format {
+            Format::Text => out(&format!("(ws) {line}\n"))?,
+            Format::Csv => out(&format!("# (ws) {line}\n"))?,
+            Format::Json => {}
+        }
+        let shown = match warpscope::debug::command::Command::parse(line) {
+            Ok(warpscope::debug::command::Command::Show { view, args }) if a.format != Format::Text => {
+                Some(warpscope::debug::views::show(&session.scene(), view, &args))
+            }
+            _ => None,
+        };
+        let outcome = match shown {
+            Some(Ok(v)) if a.format == Format::Json => {
+                json_line("view", v.to_json())?;
+                continue;
+            }
+            Some(Ok(v)) => Ok(Outcome::Text(v.to_csv())),
+            Some(Err(e)) => Err(e),
+            None => session.execute_blocking(line),
+        };
+        match outcome {
+            Ok(Outcome::Text(t)) if a.format == Format::Json => json_line("text", t.trim_end().into())?,
             Ok(Outcome::Text(t)) if !t.is_empty() => out(&format!("{}\n", t.trim_end()))?,
             Ok(Outcome::Quit) => break,
             Ok(Outcome::Layout(_)) => out("(layouts apply to the TUI only)\n")?,

@@ -431,14 +431,7 @@ fn drop_defaults(v: &mut serde_json::Value, default: &serde_json::Value) {
     }
 }
 
-/// Quotes a CSV field when needed.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) || s.starts_with(' ') || s.ends_with(' ') {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+pub use crate::output::csv_field;
 
 /// Splits a CSV line into fields (quotes as [`csv_field`] writes them).
 pub fn csv_fields(line: &str) -> Vec<String> {
