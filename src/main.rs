@@ -815,12 +815,13 @@ fn progress_line(p: &run::Progress, seconds: f64) -> String {
         Some(d) if d > 0.0 && d < 1.0 => format!(", eta {}", duration(seconds * (1.0 - d) / d)),
         _ => String::new(),
     };
+    // The most wanted first: a narrow terminal cuts the end.
     format!(
-        "cycle {}, {} thread instructions, IPC {}, {} elapsed{eta}",
+        "cycle {}, IPC {}{eta}, {} elapsed, {} thread instructions",
         group(n.cycle),
-        group(n.thread_instructions),
         decimal(ipc, 1),
-        duration(seconds)
+        duration(seconds),
+        group(n.thread_instructions)
     )
 }
 

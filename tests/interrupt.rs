@@ -3,6 +3,8 @@
 //! and sends it SIGINT, as a terminal's Ctrl-C does.
 #![cfg(unix)]
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -68,16 +70,12 @@ fn rows(csv: &Path) -> usize {
 #[test]
 fn an_interrupted_sweep_keeps_the_finished_points_and_resumes_from_them() {
     let dir = tempfile::tempdir().unwrap();
-    let here = std::env::current_dir().unwrap();
-    let grid = dir.path().join("grid.ron");
-    std::fs::write(
-        &grid,
-        format!(
-            "(workloads: [\"{}\"], grid: [\"l2.ways=4,8,16,32,64,128\"], metrics: [\"cycles\"])",
-            here.join("sample-configs/workloads/bfs.ron").display()
-        ),
-    )
-    .unwrap();
+    let bfs = std::env::current_dir().unwrap().join("sample-configs/workloads/bfs.ron");
+    let grid = common::grid_file(
+        dir.path(),
+        &[bfs.display().to_string()],
+        "grid: [\"l2.ways=4,8,16,32,64,128\"], metrics: [\"cycles\"]",
+    );
     let csv = dir.path().join("out.csv");
     let child = Command::new(BIN)
         .arg("sweep")

@@ -1,18 +1,16 @@
 //! `run --series`, `--progress-every` and `-q` (issue 39.1, 39.5): what the files and lines say,
 //! checked against the run's own report, and the bad input refused before anything runs.
 
-use std::process::Command;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
 const SMALL: &str = "tests/fixtures/small.ron";
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+use common::run_cli as run;
+
+/// `run` on the small machine with ATAX of n × n and the further arguments `extra`.
+fn run_atax(n: u32, extra: &[&str]) -> (i32, String, String) {
+    let (nx, ny) = (format!("workload.nx={n}"), format!("workload.ny={n}"));
+    run(&[&["run", "-c", SMALL, "-w", "atax", "--set", &nx, "--set", &ny], extra].concat())
 }
 
 #[test]
@@ -20,24 +18,7 @@ fn the_series_has_a_row_per_interval_whose_counts_make_up_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let (series, json) = (dir.path().join("s.csv"), dir.path().join("r.json"));
     let (series, json) = (series.to_str().unwrap(), json.to_str().unwrap());
-    let (code, _, err) = run(&[
-        "run",
-        "-c",
-        SMALL,
-        "-w",
-        "atax",
-        "--set",
-        "workload.nx=64",
-        "--set",
-        "workload.ny=64",
-        "--series",
-        series,
-        "--every",
-        "500",
-        "--json",
-        json,
-        "-q",
-    ]);
+    let (code, _, err) = run_atax(64, &["--series", series, "--every", "500", "--json", json, "-q"]);
     assert_eq!(code, 0, "{err}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let cycles = report["cycles"].as_u64().unwrap();
@@ -77,20 +58,7 @@ fn the_series_has_a_row_per_interval_whose_counts_make_up_the_run() {
 
 #[test]
 fn progress_lines_go_to_standard_error_every_n_cycles_and_q_silences_them() {
-    let args = [
-        "run",
-        "-c",
-        SMALL,
-        "-w",
-        "atax",
-        "--set",
-        "workload.nx=32",
-        "--set",
-        "workload.ny=32",
-        "--progress-every",
-        "1000",
-    ];
-    let (code, out, err) = run(&args);
+    let (code, out, err) = run_atax(32, &["--progress-every", "1000"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = err.lines().collect();
     assert!(lines.len() >= 2, "{err}");
@@ -101,9 +69,7 @@ fn progress_lines_go_to_standard_error_every_n_cycles_and_q_silences_them() {
     // The last line is at the run's end, the summary's cycle count.
     let cycles = done.split("done in ").nth(1).unwrap().split(' ').next().unwrap();
     assert!(last.starts_with(&format!("cycles simulated: {cycles}  ")), "{last} / {done}");
-    let mut quiet = args.to_vec();
-    quiet.push("-q");
-    let (code, out, err) = run(&quiet);
+    let (code, out, err) = run_atax(32, &["--progress-every", "1000", "-q"]);
     assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
 }
 

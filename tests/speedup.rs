@@ -2,19 +2,11 @@
 //! --baseline` normalise to a baseline variant, per benchmark and as a geometric mean; checked
 //! against the runs' own cycles.
 
-use std::process::Command;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpscope");
 const SMALL: &str = "tests/fixtures/small.ron";
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::run_cli as run;
 
 fn csv_rows(text: &str) -> Vec<Vec<String>> {
     text.lines().map(warpscope::batch::sweep::csv_fields).collect()
@@ -105,24 +97,22 @@ fn bad_workload_lists_and_baselines_exit_2_before_anything_runs() {
 fn a_sweep_normalises_any_grid_to_a_baseline_variant() {
     let dir = tempfile::tempdir().unwrap();
     let here = std::env::current_dir().unwrap();
-    let grid = dir.path().join("grid.ron");
-    std::fs::write(
-        &grid,
-        format!(
-            "(config: Some(\"{}\"), workloads: [\"{}\", \"atax.ron\"], grid: [\"dram.scheduler=fcfs,frfcfs\", \"l1.replacement=lru,rrip\"], metrics: [\"cycles\", \"ipc\"])",
-            here.join(SMALL).display(),
-            here.join("tests/fixtures/tiny.ron").display()
+    let tiny = here.join("tests/fixtures/tiny.ron").display().to_string();
+    let grid = common::grid_file(
+        dir.path(),
+        &[tiny, "atax.ron".into()],
+        &format!(
+            "config: Some({:?}), grid: [\"dram.scheduler=fcfs,frfcfs\", \"l1.replacement=lru,rrip\"], metrics: [\"cycles\", \"ipc\"]",
+            here.join(SMALL).display().to_string()
         ),
-    )
-    .unwrap();
+    );
     list(dir.path());
     let p = |f: &str| dir.path().join(f).display().to_string();
+    let results = p("r.csv");
+    let sweep =
+        |extra: &[&str]| run(&[&["sweep", grid.to_str().unwrap(), "--csv", &results], extra].concat());
     let base = "dram.scheduler=frfcfs l1.replacement=lru";
-    let (code, out, err) = run(&[
-        "sweep",
-        grid.to_str().unwrap(),
-        "--csv",
-        &p("r.csv"),
+    let (code, out, err) = sweep(&[
         "--baseline",
         base,
         "--metric",
@@ -147,19 +137,10 @@ fn a_sweep_normalises_any_grid_to_a_baseline_variant() {
     let want = ipc("atax.ron", "dram.scheduler=fcfs l1.replacement=rrip") / ipc("atax.ron", base);
     assert_eq!(n[2][v].parse::<f64>().unwrap(), want, "the variant's ipc / the baseline's");
     assert_eq!(n[3][0], "GM");
-    let (code, _, err) = run(&["sweep", grid.to_str().unwrap(), "--csv", &p("r.csv"), "--baseline", "fcfs"]);
+    let (code, _, err) = sweep(&["--baseline", "fcfs"]);
     assert_eq!(code, 2);
     assert!(err.contains("--baseline fcfs: names no variant"), "{err}");
-    let (code, _, err) = run(&[
-        "sweep",
-        grid.to_str().unwrap(),
-        "--csv",
-        &p("r.csv"),
-        "--baseline",
-        base,
-        "--metric",
-        "l1.hit_rate",
-    ]);
+    let (code, _, err) = sweep(&["--baseline", base, "--metric", "l1.hit_rate"]);
     assert_eq!(code, 2);
     assert!(err.contains("--metric l1.hit_rate: is not one of the grid's metrics"), "{err}");
 }

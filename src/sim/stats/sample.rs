@@ -142,12 +142,14 @@ impl Interval {
     /// a queue's capacity (the queue sums and cycles are over every channel, so their ratio is
     /// a channel's mean).
     pub fn dram_read_queue_occupancy(&self) -> f64 {
-        ratio(self.delta(|s| s.dram_read_queue_sum), self.delta(|s| s.dram_cycles))
-            / (self.to.dram_read_queue_capacity as f64).max(1.0)
+        self.dram_queue_occupancy(|s| s.dram_read_queue_sum, self.to.dram_read_queue_capacity)
     }
 
     pub fn dram_write_queue_occupancy(&self) -> f64 {
-        ratio(self.delta(|s| s.dram_write_queue_sum), self.delta(|s| s.dram_cycles))
-            / (self.to.dram_write_queue_capacity as f64).max(1.0)
+        self.dram_queue_occupancy(|s| s.dram_write_queue_sum, self.to.dram_write_queue_capacity)
+    }
+
+    fn dram_queue_occupancy(&self, sum: impl Fn(&Sample) -> u64, capacity: u64) -> f64 {
+        ratio(self.delta(sum), self.delta(|s| s.dram_cycles)) / (capacity as f64).max(1.0)
     }
 }
