@@ -1433,6 +1433,24 @@ mod tests {
     use warpscope::workload::bench::progress::Stage;
 
     #[test]
+    fn the_run_bar_gives_an_eta_only_once_a_share_is_done() {
+        use warpscope::sim::stats::sample::Sample;
+        let now = Sample { cycle: 20_000, thread_instructions: 50_000, ..Sample::default() };
+        let unknown = run::Progress { now, done: None, finished: false };
+        assert_eq!(
+            progress_line(&unknown, 10.0),
+            "cycle 20,000, IPC 2.5, 10 s elapsed, 50,000 thread instructions"
+        );
+        // A quarter done in 10 s: 30 s to go.
+        let quarter = run::Progress { done: Some(0.25), ..unknown };
+        assert!(progress_line(&quarter, 10.0).starts_with("cycle 20,000, IPC 2.5, eta 30 s, 10 s elapsed"));
+        assert_eq!(
+            (duration(59.4), duration(125.0), duration(7_500.0)),
+            ("59 s".into(), "2 min 05 s".into(), "2 h 05 min".into())
+        );
+    }
+
+    #[test]
     fn the_input_progress_line_gives_the_share_where_the_length_is_known_and_the_count_where_not() {
         let known = Stage { name: "graph nodes", done: 250, total: Some(1000) };
         assert_eq!(input_progress_line(&known, 3), "generating the workload's input: graph nodes 25 % (3 s)");

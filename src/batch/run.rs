@@ -377,7 +377,7 @@ pub fn kernels_csv(report: &Report) -> String {
         let cells: Vec<String> = fields
             .values()
             .map(|v| match v {
-                serde_json::Value::String(s) => super::sweep::csv_field(s),
+                serde_json::Value::String(s) => crate::output::csv_field(s),
                 v => v.to_string(),
             })
             .collect();

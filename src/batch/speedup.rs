@@ -121,7 +121,7 @@ impl Normalised {
     /// CSV: a row per benchmark and the geometric mean's, a column per variant, raw ratios.
     pub fn csv(&self) -> String {
         let line = |cells: &[String]| {
-            cells.iter().map(|c| super::sweep::csv_field(c)).collect::<Vec<_>>().join(",") + "\n"
+            cells.iter().map(|c| crate::output::csv_field(c)).collect::<Vec<_>>().join(",") + "\n"
         };
         let mut out = line(&self.header());
         for row in self.rows(false) {

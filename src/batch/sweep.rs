@@ -1396,6 +1396,16 @@ mod tests {
     }
 
     #[test]
+    fn the_bar_lists_the_running_points_and_estimates_from_them_once_anything_is_done() {
+        let mut shares = std::collections::BTreeMap::new();
+        shares.insert(3, 0.0);
+        assert_eq!(running_message(&shares, 0, 12, 40.0), "; running #3 0%", "nothing done: no ETA");
+        shares.insert(5, 0.5);
+        // 2 points finished and 0.5 of another in 20 s: 2.5 of 12 done, 9.5 to go at 8 s each.
+        assert_eq!(running_message(&shares, 2, 12, 20.0), ", eta 76 s; running #3 0% #5 50%");
+    }
+
+    #[test]
     fn csv_fields_round_trip() {
         for row in
             [vec!["0", "a | l1.sets=32", "x"], vec!["1", "say \"hi\", there", ""], vec![" lead", "", ","]]
