@@ -235,6 +235,22 @@ struct SweepArgs {
     /// Parallel runs (default: all cores; at most the runs and 4 per core).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
+    /// Normalise the results to this variant (a point's assignments as the results' `variant`
+    /// shows them, e.g. "dram.scheduler=fcfs l1.replacement=lru"): prints each variant's
+    /// speedup over it per workload, and the geometric mean.
+    #[arg(long, value_name = "VARIANT", conflicts_with = "merge")]
+    baseline: Option<String>,
+    /// The metric --baseline normalises (one of the grid's): `cycles` (the default) gives the
+    /// speedup, baseline cycles / variant cycles; another the variant's value / the baseline's.
+    #[arg(long, value_name = "KEY", default_value = "cycles", requires = "baseline")]
+    metric: String,
+    /// Write the normalised table as CSV to PATH.
+    #[arg(long, value_name = "PATH", requires = "baseline")]
+    normalised_csv: Option<PathBuf>,
+    /// Draw the normalised results to PATH (SVG): a group of bars per workload and one for the
+    /// geometric mean, a bar per variant.
+    #[arg(long, value_name = "PATH", requires = "baseline")]
+    normalised_svg: Option<PathBuf>,
 }
 
 #[derive(Args, Clone)]
@@ -265,7 +281,24 @@ struct RunArgs {
     /// Write every DRAM command to PATH: `<dram_cycle> <channel> <bank_group> <bank> <CMD> <row> <col>`.
     #[arg(long, value_name = "PATH|-")]
     dram_trace: Option<String>,
-    /// Do not print the summary.
+    /// Also print a table of per-kernel-launch statistics.
+    #[arg(long)]
+    per_kernel: bool,
+    /// Write the per-kernel-launch statistics as CSV to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    kernels_csv: Option<String>,
+    /// Write a row of per-interval statistics (IPC, DRAM bandwidth, hit rates, occupancies)
+    /// every --every core cycles as CSV to PATH (`-` for standard output).
+    #[arg(long, value_name = "PATH|-")]
+    series: Option<String>,
+    /// The interval of --series, in core cycles.
+    #[arg(long, value_name = "N", default_value_t = 10_000, requires = "series")]
+    every: u64,
+    /// Print a statistics line to standard error every N core cycles (also when it is not a
+    /// terminal).
+    #[arg(long, value_name = "N")]
+    progress_every: Option<u64>,
+    /// Do not print the summary, the progress bar or progress lines.
     #[arg(short, long)]
     quiet: bool,
 }
@@ -293,8 +326,31 @@ struct DiffArgs {
 
 #[derive(Args)]
 struct CompareArgs {
-    #[command(flatten)]
-    machine: Machine,
+    /// Machine config (RON); the built-in gtx480-sc14 when omitted.
+    #[arg(short, long, value_name = "CONFIG")]
+    config: Option<PathBuf>,
+    /// Workload: a RON file, an Accel-Sim trace, or a benchmark name (atax, ...; sized with
+    /// --set workload.KNOB=N); repeat for several benchmarks (a table of each variant's
+    /// speedup over --baseline per benchmark, and their geometric mean). The built-in BFS-like
+    /// kernel when omitted.
+    #[arg(short, long, value_name = "WORKLOAD")]
+    workload: Vec<PathBuf>,
+    /// A file listing workloads, one per line (paths relative to it; `#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    workloads: Option<PathBuf>,
+    /// Override a config key, e.g. --set dram.scheduler=fcfs, or a benchmark's size, e.g.
+    /// --set workload.nx=512 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// The variant the others are normalised to (its name as the table's header shows it):
+    /// prints each variant's speedup over it per benchmark, and the geometric mean. With
+    /// several workloads, the first variant unless given.
+    #[arg(long, value_name = "VARIANT")]
+    baseline: Option<String>,
+    /// The key normalised to the baseline: `cycles` (the default) gives the speedup, baseline
+    /// cycles / variant cycles; any other key the variant's value / the baseline's.
+    #[arg(long, value_name = "KEY", default_value = "cycles")]
+    metric: String,
     /// A key and its values, e.g. --vary dram.scheduler=fcfs,frfcfs (repeat for a cross product).
     #[arg(long, value_name = "KEY=V1,V2,...", required_unless_present = "variant")]
     vary: Vec<String>,
@@ -395,6 +451,10 @@ struct BatchArgs {
     machine: Machine,
     #[command(flatten)]
     commands: Commands,
+    /// How `show` commands print their view (`show blame`, `show interference`, `show stats`,
+    /// ...): aligned text, CSV (each table, titles and notes as `#` comments) or JSON.
+    #[arg(long, value_enum, default_value = "text")]
+    format: warpscope::debug::views::export::Format,
 }
 
 #[derive(Args)]
@@ -577,8 +637,33 @@ fn batch_cmd(a: BatchArgs) -> Result<i32> {
         if line.is_empty() {
             continue;
         }
-        out(&format!("(ws) {line}\n"))?;
-        match session.execute_blocking(line) {
+        use warpscope::debug::views::export::Format;
+        // JSON: a line per command, `{command, view}` for a `show`, `{command, text}` else.
+        let json_line = |key: &str, v: serde_json::Value| {
+            out(&format!("{}\n", serde_json::json!({ "command": line, key: v })))
+        };
+        match a.format {
+            Format::Text => out(&format!("(ws) {line}\n"))?,
+            Format::Csv => out(&format!("# (ws) {line}\n"))?,
+            Format::Json => {}
+        }
+        let shown = match warpscope::debug::command::Command::parse(line) {
+            Ok(warpscope::debug::command::Command::Show { view, args }) if a.format != Format::Text => {
+                Some(warpscope::debug::views::show(&session.scene(), view, &args))
+            }
+            _ => None,
+        };
+        let outcome = match shown {
+            Some(Ok(v)) if a.format == Format::Json => {
+                json_line("view", v.to_json())?;
+                continue;
+            }
+            Some(Ok(v)) => Ok(Outcome::Text(v.to_csv())),
+            Some(Err(e)) => Err(e),
+            None => session.execute_blocking(line),
+        };
+        match outcome {
+            Ok(Outcome::Text(t)) if a.format == Format::Json => json_line("text", t.trim_end().into())?,
             Ok(Outcome::Text(t)) if !t.is_empty() => out(&format!("{}\n", t.trim_end()))?,
             Ok(Outcome::Quit) => break,
             Ok(Outcome::Layout(_)) => out("(layouts apply to the TUI only)\n")?,
@@ -653,43 +738,248 @@ fn with_input_progress<T>(make: impl FnOnce() -> T) -> T {
 
 fn run_cmd(a: RunArgs) -> Result<i32> {
     check_outputs(
-        &[("--json", a.json.as_deref()), ("--dram-trace", a.dram_trace.as_deref())],
+        &[
+            ("--json", a.json.as_deref()),
+            ("--dram-trace", a.dram_trace.as_deref()),
+            ("--kernels-csv", a.kernels_csv.as_deref()),
+            ("--series", a.series.as_deref()),
+        ],
         &pairs(&a.machine.inputs()),
     )?;
+    if a.every == 0 {
+        return Err(usage("--every 0", "give the interval of --series in core cycles, 1 or more"));
+    }
+    if a.progress_every == Some(0) {
+        return Err(usage("--progress-every 0", "give the cycles between progress lines, 1 or more"));
+    }
     let (config, workload) = load(&a.machine)?;
-    let opts =
-        run::RunOptions { max_cycles: a.max_cycles, dram_trace: a.dram_trace.clone(), ..Default::default() };
+    let to_stdout =
+        [&a.json, &a.dram_trace, &a.kernels_csv, &a.series].iter().any(|o| o.as_deref() == Some("-"));
+    let watch = (!a.quiet).then(|| run_progress(a.progress_every)).flatten();
+    let opts = run::RunOptions {
+        max_cycles: a.max_cycles,
+        dram_trace: a.dram_trace.clone(),
+        series: a.series.clone().map(|path| run::SeriesOptions { path, every: a.every }),
+        watch: watch.as_ref().map(|(w, _)| w.clone()),
+        ..Default::default()
+    };
+    warpscope::batch::interrupt::install()?;
     let (gpu, report) = run::simulate(&config, workload, &opts)?;
-    if !a.quiet && a.json.as_deref() != Some("-") && a.dram_trace.as_deref() != Some("-") {
+    if let Some((_, bar)) = &watch {
+        bar.finish_and_clear();
+    }
+    if !a.quiet && !to_stdout {
         out(&run::summary(&report))?;
+        if a.per_kernel {
+            out(&format!("\n{}", run::kernel_table(&report)))?;
+        }
     }
     if let Some(path) = &a.json {
         output::write_atomic(path, &(serde_json::to_string_pretty(&report)? + "\n"))?;
     }
+    if let Some(path) = &a.kernels_csv {
+        output::write_atomic(path, &run::kernels_csv(&report))?;
+    }
     if let warpscope::sim::Status::Stuck(why) = &gpu.status {
         eprintln!("error: the machine is stuck: {why}");
+    }
+    if report.status == run::INTERRUPTED {
+        eprintln!("interrupted at cycle {}: the report above is of the run so far", group(report.cycles));
+        return Ok(warpscope::batch::interrupt::EXIT_INTERRUPTED);
     }
     Ok(run::exit_code(&gpu.status))
 }
 
+/// `run`'s progress: a bar on a terminal (standard error) and, every `every` cycles, a
+/// statistics line (on any standard error). None when neither is shown.
+fn run_progress(every: Option<u64>) -> Option<(run::Watch, indicatif::ProgressBar)> {
+    use std::sync::Mutex;
+    use std::time::Instant;
+    let terminal = std::io::stderr().is_terminal();
+    if !terminal && every.is_none() {
+        return None;
+    }
+    let bar = if terminal {
+        let style = indicatif::ProgressStyle::with_template("{bar:30} {wide_msg}").expect("a valid template");
+        indicatif::ProgressBar::new(1000).with_style(style)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let last = Mutex::new(None);
+    let shown = bar.clone();
+    let tell = move |p: &run::Progress| {
+        let seconds = start.elapsed().as_secs_f64();
+        let line = progress_line(p, seconds);
+        if let Some(d) = p.done {
+            shown.set_position((d * 1000.0) as u64);
+        }
+        shown.set_message(line.clone());
+        let Some(every) = every else { return };
+        let mut last = last.lock().expect("no panic while held");
+        let due = p.now.cycle.is_multiple_of(every) || p.finished;
+        if due && last.is_none_or(|l: warpscope::sim::stats::sample::Sample| l.cycle < p.now.cycle) {
+            let from = last.unwrap_or_default();
+            let text = statistics_line(&warpscope::sim::stats::sample::Interval::new(from, p.now), seconds);
+            if shown.is_hidden() {
+                eprintln!("{text}");
+            } else {
+                shown.println(text);
+            }
+            *last = Some(p.now);
+        }
+    };
+    Some((run::Watch { every: every.unwrap_or(0), tell: Arc::new(tell) }, bar))
+}
+
+/// The bar's message: cycles, instructions and IPC so far, and an ETA once the share done is
+/// known.
+fn progress_line(p: &run::Progress, seconds: f64) -> String {
+    let n = &p.now;
+    let ipc = if n.cycle == 0 { 0.0 } else { n.thread_instructions as f64 / n.cycle as f64 };
+    let eta = match p.done {
+        Some(d) if d > 0.0 && d < 1.0 => format!(", eta {}", duration(seconds * (1.0 - d) / d)),
+        _ => String::new(),
+    };
+    // The most wanted first: a narrow terminal cuts the end.
+    format!(
+        "cycle {}, IPC {}{eta}, {} elapsed, {} thread instructions",
+        group(n.cycle),
+        decimal(ipc, 1),
+        duration(seconds),
+        group(n.thread_instructions)
+    )
+}
+
+/// A GPGPU-Sim-style statistics line over the interval `i`: totals so far and the interval's
+/// rates.
+fn statistics_line(i: &warpscope::sim::stats::sample::Interval, seconds: f64) -> String {
+    let t = &i.to;
+    let rate = if seconds > 0.0 { t.cycle as f64 / seconds } else { 0.0 };
+    format!(
+        "cycles simulated: {}  inst.: {} (ipc={})  interval: ipc={} dram_bw={:.1}% row_hit={:.1}% l1_hit={:.1}% l2_hit={:.1}%  sim_rate={} cycles/s  elapsed={}",
+        group(t.cycle),
+        group(t.thread_instructions),
+        decimal(if t.cycle == 0 { 0.0 } else { t.thread_instructions as f64 / t.cycle as f64 }, 1),
+        decimal(i.ipc(), 1),
+        100.0 * i.dram_bandwidth_utilization(),
+        100.0 * i.dram_row_hit_rate(),
+        100.0 * i.l1_hit_rate(),
+        100.0 * i.l2_hit_rate(),
+        decimal(rate, 0),
+        duration(seconds)
+    )
+}
+
+/// Seconds as `42 s`, `3 min 05 s` or `2 h 07 min`.
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+    }
+}
+
 fn compare_cmd(a: CompareArgs) -> Result<i32> {
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
+    let mut inputs = given("-w", &a.workload);
+    inputs.push(("-c", a.config.as_ref().map(|p| p.display().to_string())));
+    inputs.push(("--workloads", a.workloads.as_ref().map(|p| p.display().to_string())));
     check_outputs(
         &[("--csv", a.csv.as_deref()), ("--json", a.json.as_deref()), ("--svg", svg.as_deref())],
-        &pairs(&a.machine.inputs()),
+        &pairs(&inputs),
     )?;
-    let (config, workload) = load(&a.machine)?;
+    let mut args: Vec<String> = Vec::new();
+    for w in &a.workload {
+        let w = w.display().to_string();
+        if args.contains(&w) {
+            return Err(usage(&format!("-w {w}"), "is given twice; give each workload once"));
+        }
+        args.push(w);
+    }
+    if let Some(list) = &a.workloads {
+        for w in compare::workload_list(list)? {
+            if args.contains(&w) {
+                return Err(usage(
+                    &format!("--workloads {}", list.display()),
+                    &format!("lists `{w}`, which -w gives too; give each workload once"),
+                ));
+            }
+            args.push(w);
+        }
+    }
+    let machine =
+        |w: Option<PathBuf>| Machine { config: a.config.clone(), workload: w, sets: a.sets.clone() };
+    let machines: Vec<Machine> = if args.is_empty() {
+        vec![machine(None)]
+    } else {
+        args.iter().map(|w| machine(Some(PathBuf::from(w)))).collect()
+    };
+    let mut workloads = Vec::new();
+    let mut config = None;
+    for m in &machines {
+        let (c, w) = load(m)?;
+        config.get_or_insert(c);
+        workloads.push(w);
+    }
+    let config = config.expect("at least one workload");
     let variants = compare::named_variants(&a.variant, &a.vary)?;
+    let names: Vec<String> = variants.iter().map(|v| v.name.clone()).collect();
+    let normalise = a.baseline.is_some() || workloads.len() > 1;
+    let baseline = match &a.baseline {
+        Some(b) => warpscope::batch::speedup::baseline_index("--baseline", b, &names)?,
+        None => 0,
+    };
     let metrics: Vec<String> = match &a.metrics {
         Some(m) => m.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
         None => compare::default_metrics(),
     };
     let configs = compare::configs(&config, &variants)?;
-    compare::check_metrics(&metrics, &configs, &workload)?;
-    job_pool(a.jobs, configs.len())?;
+    for w in &workloads {
+        compare::check_metrics(&metrics, &configs, w)?;
+        warpscope::batch::metrics::check(
+            std::slice::from_ref(&a.metric),
+            configs.iter().map(|c| (c, Arc::clone(w))),
+        )
+        .map_err(|m| usage(&format!("--metric {}", a.metric), &m))?;
+    }
+    job_pool(a.jobs, configs.len() * workloads.len())?;
     let opts = run::RunOptions { max_cycles: a.max_cycles, ..Default::default() };
-    let result = compare::compare(&config, &configs, workload, variants, &opts)?;
+    warpscope::batch::interrupt::install()?;
+    let results = compare::compare_all(&config, &configs, &workloads, variants, &opts)?;
+    let reports = || results.iter().flat_map(|c| &c.reports);
+    let cut = reports().filter(|r| r.status == run::INTERRUPTED).count();
+    if cut > 0 {
+        let all = reports().count();
+        eprintln!("interrupted: {} of {all} finished; nothing written", count((all - cut) as u64, "run"));
+        return Ok(warpscope::batch::interrupt::EXIT_INTERRUPTED);
+    }
+    let stuck = reports().any(|r| r.status == "stuck");
     let to_stdout = a.csv.as_deref() == Some("-") || a.json.as_deref() == Some("-");
+    if normalise {
+        let labels = compare::benchmark_labels(&workloads, &args);
+        let n = compare::normalised(&results, &labels, &a.metric, baseline);
+        if !to_stdout {
+            if let [one] = results.as_slice() {
+                out(&format!("{}\n", one.table(&metrics)))?;
+            }
+            out(&n.table())?;
+        }
+        if let Some(p) = &a.csv {
+            output::write_atomic(p, &n.csv())?;
+        }
+        if let Some(p) = &a.json {
+            output::write_atomic(p, &compare::json_all(&results, &labels))?;
+        }
+        if let Some(p) = &svg {
+            let title =
+                format!("{} across {} on {}", a.metric, count(labels.len() as u64, "benchmark"), config.name);
+            output::write_atomic(p, &n.svg(&title)?)?;
+        }
+        return Ok(if stuck { 1 } else { 0 });
+    }
+    let result = &results[0];
     if !to_stdout {
         out(&result.table(&metrics))?;
     }
@@ -702,7 +992,6 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
     if let Some(p) = &svg {
         output::write_atomic(p, &result.svg(&metrics, a.metrics.is_some())?)?;
     }
-    let stuck = result.reports.iter().any(|r| r.status == "stuck");
     Ok(if stuck { 1 } else { 0 })
 }
 
@@ -817,10 +1106,14 @@ fn dram_cmd(a: DramArgs) -> Result<i32> {
 /// A progress bar over points on a terminal; hidden when standard error is not one.
 fn progress_bar() -> Result<indicatif::ProgressBar> {
     Ok(if std::io::stderr().is_terminal() {
+        // No `{eta}`: indicatif's reads "0s" before the first point ends; the sweep's message
+        // gives one once the running points say how far they are.
         let style = indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} points, {elapsed} elapsed, eta {eta}  {wide_msg}",
+            "{bar:30} {pos}/{len} points, {elapsed} elapsed{wide_msg}",
         )?;
-        indicatif::ProgressBar::new(0).with_style(style)
+        let bar = indicatif::ProgressBar::new(0).with_style(style);
+        bar.enable_steady_tick(std::time::Duration::from_secs(1));
+        bar
     } else {
         indicatif::ProgressBar::hidden()
     })
@@ -831,6 +1124,8 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     let json = a.json.as_ref().map(|p| p.display().to_string());
     let svg = a.svg.as_ref().map(|p| p.display().to_string());
     let md = a.md.as_ref().map(|p| p.display().to_string());
+    let ncsv = a.normalised_csv.as_ref().map(|p| p.display().to_string());
+    let nsvg = a.normalised_svg.as_ref().map(|p| p.display().to_string());
     // A sweep resumes from its --csv and --json, so they are outputs only; the grid must not be
     // written over. --merge reads the shards' files whole before it writes, so they are not
     // checked.
@@ -841,6 +1136,8 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
             ("--json", json.as_deref()),
             ("--svg", svg.as_deref()),
             ("--md", md.as_deref()),
+            ("--normalised-csv", ncsv.as_deref()),
+            ("--normalised-svg", nsvg.as_deref()),
         ],
         &pairs(&grids),
     )?;
@@ -878,12 +1175,20 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
         return Err(usage("sweep", "needs somewhere to write: --csv PATH and/or --json PATH"));
     }
     let s = sweep::Sweep::load(grid)?;
+    let baseline = match &a.baseline {
+        Some(b) => Some(sweep::check_baseline(&s, b, &a.metric)?),
+        None => None,
+    };
     let shard = a.shard.as_deref().map(sweep::parse_shard).transpose()?;
     job_pool(a.jobs, s.points.len())?;
     let opts = sweep::SweepOptions { csv: a.csv.clone(), json: a.json.clone(), shard };
+    warpscope::batch::interrupt::install()?;
     let bar = progress_bar()?;
     let summary = sweep::run(&s, &opts, &bar)?;
     bar.finish_and_clear();
+    if let Some(code) = stopped(&summary, "point", results_named(&a.csv, &a.json)) {
+        return Ok(code);
+    }
     eprintln!(
         "{}: {} in this shard, {} already done, {} run, {} not finished cleanly",
         grid.display(),
@@ -899,6 +1204,16 @@ fn sweep_cmd(a: SweepArgs) -> Result<i32> {
     }
     if let Some(md) = &md {
         output::write_atomic(md, &sweep::markdown(&s, results)?)?;
+    }
+    if let Some(baseline) = baseline {
+        let n = sweep::normalised(&s, results, &a.metric, baseline)?;
+        out(&n.table())?;
+        if let Some(p) = &ncsv {
+            output::write_atomic(p, &n.csv())?;
+        }
+        if let Some(p) = &nsvg {
+            output::write_atomic(p, &n.svg(&format!("{}: {}", s.name, n.what()))?)?;
+        }
     }
     Ok(if summary.failed > 0 { 1 } else { 0 })
 }
@@ -955,6 +1270,30 @@ fn config_import_cmd(a: ImportArgs) -> Result<i32> {
         );
     }
     Ok(0)
+}
+
+/// After a sweep stopped by Ctrl-C: says how many of its points finished (kept in `kept`, where
+/// the same command resumes) and gives the exit code; None when it was not stopped.
+fn stopped(summary: &sweep::SweepSummary, noun: &str, kept: String) -> Option<i32> {
+    if summary.interrupted == 0 {
+        return None;
+    }
+    let finished = summary.ran - summary.interrupted;
+    eprintln!(
+        "interrupted: {} of the {} to run finished and {} kept in {kept} ({} already there); {} not run or abandoned. The same command resumes.",
+        count(finished as u64, noun),
+        summary.ran,
+        if finished == 1 { "is" } else { "are" },
+        summary.skipped,
+        summary.interrupted
+    );
+    Some(warpscope::batch::interrupt::EXIT_INTERRUPTED)
+}
+
+/// The results files a sweep writes, for messages.
+fn results_named(csv: &Option<PathBuf>, json: &Option<PathBuf>) -> String {
+    let files: Vec<String> = csv.iter().chain(json.iter()).map(|p| p.display().to_string()).collect();
+    files.join(" and ")
 }
 
 /// Says, once per results file, how many of its stored results are no point of the sweep.
@@ -1020,9 +1359,13 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
         std::fs::create_dir_all(&a.out)
             .map_err(|e| usage(&format!("--out {dir}"), &format!("cannot be created: {e}")))?;
         let opts = sweep::SweepOptions { csv: None, json: Some(results.clone()), shard: None };
+        warpscope::batch::interrupt::install()?;
         let bar = progress_bar()?;
         let summary = sweep::run(&r.sweep, &opts, &bar)?;
         bar.finish_and_clear();
+        if let Some(code) = stopped(&summary, "run", results.display().to_string()) {
+            return Ok(code);
+        }
         eprintln!(
             "{}: {}, {} already done, {} run now, {} not finished cleanly",
             a.spec.display(),
@@ -1144,6 +1487,24 @@ fn timeline_cmd(a: TimelineArgs) -> Result<i32> {
 mod tests {
     use super::*;
     use warpscope::workload::bench::progress::Stage;
+
+    #[test]
+    fn the_run_bar_gives_an_eta_only_once_a_share_is_done() {
+        use warpscope::sim::stats::sample::Sample;
+        let now = Sample { cycle: 20_000, thread_instructions: 50_000, ..Sample::default() };
+        let unknown = run::Progress { now, done: None, finished: false };
+        assert_eq!(
+            progress_line(&unknown, 10.0),
+            "cycle 20,000, IPC 2.5, 10 s elapsed, 50,000 thread instructions"
+        );
+        // A quarter done in 10 s: 30 s to go.
+        let quarter = run::Progress { done: Some(0.25), ..unknown };
+        assert!(progress_line(&quarter, 10.0).starts_with("cycle 20,000, IPC 2.5, eta 30 s, 10 s elapsed"));
+        assert_eq!(
+            (duration(59.4), duration(125.0), duration(7_500.0)),
+            ("59 s".into(), "2 min 05 s".into(), "2 h 05 min".into())
+        );
+    }
 
     #[test]
     fn the_input_progress_line_gives_the_share_where_the_length_is_known_and_the_count_where_not() {

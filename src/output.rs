@@ -83,6 +83,15 @@ fn argument_error(flag: &str, target: &str, message: String) -> ConfigError {
     ConfigError::argument(origin, message)
 }
 
+/// Quotes a CSV field when needed (a comma, a quote, a line break, or spaces at either end).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) || s.starts_with(' ') || s.ends_with(' ') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 /// Writes `text` to `target` (`-` = stdout) atomically.
 pub fn write_atomic(target: &str, text: &str) -> Result<()> {
     write_bytes_atomic(target, text.as_bytes())

@@ -498,6 +498,118 @@ fn mutated_vary_arguments() {
     tally.check("--vary and --variant");
 }
 
+/// `compare --workloads FILE`: lists of names and paths, duplicates, blank lines and comments
+/// among them, edited. A list is accepted only with each workload once; a refusal names the
+/// file and a line inside it (a duplicate, both lines) or the flag (an empty list).
+#[test]
+fn mutated_workload_lists() {
+    use warpscope::batch::compare::workload_list;
+    let items: Vec<String> = ["atax", "bicg", "w/a.ron", "k.traceg", "", "# a comment", "atax  # again"]
+        .map(String::from)
+        .to_vec();
+    let dir = tempfile::tempdir().unwrap();
+    let case = std::sync::atomic::AtomicUsize::new(0);
+    let tally = Tally::default();
+    let list = (proptest::collection::vec(any::<Index>(), 1..7), proptest::option::of(edits()));
+    proptest!(config(cases::WORKLOAD_LISTS), |((picks, e) in list)| {
+        let text: String = picks.iter().map(|i| i.get(&items).clone() + "\n").collect();
+        let text = e.map_or(text.clone(), |e| apply(&text, &e));
+        let path = dir.path().join(format!("l{}.txt", case.fetch_add(1, std::sync::atomic::Ordering::Relaxed)));
+        std::fs::write(&path, &text).unwrap();
+        let r = workload_list(&path);
+        tally.count(&r);
+        match r {
+            Ok(list) => {
+                prop_assert!(!list.is_empty());
+                for (i, w) in list.iter().enumerate() {
+                    prop_assert!(!list[..i].contains(w), "{} listed twice in {:?}", w, text);
+                }
+            }
+            Err(refusal) => {
+                let shown = refusal.to_string();
+                match &refusal.origin {
+                    Origin::File(f) => {
+                        prop_assert_eq!(f, &path.display().to_string());
+                        let (line, _) = refusal.position.expect("a duplicate has a line");
+                        prop_assert!(line >= 1 && line <= text.lines().count(), "{}", shown);
+                        prop_assert!(shown.contains("is listed twice (first on line "), "{}", shown);
+                    }
+                    Origin::Argument(a) => prop_assert!(a.starts_with("--workloads ") && shown.contains("lists no workload"), "{}", shown),
+                    _ => return Err(TestCaseError::fail(shown)),
+                }
+            }
+        }
+    });
+    tally.check("workload lists");
+}
+
+/// `--baseline`: a variant's name from the manual's `--vary` lists, edited or not, against
+/// those variants. It is accepted exactly when it is one of their names, else refused naming
+/// the flag, the name given and every variant.
+#[test]
+fn mutated_baselines() {
+    use warpscope::batch::compare::variants;
+    use warpscope::batch::speedup::baseline_index;
+    let varies: Vec<String> =
+        shown_arguments("--vary").into_iter().filter(|v| variants(std::slice::from_ref(v)).is_ok()).collect();
+    let tally = Tally::default();
+    proptest!(config(cases::BASELINES), |(vary in any::<Index>(), pick in any::<Index>(), e in proptest::option::of(edits()))| {
+        let names: Vec<String> = variants(&[vary.get(&varies).clone()]).unwrap().into_iter().map(|v| v.name).collect();
+        let name = pick.get(&names).clone();
+        let name = e.map_or(name.clone(), |e| apply(&name, &e));
+        let r = baseline_index("--baseline", &name, &names);
+        tally.count(&r);
+        match r {
+            Ok(i) => prop_assert_eq!(&names[i], &name),
+            Err(refusal) => {
+                prop_assert!(!names.contains(&name));
+                let shown = refusal.to_string();
+                prop_assert!(shown.contains(&format!("--baseline {name}: names no variant")), "{}", shown);
+                for n in &names {
+                    prop_assert!(shown.contains(&format!("`{n}`")), "{}", shown);
+                }
+            }
+        }
+    });
+    tally.check("--baseline");
+}
+
+/// `run --series PATH --every N` and `--progress-every N`: an interval of 0 or a series file in
+/// a directory that does not exist is refused before anything runs (exit 2, naming the flag);
+/// anything else runs and writes the series.
+#[test]
+fn run_series_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = format!("{ROOT}/tests/fixtures/small.ron");
+    std::fs::write(dir.path().join("mini.ron"), mini_workload()).unwrap();
+    let case = std::sync::atomic::AtomicUsize::new(0);
+    let interval = prop_oneof![Just(0u64), Just(1u64), 1u64..u64::MAX];
+    proptest!(config(cases::RUN_OUTPUT_ARGUMENTS), |(every in interval.clone(), progress in interval, missing: bool)| {
+        let n = case.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let series = if missing { format!("no-such-dir/s{n}.csv") } else { format!("s{n}.csv") };
+        let out = std::process::Command::new(BIN)
+            .current_dir(dir.path())
+            .args(["run", "-c", &small, "-w", "mini.ron", "--max-cycles", "300", "--series", &series])
+            .args(["--every", &every.to_string(), "--progress-every", &progress.to_string()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        prop_assert!(!err.contains("panicked"), "{}", err);
+        if missing || every == 0 || progress == 0 {
+            prop_assert_eq!(out.status.code(), Some(2), "{}", err);
+            let named = if missing { format!("--series {series}") } else if every == 0 { "--every 0".into() } else { "--progress-every 0".into() };
+            prop_assert!(err.contains(&named), "{} does not name {}", err, named);
+            prop_assert!(!dir.path().join(&series).exists());
+        } else {
+            prop_assert_eq!(out.status.code(), Some(0), "{}", err);
+            let text = std::fs::read_to_string(dir.path().join(&series)).unwrap();
+            let end: u64 = text.lines().last().unwrap().split(',').nth(1).unwrap().parse().unwrap();
+            prop_assert!(end > 0 && end <= 300, "{}", text);
+            prop_assert_eq!((text.lines().count() - 1) as u64, end.div_ceil(every), "a row per interval of {}", every);
+        }
+    });
+}
+
 /// Repro specs: the test spec, edited (the seeds' specs load whole benchmark sets, too slow
 /// to load hundreds of times; they share its reader).
 #[test]

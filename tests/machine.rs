@@ -286,7 +286,7 @@ fn every_way_of_running_stops_at_the_same_limit() {
     let caps = (prop_oneof![Just(0u64), 1_000u64..200_000], prop_oneof![Just(0u64), 1u64..100_000]);
     // No shrinking: a run that does not stop would wait out its minute at every step.
     proptest!(ProptestConfig { max_shrink_iters: 0, ..common::cases::config(common::cases::RUN_CAPS) }, |((max_cycles, max_instructions) in caps)| {
-        let opts = RunOptions { max_cycles, max_instructions, dram_trace: None };
+        let opts = RunOptions { max_cycles, max_instructions, ..RunOptions::default() };
         let traced = RunOptions { dram_trace: Some(trace.clone()), ..opts.clone() };
         let (a, b) = (report(opts), report(traced));
         prop_assert_eq!(&a, &b);

@@ -188,11 +188,128 @@ pub fn compare(
     variants: Vec<Variant>,
     opts: &RunOptions,
 ) -> Result<Comparison> {
-    let reports: Vec<Report> = configs
+    let mut all = compare_all(base, configs, &[workload], variants, opts)?;
+    Ok(all.remove(0))
+}
+
+/// Runs every workload on every variant's config, all in parallel; a comparison per workload.
+pub fn compare_all(
+    base: &Config,
+    configs: &[Config],
+    workloads: &[Arc<Workload>],
+    variants: Vec<Variant>,
+    opts: &RunOptions,
+) -> Result<Vec<Comparison>> {
+    let runs: Vec<(usize, usize)> =
+        (0..workloads.len()).flat_map(|w| (0..configs.len()).map(move |c| (w, c))).collect();
+    let mut reports: Vec<Report> = runs
         .par_iter()
-        .map(|c| simulate(c, Arc::clone(&workload), opts).map(|(_, r)| r))
+        .map(|&(w, c)| simulate(&configs[c], Arc::clone(&workloads[w]), opts).map(|(_, r)| r))
         .collect::<Result<_>>()?;
-    Ok(Comparison { machine: base.name.clone(), variants, reports })
+    let mut out = Vec::new();
+    for _ in workloads {
+        let rest = reports.split_off(configs.len());
+        out.push(Comparison { machine: base.name.clone(), variants: variants.clone(), reports });
+        reports = rest;
+    }
+    Ok(out)
+}
+
+/// The benchmarks' labels: each workload's name, and where two share one, the argument that
+/// named it after it.
+pub fn benchmark_labels(workloads: &[Arc<Workload>], args: &[String]) -> Vec<String> {
+    workloads
+        .iter()
+        .zip(args)
+        .map(|(w, arg)| {
+            if workloads.iter().filter(|o| o.name == w.name).count() > 1 {
+                format!("{} ({arg})", w.name)
+            } else {
+                w.name.clone()
+            }
+        })
+        .collect()
+}
+
+/// `metric` of every variant on every workload, normalised to variant `baseline`.
+pub fn normalised(
+    comparisons: &[Comparison],
+    labels: &[String],
+    metric: &str,
+    baseline: usize,
+) -> super::speedup::Normalised {
+    let values = comparisons
+        .iter()
+        .map(|c| {
+            c.reports
+                .iter()
+                .map(|r| {
+                    let value = value(r, metric)?.as_f64()?;
+                    Some(super::speedup::Value { value, capped: stopped_at_limit(&r.status) })
+                })
+                .collect()
+        })
+        .collect();
+    super::speedup::Normalised {
+        metric: metric.to_string(),
+        baseline,
+        benchmarks: labels.to_vec(),
+        variants: comparisons
+            .first()
+            .map_or(Vec::new(), |c| c.variants.iter().map(|v| v.name.clone()).collect()),
+        values,
+    }
+}
+
+/// JSON of several workloads' comparisons: an array of `{workload, variant, sets, report}`.
+pub fn json_all(comparisons: &[Comparison], labels: &[String]) -> String {
+    let items: Vec<serde_json::Value> = comparisons
+        .iter()
+        .zip(labels)
+        .flat_map(|(c, label)| {
+            c.variants.iter().zip(&c.reports).map(move |(v, r)| {
+                serde_json::json!({ "workload": label, "variant": v.name, "sets": v.sets, "report": r })
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&items).expect("reports serialize") + "\n"
+}
+
+/// Reads a `--workloads` list: a workload per line (a path, relative to the list's directory,
+/// or a benchmark's name), `#` starting a comment. A workload listed twice is refused with
+/// both lines.
+pub fn workload_list(path: &std::path::Path) -> Result<Vec<String>, ConfigError> {
+    let text = crate::config::read_file(path)?;
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let item = line.split('#').next().unwrap_or("").trim();
+        if item.is_empty() {
+            continue;
+        }
+        let is_path = item.contains('/') || [".ron", ".g", ".traceg"].iter().any(|e| item.ends_with(e));
+        let item = if is_path && !std::path::Path::new(item).is_absolute() && !dir.as_os_str().is_empty() {
+            dir.join(item).display().to_string()
+        } else {
+            item.to_string()
+        };
+        if let Some((_, first)) = out.iter().find(|(w, _)| *w == item) {
+            return Err(ConfigError {
+                origin: crate::config::Origin::File(path.display().to_string()),
+                position: Some((i + 1, 1)),
+                key: String::new(),
+                message: format!("`{item}` is listed twice (first on line {first}); list each workload once"),
+            });
+        }
+        out.push((item, i + 1));
+    }
+    if out.is_empty() {
+        return Err(ConfigError::argument(
+            format!("--workloads {}", path.display()),
+            "lists no workload; give one per line".to_string(),
+        ));
+    }
+    Ok(out.into_iter().map(|(w, _)| w).collect())
 }
 
 impl Comparison {

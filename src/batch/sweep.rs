@@ -30,7 +30,7 @@
 
 use super::chart::{Kind, Panel, Sample, charted, figure};
 use super::compare::variants;
-use super::run::{RunOptions, simulate};
+use super::run::{INTERRUPTED, RunOptions, Watch, simulate};
 use crate::config::{Config, ConfigError, Origin, parse_ron};
 use crate::sim::Gpu;
 use crate::sim::stats::metrics::{SUMMARY, format as format_value, plotted, unit};
@@ -289,8 +289,13 @@ impl Sweep {
 
     /// Runs point `p` as the sweep does: its machine, under its limits.
     pub fn simulate(&self, p: &Point) -> Result<(Gpu, Report)> {
+        self.simulate_watched(p, None)
+    }
+
+    /// [`Sweep::simulate`], telling `watch` how the run goes.
+    pub fn simulate_watched(&self, p: &Point, watch: Option<Watch>) -> Result<(Gpu, Report)> {
         let workload = Arc::clone(&self.workloads[p.workload].1);
-        simulate(&p.config, workload, &RunOptions::default())
+        simulate(&p.config, workload, &RunOptions { watch, ..RunOptions::default() })
     }
 
     /// Stops every point's run after `n` core cycles (0 = no limit), whatever the grid or the
@@ -426,14 +431,7 @@ fn drop_defaults(v: &mut serde_json::Value, default: &serde_json::Value) {
     }
 }
 
-/// Quotes a CSV field when needed.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) || s.starts_with(' ') || s.ends_with(' ') {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+pub use crate::output::csv_field;
 
 /// Splits a CSV line into fields (quotes as [`csv_field`] writes them).
 pub fn csv_fields(line: &str) -> Vec<String> {
@@ -838,6 +836,8 @@ pub struct SweepSummary {
     pub skipped: usize,
     pub ran: usize,
     pub failed: usize,
+    /// Points not run or abandoned while running because of Ctrl-C (none stored).
+    pub interrupted: usize,
     /// Each results file holding records that are no point of the sweep, and how many: they
     /// stay in the file and are not used.
     pub unmatched: Vec<(PathBuf, usize)>,
@@ -877,11 +877,24 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
     progress.set_length(todo.len() as u64);
     let sinks = Mutex::new(sinks);
     let failed = std::sync::atomic::AtomicUsize::new(0);
+    let interrupted = std::sync::atomic::AtomicUsize::new(0);
+    let running = Running::new(progress.clone());
     todo.par_iter().try_for_each(|p| -> Result<()> {
-        let (status, report, error) = match sweep.simulate(p) {
+        if super::interrupt::requested() {
+            interrupted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Ok(());
+        }
+        let outcome = sweep.simulate_watched(p, Some(running.watch(p.index)));
+        running.end(p.index);
+        let (status, report, error) = match outcome {
             Ok((_, r)) => (r.status.clone(), Some(r), None),
             Err(e) => ("error".to_string(), None, Some(format!("{e:#}"))),
         };
+        if status == INTERRUPTED {
+            // A partial run is no result: it is left out, and runs again when the sweep resumes.
+            interrupted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Ok(());
+        }
         if status != "done" && !stopped_at_limit(&status) {
             failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
@@ -925,8 +938,67 @@ pub fn run(sweep: &Sweep, opts: &SweepOptions, progress: &ProgressBar) -> Result
         skipped: mine.len() - todo.len(),
         ran: todo.len(),
         failed: failed.into_inner(),
+        interrupted: interrupted.into_inner(),
         unmatched,
     })
+}
+
+/// The points running now and how far each is, shown in the progress bar's message with an
+/// estimate of the time left once anything says how far the sweep is.
+struct Running {
+    bar: ProgressBar,
+    start: std::time::Instant,
+    /// Each running point's share done (0 until its run says).
+    shares: Mutex<std::collections::BTreeMap<usize, f64>>,
+}
+
+impl Running {
+    fn new(bar: ProgressBar) -> Arc<Running> {
+        Arc::new(Running { bar, start: std::time::Instant::now(), shares: Mutex::default() })
+    }
+
+    /// The watch of point `index`'s run.
+    fn watch(self: &Arc<Self>, index: usize) -> Watch {
+        let me = Arc::clone(self);
+        me.set(index, 0.0);
+        Watch {
+            every: 0,
+            tell: Arc::new(move |p: &super::run::Progress| me.set(index, p.done.unwrap_or(0.0))),
+        }
+    }
+
+    fn set(&self, index: usize, share: f64) {
+        let mut shares = self.shares.lock().expect("no panic while held");
+        shares.insert(index, share);
+        self.bar.set_message(running_message(
+            &shares,
+            self.bar.position(),
+            self.bar.length().unwrap_or(0),
+            self.start.elapsed().as_secs_f64(),
+        ));
+    }
+
+    fn end(&self, index: usize) {
+        self.shares.lock().expect("no panic while held").remove(&index);
+    }
+}
+
+/// The progress bar's message: the points running and their shares done, and the time left,
+/// estimated from the points finished and the running ones' shares once those are more than 0.
+fn running_message(
+    shares: &std::collections::BTreeMap<usize, f64>,
+    finished: u64,
+    total: u64,
+    seconds: f64,
+) -> String {
+    let done = finished as f64 + shares.values().sum::<f64>();
+    let eta = if done > 0.0 && total as f64 > done {
+        format!(", eta {:.0} s", seconds * (total as f64 - done) / done)
+    } else {
+        String::new()
+    };
+    let list: Vec<String> = shares.iter().map(|(i, s)| format!("#{i} {:.0}%", (s * 100.0).floor())).collect();
+    format!("{eta}; running {}", list.join(" "))
 }
 
 /// What a merge wrote.
@@ -1074,6 +1146,59 @@ pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>>
         out[i] = Some(Cells { values, capped: stopped_at_limit(&status) });
     }
     Ok(out)
+}
+
+/// The variants of the grid (the points' own assignments), in point order, each once.
+pub fn variant_names(sweep: &Sweep) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in &sweep.points {
+        if !out.contains(&p.variant) {
+            out.push(p.variant.clone());
+        }
+    }
+    out
+}
+
+/// Checks `--baseline NAME --metric KEY` before anything runs: the baseline must be one of the
+/// grid's variants and the metric one of its metrics. Returns the baseline's index among
+/// [`variants`].
+pub fn check_baseline(sweep: &Sweep, name: &str, metric: &str) -> Result<usize, ConfigError> {
+    if !sweep.metrics.iter().any(|m| m == metric) {
+        return Err(ConfigError::argument(
+            format!("--metric {metric}"),
+            format!("is not one of the grid's metrics: {}", sweep.metrics.join(", ")),
+        ));
+    }
+    super::speedup::baseline_index("--baseline", name, &variant_names(sweep))
+}
+
+/// `metric` of every stored point, per workload and variant, normalised to variant `baseline`
+/// (an index among [`variant_names`]).
+pub fn normalised(
+    sweep: &Sweep,
+    results: &Path,
+    metric: &str,
+    baseline: usize,
+) -> Result<super::speedup::Normalised> {
+    let cells = metric_cells(sweep, results)?;
+    let variants = variant_names(sweep);
+    let m = sweep.metrics.iter().position(|k| k == metric).expect("checked by check_baseline");
+    let mut values = vec![vec![None; variants.len()]; sweep.workloads.len()];
+    for (p, c) in sweep.points.iter().zip(&cells) {
+        let Some(c) = c else { continue };
+        let v = variants.iter().position(|v| *v == p.variant).expect("every point's variant is listed");
+        values[p.workload][v] = c.values[m]
+            .as_ref()
+            .and_then(|x| x.as_f64())
+            .map(|value| super::speedup::Value { value, capped: c.capped });
+    }
+    Ok(super::speedup::Normalised {
+        metric: metric.to_string(),
+        baseline,
+        benchmarks: sweep.workloads.iter().map(|(label, _)| label.clone()).collect(),
+        variants,
+        values,
+    })
 }
 
 /// Each finished point's stored report (a JSON-lines file's; `None` where the point has no
@@ -1268,6 +1393,16 @@ mod tests {
         set["dram"]["alpha_sjf"]["core_selection"] = false.into();
         assert_ne!(settings_digest(set, &default), settings_digest(old, &old_default));
         assert_ne!(settings_digest(machine, &default), settings_digest(default.clone(), &default));
+    }
+
+    #[test]
+    fn the_bar_lists_the_running_points_and_estimates_from_them_once_anything_is_done() {
+        let mut shares = std::collections::BTreeMap::new();
+        shares.insert(3, 0.0);
+        assert_eq!(running_message(&shares, 0, 12, 40.0), "; running #3 0%", "nothing done: no ETA");
+        shares.insert(5, 0.5);
+        // 2 points finished and 0.5 of another in 20 s: 2.5 of 12 done, 9.5 to go at 8 s each.
+        assert_eq!(running_message(&shares, 2, 12, 20.0), ", eta 76 s; running #3 0% #5 50%");
     }
 
     #[test]

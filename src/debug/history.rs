@@ -5,6 +5,7 @@
 
 use crate::sim::Gpu;
 use crate::sim::event::{Event, EventKind};
+pub use crate::sim::stats::sample::{Interval, Sample};
 use std::collections::VecDeque;
 
 /// The event kinds logged by default: rare enough not to flood the log.
@@ -57,33 +58,6 @@ impl EventLog {
     }
 }
 
-/// Cumulative counters at one cycle; rates come from consecutive samples.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
-    pub cycle: u64,
-    pub thread_instructions: u64,
-    pub dram_busy: u64,
-    pub dram_cycles: u64,
-    /// L1 MSHR entries in use, summed over SMs, and their capacity.
-    pub mshr_used: u64,
-    pub mshr_capacity: u64,
-    pub requests_in_flight: u64,
-}
-
-impl Sample {
-    pub fn of(g: &Gpu) -> Sample {
-        Sample {
-            cycle: g.cycle,
-            thread_instructions: g.sms.iter().map(|s| s.stats.thread_instructions).sum(),
-            dram_busy: g.dram.iter().map(|d| d.stats.busy_cycles).sum(),
-            dram_cycles: g.dram.iter().map(|d| d.stats.cycles).sum(),
-            mshr_used: g.sms.iter().map(|s| s.l1.mshr.used() as u64).sum(),
-            mshr_capacity: g.sms.iter().map(|s| s.l1.mshr.capacity() as u64).sum(),
-            requests_in_flight: g.ledger.in_flight(),
-        }
-    }
-}
-
 /// Samples every `every` cycles, at most `capacity` (the oldest are dropped).
 #[derive(Clone, Debug)]
 pub struct Samples {
@@ -117,12 +91,10 @@ impl Samples {
         let mut ipc = Vec::new();
         let mut bw = Vec::new();
         let mut mshr = Vec::new();
-        for w in self.list.iter().collect::<Vec<_>>().windows(2) {
-            let (a, b) = (w[0], w[1]);
-            let dc = (b.cycle - a.cycle).max(1) as f64;
-            ipc.push((b.thread_instructions - a.thread_instructions) as f64 / dc);
-            let dd = (b.dram_cycles - a.dram_cycles).max(1) as f64;
-            bw.push(100.0 * (b.dram_busy - a.dram_busy) as f64 / dd);
+        for (a, b) in self.list.iter().zip(self.list.iter().skip(1)) {
+            let i = Interval::new(*a, *b);
+            ipc.push(i.ipc());
+            bw.push(100.0 * i.dram_bandwidth_utilization());
             mshr.push(100.0 * b.mshr_used as f64 / b.mshr_capacity.max(1) as f64);
         }
         (ipc, bw, mshr)

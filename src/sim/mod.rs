@@ -283,8 +283,19 @@ impl Gpu {
     /// (`sim.max_instructions`), leaping over the cycles in which nothing can happen (`leap`;
     /// no instruction issues in them, so a leap never passes the cap).
     pub fn run(&mut self, max_cycles: u64) {
+        self.drive(max_cycles, false);
+    }
+
+    /// Runs as [`Gpu::run`] does, and stops too at the end of the cycle in which a kernel
+    /// ended (`launcher.kernel` moved on): where a run's driver takes its per-kernel counters.
+    pub fn run_within_kernel(&mut self, max_cycles: u64) {
+        self.drive(max_cycles, true);
+    }
+
+    fn drive(&mut self, max_cycles: u64, stop_at_kernel_end: bool) {
         let limit = if max_cycles == 0 { u64::MAX } else { max_cycles };
-        while self.may_continue(limit) {
+        let kernel = self.launcher.kernel;
+        while self.may_continue(limit) && !(stop_at_kernel_end && self.launcher.kernel != kernel) {
             if self.leap_over(limit) == 0 {
                 self.advance();
             }

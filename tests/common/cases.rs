@@ -46,6 +46,9 @@ pub const LAYOUT_FILES: u32 = 256;
 pub const LAYOUT_TREES: u32 = 48;
 pub const GRID_FILES: u32 = 128;
 pub const VARY_ARGUMENTS: u32 = 256;
+pub const WORKLOAD_LISTS: u32 = 128;
+pub const BASELINES: u32 = 128;
+pub const RUN_OUTPUT_ARGUMENTS: u32 = 12;
 pub const REPRO_SPECS: u32 = 64;
 pub const VALIDATION_SPECS: u32 = 256;
 pub const RESULT_FILES: u32 = 128;
@@ -204,6 +207,30 @@ pub const GENERATIVE: &[Generative] = &[
         test: "mutated_vary_arguments",
         constant: "VARY_ARGUMENTS",
         cases: VARY_ARGUMENTS,
+    },
+    Generative {
+        class: "`compare --workloads` lists",
+        generated: "one to six names and paths (duplicates, blanks and comments among them), one to three edits",
+        file: "tests/fuzz.rs",
+        test: "mutated_workload_lists",
+        constant: "WORKLOAD_LISTS",
+        cases: WORKLOAD_LISTS,
+    },
+    Generative {
+        class: "`--baseline` of `compare` and `sweep`",
+        generated: "a variant's name from the manual's `--vary`, edited or not",
+        file: "tests/fuzz.rs",
+        test: "mutated_baselines",
+        constant: "BASELINES",
+        cases: BASELINES,
+    },
+    Generative {
+        class: "`run --series`, `--every`, `--progress-every`",
+        generated: "an interval of 0, 1 or any size, and a series path in a directory that exists or not",
+        file: "tests/fuzz.rs",
+        test: "run_series_arguments",
+        constant: "RUN_OUTPUT_ARGUMENTS",
+        cases: RUN_OUTPUT_ARGUMENTS,
     },
     Generative {
         class: "repro specs (RON)",

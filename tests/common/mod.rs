@@ -15,6 +15,26 @@ use warpscope::sim::stats::report::Report;
 use warpscope::sim::{Event, EventKind, EventSink, Gpu};
 use warpscope::workload::Workload;
 
+/// Runs the binary with `args`: its exit code, standard output and standard error.
+pub fn run_cli(args: &[&str]) -> (i32, String, String) {
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_warpscope")).args(args).output().expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Writes a sweep grid of `workloads` (paths or names, written as given) in `dir`, with the
+/// grid's other fields `rest` (RON, after the workloads); returns its path.
+pub fn grid_file(dir: &std::path::Path, workloads: &[String], rest: &str) -> std::path::PathBuf {
+    let list: Vec<String> = workloads.iter().map(|w| format!("{w:?}")).collect();
+    let grid = dir.join("grid.ron");
+    std::fs::write(&grid, format!("(workloads: [{}], {rest})", list.join(", "))).unwrap();
+    grid
+}
+
 /// The Rust files below `dir`, sorted.
 pub fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {

@@ -10,6 +10,7 @@ mod blame;
 mod catalogue;
 mod changes;
 mod events;
+pub mod export;
 mod inspector;
 mod interference;
 mod lru;

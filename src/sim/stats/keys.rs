@@ -80,7 +80,7 @@ macro_rules! keys {
 keys! {
     "config", Text, "the machine's name";
     "workload", Text, "the workload's name";
-    "status", Text, "`done`, `stuck`, `max-cycles` or `max-instructions` (stopped at a limit: its numbers are a partial run's)";
+    "status", Text, "`done`, `stuck`, `max-cycles` or `max-instructions` (stopped at a limit: its numbers are a partial run's), or `interrupted` (`run` stopped by Ctrl-C: a partial run's too)";
     "cycles", CoreCycles, "until every kernel finished and the memory system drained (or the run stopped)";
     "{warp_instructions,thread_instructions}", Count, "instructions issued, counting a warp instruction once or once per active thread";
     "ipc", PerCycle, "thread instructions per core cycle";
@@ -153,6 +153,7 @@ keys! {
     "sim.cycles_per_second", CyclesPerSecond, "simulation speed";
     "sim.requests", Count, "memory requests the machine created";
     "sim.max_instructions", Count, "the run's instruction cap (0 = none)";
+    "kernels[]", Text, "an entry per kernel launch, in launch order: `launch` (0-based), `name`, `start_cycle`, `end_cycle` and `cycles` (from the end of the launch before, or cycle 0, to the cycle its last CTA finished; the last launch's to the run's end, the drain included, so the launches' cycles add up to the run's), `warp_instructions`, `thread_instructions`, `ipc`, `l1_reads`, `l1_hit_rate`, `l2_reads`, `l2_hit_rate`, `dram_bandwidth_utilization`, `dram_requests`, `dram_row_hits`, `dram_row_hit_rate`, `occlusions`, `load_returns` and `load_latency_mean` (core cycles, as `memory.avg_latency`); each as the whole run's key of that name, over the launch's cycles";
 }
 
 /// Whether `key` is one of the keys `pattern` stands for.

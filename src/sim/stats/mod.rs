@@ -5,6 +5,7 @@ mod histogram;
 pub mod keys;
 pub mod metrics;
 pub mod report;
+pub mod sample;
 
 pub(crate) use counters::counters;
 pub use counters::{Counters, total};

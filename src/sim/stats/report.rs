@@ -32,6 +32,66 @@ pub struct Report {
     pub dram: DramReport,
     pub memory: MemoryReport,
     pub sim: SimReport,
+    /// One entry per kernel launch, in launch order (filled in by the run's driver,
+    /// `batch::run::simulate`; empty where the report is of a machine taken as it is).
+    pub kernels: Vec<KernelReport>,
+}
+
+/// One kernel launch's share of the run: its cycles run from the end of the launch before it
+/// (cycle 0 for the first) to the cycle its last CTA finished (the last launch's to the run's
+/// end, the memory system's drain included), so the launches' cycles and counts add up to the
+/// run's and its rates are the launches' weighted by their cycles, reads or requests.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct KernelReport {
+    /// The launch's place in the workload (0-based).
+    pub launch: u64,
+    pub name: String,
+    pub start_cycle: u64,
+    pub end_cycle: u64,
+    pub cycles: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub ipc: f64,
+    pub l1_reads: u64,
+    pub l1_hit_rate: f64,
+    pub l2_reads: u64,
+    pub l2_hit_rate: f64,
+    pub dram_bandwidth_utilization: f64,
+    /// DRAM requests by their first command, of them row hits, and their share.
+    pub dram_requests: u64,
+    pub dram_row_hits: u64,
+    pub dram_row_hit_rate: f64,
+    pub occlusions: u64,
+    /// L1-missing load requests that returned, and their mean latency (`memory.avg_latency`).
+    pub load_returns: u64,
+    pub load_latency_mean: f64,
+}
+
+impl KernelReport {
+    /// Launch `launch`, named `name`, over `span` (its first to its last cycle's sample).
+    pub fn of(launch: usize, name: &str, span: &super::sample::Interval) -> KernelReport {
+        KernelReport {
+            launch: launch as u64,
+            name: name.to_string(),
+            start_cycle: span.from.cycle,
+            end_cycle: span.to.cycle,
+            cycles: span.cycles(),
+            warp_instructions: span.delta(|s| s.warp_instructions),
+            thread_instructions: span.delta(|s| s.thread_instructions),
+            ipc: span.ipc(),
+            l1_reads: span.delta(|s| s.l1_reads),
+            l1_hit_rate: span.l1_hit_rate(),
+            l2_reads: span.delta(|s| s.l2_reads),
+            l2_hit_rate: span.l2_hit_rate(),
+            dram_bandwidth_utilization: span.dram_bandwidth_utilization(),
+            dram_requests: span.delta(|s| s.dram_requests),
+            dram_row_hits: span.delta(|s| s.dram_row_hits),
+            dram_row_hit_rate: span.dram_row_hit_rate(),
+            occlusions: span.delta(|s| s.occlusions),
+            load_returns: span.delta(|s| s.load_returns),
+            load_latency_mean: span.load_latency_mean(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -830,6 +890,7 @@ impl Report {
                 requests: g.ledger.created(),
                 max_instructions: g.config.sim.max_instructions,
             },
+            kernels: Vec::new(),
         }
     }
 
