@@ -998,13 +998,7 @@ fn compare_cmd(a: CompareArgs) -> Result<i32> {
 fn diff_cmd(a: DiffArgs) -> Result<i32> {
     check_outputs(&[("--json", a.json.as_deref()), ("--md", a.md.as_deref())], &pairs(&a.machine.inputs()))?;
     let (config, workload) = load(&a.machine)?;
-    let side = |name: &str, flag: &str, sets: &[String]| compare::Variant {
-        name: name.into(),
-        sets: sets.to_vec(),
-        from: sets.iter().map(|s| format!("{flag} {s}")).collect(),
-    };
-    let variants = [side("A", "--a", &a.a), side("B", "--b", &a.b)];
-    let configs = compare::configs(&config, &variants)?;
+    let configs = diff::machines(&config, &a.a, &a.b)?;
     if configs[0].machine_only() == configs[1].machine_only() {
         eprintln!("note: --a and --b give the same machine: the two runs are the same");
     }

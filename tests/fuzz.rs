@@ -459,6 +459,38 @@ fn check_spec_refusal(err: &ConfigError, name: &str, text: &str) -> Result<(), T
     }
 }
 
+/// `diff --a` and `--b`: the manual's `--set` assignments, edited or not, for each machine on
+/// the small one. A refusal names the flag and the argument exactly as given.
+#[test]
+fn mutated_diff_settings() {
+    use warpscope::batch::diff::machines;
+    let sets: Vec<String> =
+        shown_arguments("--set").into_iter().filter(|s| !s.starts_with("workload.")).collect();
+    let base = small_config(&[]);
+    let side = || proptest::collection::vec((any::<Index>(), proptest::option::of(edits())), 0..3);
+    let tally = Tally::default();
+    proptest!(config(cases::DIFF_SETTINGS), |(a in side(), b in side())| {
+        let pick = |v: &[(Index, Option<Vec<Edit>>)]| -> Vec<String> {
+            v.iter().map(|(i, e)| { let s = i.get(&sets); e.as_ref().map_or(s.clone(), |e| apply(s, e)) }).collect()
+        };
+        let (a, b) = (pick(&a), pick(&b));
+        let r = machines(&base, &a, &b);
+        tally.count(&r);
+        let Err(refusal) = r else { return Ok(()) };
+        let shown = refusal.to_string();
+        prop_assert!(!refusal.message.trim().is_empty(), "{}", shown);
+        let given: Vec<String> = a.iter().map(|s| format!("--a {s}")).chain(b.iter().map(|s| format!("--b {s}"))).collect();
+        let Origin::Argument(named) = &refusal.origin else { return Err(TestCaseError::fail(format!("{shown} names no argument"))) };
+        // The argument, or the arguments of one machine, as given (an argument may hold ", ").
+        let mut rest = named.as_str();
+        while let Some(arg) = given.iter().filter(|g| rest.starts_with(g.as_str())).max_by_key(|g| g.len()) {
+            rest = rest[arg.len()..].strip_prefix(", ").unwrap_or(&rest[arg.len()..]);
+        }
+        prop_assert!(rest.is_empty(), "{} names no argument of {:?}", shown, given);
+    });
+    tally.check("diff --a and --b");
+}
+
 /// `--vary` and `--variant`: the arguments the manual shows, edited, on the small machine. A
 /// refusal names the flag and its argument, also when the machine refuses the assignment it
 /// made (it was reported as a `--set`).

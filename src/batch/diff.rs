@@ -13,8 +13,9 @@
 //! - where the machines **part**: the first load issue and the first DRAM command (per channel,
 //!   the earliest) that differ, with what each machine did there.
 
+use super::compare::{Variant, configs};
 use super::table;
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::debug::blame::{Cause, LoadBlame, Stage, Streaming};
 use crate::sim::record::Point;
 use crate::sim::stats::report::{Report, flatten};
@@ -92,6 +93,20 @@ impl LoadWait {
     fn cycles_in(&self, stage: Stage) -> u64 {
         self.stages.iter().find(|(s, _)| *s == stage).map_or(0, |(_, c)| *c)
     }
+}
+
+/// Machines A and B: `base` with `--a`'s settings and with `--b`'s. A refused setting is named
+/// by its flag and argument as given (`--a dram.bankz=16`).
+pub fn machines(base: &Config, a: &[String], b: &[String]) -> Result<[Config; 2], ConfigError> {
+    let side = |name: &str, flag: &str, sets: &[String]| Variant {
+        name: name.into(),
+        sets: sets.to_vec(),
+        from: sets.iter().map(|s| format!("{flag} {s}")).collect(),
+    };
+    let [ca, cb]: [Config; 2] = configs(base, &[side("A", "--a", a), side("B", "--b", b)])?
+        .try_into()
+        .expect("two variants, two machines");
+    Ok([ca, cb])
 }
 
 /// Runs `workload` on `config` for at most `max_cycles` core cycles (0: the config's cap),

@@ -46,6 +46,7 @@ pub const LAYOUT_FILES: u32 = 256;
 pub const LAYOUT_TREES: u32 = 48;
 pub const GRID_FILES: u32 = 128;
 pub const VARY_ARGUMENTS: u32 = 256;
+pub const DIFF_SETTINGS: u32 = 128;
 pub const WORKLOAD_LISTS: u32 = 128;
 pub const BASELINES: u32 = 128;
 pub const RUN_OUTPUT_ARGUMENTS: u32 = 12;
@@ -207,6 +208,14 @@ pub const GENERATIVE: &[Generative] = &[
         test: "mutated_vary_arguments",
         constant: "VARY_ARGUMENTS",
         cases: VARY_ARGUMENTS,
+    },
+    Generative {
+        class: "`diff --a` and `--b`",
+        generated: "one or two `--set` assignments from the manual for each machine, each edited or not",
+        file: "tests/fuzz.rs",
+        test: "mutated_diff_settings",
+        constant: "DIFF_SETTINGS",
+        cases: DIFF_SETTINGS,
     },
     Generative {
         class: "`compare --workloads` lists",
