@@ -459,6 +459,37 @@ fn check_spec_refusal(err: &ConfigError, name: &str, text: &str) -> Result<(), T
     }
 }
 
+/// One of `from`, edited or not.
+fn edited(from: &[String]) -> impl Strategy<Value = String> {
+    let from = from.to_vec();
+    (any::<Index>(), proptest::option::of(edits())).prop_map(move |(i, e)| {
+        let s = i.get(&from);
+        e.map_or(s.clone(), |e| apply(s, &e))
+    })
+}
+
+/// A refusal of arguments (`given`, each as `--flag value`) names the argument it is about, or
+/// for a problem several make together those arguments, as given (an argument may hold ", "),
+/// never a `--set` the user did not give.
+fn names_given(refusal: &ConfigError, given: &[String]) -> Result<(), TestCaseError> {
+    let shown = refusal.to_string();
+    prop_assert!(!refusal.message.trim().is_empty(), "{}", shown);
+    let Origin::Argument(named) = &refusal.origin else {
+        return Err(TestCaseError::fail(format!("{shown} names no argument")));
+    };
+    let mut rest = named.as_str();
+    while let Some(arg) = given.iter().filter(|g| rest.starts_with(g.as_str())).max_by_key(|g| g.len()) {
+        rest = rest[arg.len()..].strip_prefix(", ").unwrap_or(&rest[arg.len()..]);
+    }
+    prop_assert!(rest.is_empty(), "{} names no argument of {:?}", shown, given);
+    Ok(())
+}
+
+/// The arguments as given on the command line: `--flag value` each.
+fn flagged(flag: &str, values: &[String]) -> impl Iterator<Item = String> {
+    values.iter().map(move |v| format!("{flag} {v}"))
+}
+
 /// `diff --a` and `--b`: the manual's `--set` assignments, edited or not, for each machine on
 /// the small one. A refusal names the flag and the argument exactly as given.
 #[test]
@@ -467,26 +498,14 @@ fn mutated_diff_settings() {
     let sets: Vec<String> =
         shown_arguments("--set").into_iter().filter(|s| !s.starts_with("workload.")).collect();
     let base = small_config(&[]);
-    let side = || proptest::collection::vec((any::<Index>(), proptest::option::of(edits())), 0..3);
+    let side = || proptest::collection::vec(edited(&sets), 0..3);
     let tally = Tally::default();
-    proptest!(config(cases::DIFF_SETTINGS), |(a in side(), b in side())| {
-        let pick = |v: &[(Index, Option<Vec<Edit>>)]| -> Vec<String> {
-            v.iter().map(|(i, e)| { let s = i.get(&sets); e.as_ref().map_or(s.clone(), |e| apply(s, e)) }).collect()
-        };
-        let (a, b) = (pick(&a), pick(&b));
+    proptest!(config(cases::DIFF_SETTINGS), |((a, b) in (side(), side()))| {
         let r = machines(&base, &a, &b);
         tally.count(&r);
-        let Err(refusal) = r else { return Ok(()) };
-        let shown = refusal.to_string();
-        prop_assert!(!refusal.message.trim().is_empty(), "{}", shown);
-        let given: Vec<String> = a.iter().map(|s| format!("--a {s}")).chain(b.iter().map(|s| format!("--b {s}"))).collect();
-        let Origin::Argument(named) = &refusal.origin else { return Err(TestCaseError::fail(format!("{shown} names no argument"))) };
-        // The argument, or the arguments of one machine, as given (an argument may hold ", ").
-        let mut rest = named.as_str();
-        while let Some(arg) = given.iter().filter(|g| rest.starts_with(g.as_str())).max_by_key(|g| g.len()) {
-            rest = rest[arg.len()..].strip_prefix(", ").unwrap_or(&rest[arg.len()..]);
+        if let Err(refusal) = r {
+            names_given(&refusal, &flagged("--a", &a).chain(flagged("--b", &b)).collect::<Vec<_>>())?;
         }
-        prop_assert!(rest.is_empty(), "{} names no argument of {:?}", shown, given);
     });
     tally.check("diff --a and --b");
 }
@@ -500,32 +519,15 @@ fn mutated_vary_arguments() {
     let varies = shown_arguments("--vary");
     let named = shown_arguments("--variant");
     let base = small_config(&[]);
-    let arg = |from: &Vec<String>| {
-        (any::<Index>(), proptest::option::of(edits())).prop_map({
-            let from = from.clone();
-            move |(i, e)| {
-                let s = i.get(&from);
-                e.map_or(s.clone(), |e| apply(s, &e))
-            }
-        })
-    };
-    let args = (proptest::collection::vec(arg(&varies), 0..3), proptest::collection::vec(arg(&named), 0..2));
+    let args =
+        (proptest::collection::vec(edited(&varies), 0..3), proptest::collection::vec(edited(&named), 0..2));
     let tally = Tally::default();
     proptest!(config(cases::VARY_ARGUMENTS), |((vary, variant) in args)| {
         let r = named_variants(&variant, &vary).and_then(|v| configs(&base, &v));
         tally.count(&r);
-        let Err(refusal) = r else { return Ok(()) };
-        let shown = refusal.to_string();
-        prop_assert!(!refusal.message.trim().is_empty(), "{}", shown);
-        // It names the argument (or, for a problem several make together, the arguments)
-        // as given, never a `--set` the user did not give.
-        let given: Vec<String> = vary.iter().map(|v| format!("--vary {v}")).chain(variant.iter().map(|v| format!("--variant {v}"))).collect();
-        let Origin::Argument(named) = &refusal.origin else { return Err(TestCaseError::fail(format!("{shown} names no argument"))) };
-        let mut rest = named.as_str();
-        while let Some(arg) = given.iter().filter(|g| rest.starts_with(g.as_str())).max_by_key(|g| g.len()) {
-            rest = rest[arg.len()..].strip_prefix(", ").unwrap_or(&rest[arg.len()..]);
+        if let Err(refusal) = r {
+            names_given(&refusal, &flagged("--vary", &vary).chain(flagged("--variant", &variant)).collect::<Vec<_>>())?;
         }
-        prop_assert!(rest.is_empty(), "{} names no argument of {:?} {:?}", shown, vary, variant);
     });
     tally.check("--vary and --variant");
 }
