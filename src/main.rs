@@ -1002,11 +1002,17 @@ fn diff_cmd(a: DiffArgs) -> Result<i32> {
     if configs[0].machine_only() == configs[1].machine_only() {
         eprintln!("note: --a and --b give the same machine: the two runs are the same");
     }
+    warpscope::batch::interrupt::install()?;
     let (ra, rb) = rayon::join(
         || diff::record(&configs[0], Arc::clone(&workload), a.max_cycles),
         || diff::record(&configs[1], Arc::clone(&workload), a.max_cycles),
     );
-    let d = diff::diff(&workload.name, &a.a, &a.b, &ra?, &rb?);
+    let (ra, rb) = (ra?, rb?);
+    if [&ra, &rb].iter().any(|s| s.report.status == run::INTERRUPTED) {
+        eprintln!("interrupted: nothing written");
+        return Ok(warpscope::batch::interrupt::EXIT_INTERRUPTED);
+    }
+    let d = diff::diff(&workload.name, &a.a, &a.b, &ra, &rb);
     if a.json.as_deref() != Some("-") && a.md.as_deref() != Some("-") {
         out(&d.text())?;
     }

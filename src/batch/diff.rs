@@ -14,6 +14,7 @@
 //!   the earliest) that differ, with what each machine did there.
 
 use super::compare::{Variant, configs};
+use super::run::{Observer, RunOptions, simulate_observed};
 use super::table;
 use crate::config::{Config, ConfigError};
 use crate::debug::blame::{Cause, LoadBlame, Stage, Streaming};
@@ -25,10 +26,6 @@ use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::Instant;
-
-/// Core cycles a recorded run advances between takes of its passes.
-const SLICE: u64 = 4096;
 
 /// What one machine did: its report, its loads' blame, its load issues and DRAM commands.
 pub struct Side {
@@ -109,46 +106,53 @@ pub fn machines(base: &Config, a: &[String], b: &[String]) -> Result<[Config; 2]
     Ok([ca, cb])
 }
 
-/// Runs `workload` on `config` for at most `max_cycles` core cycles (0: the config's cap),
-/// recording every pass.
-pub fn record(config: &Config, workload: Arc<Workload>, max_cycles: u64) -> Result<Side> {
-    let name = workload.name.clone();
-    let mut g = Gpu::new(Arc::new(config.clone()), workload).map_err(|e| super::run::unfit(&name, e))?;
-    let max = if max_cycles > 0 { max_cycles } else { config.sim.max_cycles };
-    let limit = if max == 0 { u64::MAX } else { max };
-    g.events.set_mask(0);
-    g.events.set(EventKind::DramCommand, true);
-    g.events.set_recording(true);
-    let start = Instant::now();
-    let (mut blame, mut loads, mut issues, mut commands) =
-        (Streaming::default(), Vec::new(), Vec::new(), Vec::new());
-    let mut wait = BTreeMap::new();
-    let mut take = |g: &mut Gpu| {
+/// Records a run as it goes: every load's blame as its data comes back, the load issues and
+/// the DRAM commands.
+#[derive(Default)]
+struct Recorder {
+    blame: Streaming,
+    loads: Vec<LoadWait>,
+    wait: BTreeMap<(Stage, Cause), u64>,
+    issues: Vec<Issue>,
+    commands: Vec<Cmd>,
+}
+
+impl Observer for Recorder {
+    fn start(&mut self, g: &mut Gpu) {
+        g.events.set_mask(0);
+        g.events.set(EventKind::DramCommand, true);
+        g.events.set_recording(true);
+    }
+
+    fn slice(&mut self, g: &mut Gpu) {
         let mut passes = g.events.take_passes();
         passes.sort_by_key(|p| p.cycle);
-        issues.extend(passes.iter().filter(|p| p.point == Point::Issue).map(|p| Issue {
+        self.issues.extend(passes.iter().filter(|p| p.point == Point::Issue).map(|p| Issue {
             cycle: p.cycle,
             core: p.who.core,
             warp: p.who.warp,
             load: p.who.seq,
         }));
-        loads.extend(blame.push(&passes).iter().map(|l| LoadWait::of(l, &mut wait)));
-        commands.extend(g.events.drain().filter_map(|(cycle, e)| match e {
+        let wait = &mut self.wait;
+        self.loads.extend(self.blame.push(&passes).iter().map(|l| LoadWait::of(l, wait)));
+        self.commands.extend(g.events.drain().filter_map(|(cycle, e)| match e {
             Event::DramCommand { channel, dram_cycle, cmd } => {
                 Some(Cmd { cycle, dram_cycle, channel, kind: cmd.kind.name(), bank: cmd.bank, row: cmd.row })
             }
             _ => None,
         }));
-    };
-    while g.may_continue(limit) {
-        g.run(limit.min(g.cycle + SLICE));
-        take(&mut g);
     }
-    take(&mut g);
-    let report = Report::new(&g, start.elapsed().as_secs_f64());
+}
+
+/// Runs `workload` on `config` for at most `max_cycles` core cycles (0: the config's cap) as
+/// `run` does, recording every pass. A run stopped by Ctrl-C reports `interrupted`.
+pub fn record(config: &Config, workload: Arc<Workload>, max_cycles: u64) -> Result<Side> {
+    let mut r = Recorder::default();
+    let opts = RunOptions { max_cycles, ..RunOptions::default() };
+    let (_, report) = simulate_observed(config, workload, &opts, &mut r)?;
     // In issue order, as the per-warp load numbers count them.
-    loads.sort_by_key(|l: &LoadWait| (l.issued, l.core, l.warp, l.seq));
-    Ok(Side { report, loads, wait, issues, commands })
+    r.loads.sort_by_key(|l| (l.issued, l.core, l.warp, l.seq));
+    Ok(Side { report, loads: r.loads, wait: r.wait, issues: r.issues, commands: r.commands })
 }
 
 /// One (stage, cause)'s cycles of load wait on both machines.

@@ -74,9 +74,36 @@ pub fn unfit(workload: &str, message: String) -> crate::config::ConfigError {
     crate::config::ConfigError::argument(format!("workload {workload}"), message)
 }
 
+/// Something that looks at the machine as a run goes: before its first cycle, and after each
+/// slice the run's driver goes between its other looks (at most [`WATCH_SLICE`] cycles, and
+/// at every kernel's end), while the events and passes of that slice are still in the machine.
+pub trait Observer {
+    /// The machine is built and has not run yet.
+    fn start(&mut self, _gpu: &mut Gpu) {}
+    /// The machine has run another slice.
+    fn slice(&mut self, gpu: &mut Gpu);
+}
+
+/// Looks at nothing.
+struct Nobody;
+
+impl Observer for Nobody {
+    fn slice(&mut self, _: &mut Gpu) {}
+}
+
 /// Builds the machine and runs it; returns the final machine and its report, with an entry per
 /// kernel launch. A run stopped by Ctrl-C ([`super::interrupt`]) reports `interrupted`.
 pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> Result<(Gpu, Report)> {
+    simulate_observed(config, workload, opts, &mut Nobody)
+}
+
+/// [`simulate`], with `observer` looking at the machine as it runs.
+pub fn simulate_observed(
+    config: &Config,
+    workload: Arc<Workload>,
+    opts: &RunOptions,
+    observer: &mut dyn Observer,
+) -> Result<(Gpu, Report)> {
     let mut config = config.clone();
     if opts.max_instructions > 0 {
         config.sim.max_instructions = opts.max_instructions;
@@ -84,8 +111,9 @@ pub fn simulate(config: &Config, workload: Arc<Workload>, opts: &RunOptions) -> 
     let max = if opts.max_cycles > 0 { opts.max_cycles } else { config.sim.max_cycles };
     let name = workload.name.clone();
     let mut gpu = Gpu::new(Arc::new(config), workload).map_err(|e| unfit(&name, e))?;
+    observer.start(&mut gpu);
     let start = Instant::now();
-    let kernels = drive(&mut gpu, max, opts)?;
+    let kernels = drive(&mut gpu, max, opts, observer)?;
     let wall = start.elapsed().as_secs_f64();
     let mut report = Report::new(&gpu, wall);
     report.kernels = kernels;
@@ -116,7 +144,12 @@ fn next_multiple(cycle: u64, every: u64) -> u64 {
 /// it writes the DRAM commands, the series' rows and tells the watch; at each kernel's end it
 /// takes the counters (the machine stops there: [`Gpu::run_within_kernel`]). Returns an entry
 /// per kernel launch begun, the last one's to the run's end.
-fn drive(gpu: &mut Gpu, max: u64, opts: &RunOptions) -> Result<Vec<KernelReport>> {
+fn drive(
+    gpu: &mut Gpu,
+    max: u64,
+    opts: &RunOptions,
+    observer: &mut dyn Observer,
+) -> Result<Vec<KernelReport>> {
     let limit = if max == 0 { u64::MAX } else { max };
     let mut trace = match &opts.dram_trace {
         Some(path) => {
@@ -164,6 +197,7 @@ fn drive(gpu: &mut Gpu, max: u64, opts: &RunOptions) -> Result<Vec<KernelReport>
         if let Some(out) = &mut trace {
             write_commands(gpu, out)?;
         }
+        observer.slice(gpu);
         let now = Sample::of(gpu);
         if gpu.launcher.kernel != kernel && gpu.launcher.kernel < ctas.len() {
             kernels.push(KernelReport::of(kernel, &name(gpu, kernel), &Interval::new(kernel_start, now)));
