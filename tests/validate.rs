@@ -224,3 +224,24 @@ fn errors_about_a_studys_entries_name_their_line_and_column() {
         assert!(err.contains(&format!(": {key}: ")) && err.contains(says), "{err}");
     }
 }
+
+/// The overview in docs/validation/README.md repeats each generated table's summary (mean and
+/// largest cycle error, IPC correlation); it must say what the table says.
+#[test]
+fn the_validation_overview_repeats_each_tables_summary() {
+    let dir = Path::new(ROOT).join("docs/validation");
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let rows: Vec<&str> = readme.lines().filter(|l| l.starts_with("| [`") && l.contains(".ron`]")).collect();
+    assert_eq!(rows.len(), 4, "one overview row per study");
+    for row in rows {
+        let cells: Vec<&str> = row.trim_matches('|').split(" | ").map(str::trim).collect();
+        let page = cells[5].split_once("](").and_then(|(_, p)| p.strip_suffix(')')).unwrap();
+        let table = std::fs::read_to_string(dir.join(page)).unwrap();
+        let summary = table.lines().find(|l| l.starts_with("IPC correlation ")).unwrap();
+        let ipc = summary["IPC correlation ".len()..].split('.').take(2).collect::<Vec<_>>().join(".");
+        let mean = summary.split("mean of the absolute ").nth(1).unwrap().split(',').next().unwrap();
+        let largest = summary.split("largest ").nth(1).unwrap().split(')').next().unwrap();
+        assert_eq!(cells[3], format!("{mean} / {largest})"), "{page}: {summary}");
+        assert_eq!(cells[4], ipc, "{page}: {summary}");
+    }
+}

@@ -277,6 +277,11 @@ pub struct L1Config {
     /// request per 32-byte sector a warp touches, and each sector of a line is valid, missed,
     /// held in an MSHR and fetched on its own (`sim::cache::sectors`).
     pub sectored: bool,
+    /// A read merging into the MSHR entry of a pending miss counts as an access of its reserved
+    /// line for the replacement policy, so the line becomes the most recently used, as in
+    /// GPGPU-Sim (`baseline_cache::send_read_request` looks the line up on an MSHR hit, finds it
+    /// `HIT_RESERVED` and sets its last access time). False: only hits and misses touch lines.
+    pub touch_on_merge: bool,
     /// What a store does: `"evict"` (write-evict, no write-allocate) or `"through"`
     /// (write-through; a hit keeps the line, a miss that writes the whole line allocates it).
     pub write: L1Write,
@@ -407,6 +412,9 @@ pub struct L2Config {
     /// Sectored lines, as `l1.sectored` (`-gpgpu_cache:dl2 S:…`): a sector miss fetches only its
     /// 32 bytes from DRAM. Needs a sectored L1, whose requests are single sectors.
     pub sectored: bool,
+    /// As `l1.touch_on_merge`, for the slice's MSHRs (GPGPU-Sim's L2 is the same
+    /// `baseline_cache`).
+    pub touch_on_merge: bool,
     /// Replacement policy (LRU, DIP or RRIP; DaCache needs warps and is L1-only).
     pub replacement: ReplacementName,
 }
@@ -818,6 +826,7 @@ impl Default for L1Config {
             replacement: ReplacementName::Lru,
             dacache: DacacheConfig::default(),
             sectored: false,
+            touch_on_merge: false,
             write: L1Write::Evict,
             write_ratio: 0,
             adaptive: None,
@@ -856,6 +865,7 @@ impl Default for L2Config {
             latency_queue: false,
             index: IndexName::Conv,
             sectored: false,
+            touch_on_merge: false,
             replacement: ReplacementName::Lru,
         }
     }

@@ -185,6 +185,8 @@ pub struct L1 {
     write: L1Write,
     /// Lines of 32-byte sectors, MSHR entries per sector (`l1.sectored`).
     sectored: bool,
+    /// A merge into a pending miss touches its line (`l1.touch_on_merge`).
+    touch_on_merge: bool,
     flush_when_idle: bool,
     line_shift: u32,
     /// Fills so far (a replay can only change outcome after one).
@@ -246,6 +248,7 @@ impl L1 {
             alloc: l.allocate,
             write: l.write,
             sectored: l.sectored,
+            touch_on_merge: l.touch_on_merge,
             flush_when_idle: l.flush_when_idle,
             line_shift,
             fills: 0,
@@ -361,6 +364,11 @@ impl L1 {
             self.stats.merged += 1;
             req.trace.l1 = CacheOutcome::Merged;
             self.mshr.merge(i, req);
+            if let Probe::Pending(way) = probe
+                && self.touch_on_merge
+            {
+                self.tags.touch_pending(set, way);
+            }
             self.serviced(service, set, true, ctx, sink);
             return Ok(CacheOutcome::Merged);
         }
@@ -1225,6 +1233,31 @@ mod tests {
         assert_eq!(r.access(0x1040, &ctx, 10), Ok(CacheOutcome::Hit));
         assert_eq!(r.l1.pop_hit(10 + 19), None);
         assert_eq!(r.l1.pop_hit(10 + 20).map(|r| r.id), Some(3), "hit latency 20");
+    }
+
+    /// GPGPU-Sim's `send_read_request` (`l1.touch_on_merge`): a load merging into a pending
+    /// miss makes the line the most recently used (its `HIT_RESERVED` sets the last access
+    /// time), for lines and for sectors alike. Two ways of set 0: A misses, then B, then a load
+    /// of A merges; once both are filled B is the LRU line and C replaces it. Without the key
+    /// the merge touches nothing and C replaces A.
+    #[test]
+    fn a_merge_into_a_pending_line_makes_it_most_recently_used() {
+        for sectored in ["l1.sectored=false", "l1.sectored=true"] {
+            for touch in [true, false] {
+                let key = format!("l1.touch_on_merge={touch}");
+                let mut r = rig(&["l1.ways=2", &key, sectored]);
+                let (a, b, c) = (0, 4096, 8192);
+                assert_eq!(r.access(a, &one(0), 0), Ok(CacheOutcome::Miss));
+                assert_eq!(r.access(b, &one(1), 1), Ok(CacheOutcome::Miss));
+                assert_eq!(r.access(a, &one(2), 2), Ok(CacheOutcome::Merged), "{sectored}");
+                r.fill_all();
+                assert_eq!(r.access(c, &one(3), 3), Ok(CacheOutcome::Miss));
+                r.fill_all();
+                let (kept, replaced) = if touch { (a, b) } else { (b, a) };
+                assert_eq!(r.access(kept, &one(0), 4), Ok(CacheOutcome::Hit), "{sectored} {key}");
+                assert_eq!(r.access(replaced, &one(1), 5), Ok(CacheOutcome::Miss), "{sectored} {key}");
+            }
+        }
     }
 
     /// Seed 004 §4.2.2's premise, measured: each line's first re-reference counts at its LRU

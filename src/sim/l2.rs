@@ -102,6 +102,8 @@ pub struct L2Slice {
     line_bytes: u32,
     /// Lines of 32-byte sectors, MSHR entries per sector (`l2.sectored`).
     sectored: bool,
+    /// A merge into a pending miss touches its line (`l2.touch_on_merge`).
+    touch_on_merge: bool,
     header_bytes: u32,
     slices_per_channel: u16,
     /// Response slots promised to requests in the pipe.
@@ -166,6 +168,7 @@ impl L2Slice {
             latency: l.latency.into(),
             line_bytes: l.line_bytes,
             sectored: l.sectored,
+            touch_on_merge: l.touch_on_merge,
             header_bytes: c.icnt.header_bytes,
             slices_per_channel: l.slices_per_channel as u16,
             reserved: 0,
@@ -586,6 +589,11 @@ impl L2Slice {
                 self.stats.reads += 1;
                 self.stats.merged += 1;
                 self.mshr.merge(i, req);
+                if let Probe::Pending(way) = read_probe
+                    && self.touch_on_merge
+                {
+                    self.tags.touch_pending(set, way);
+                }
             }
             _ => {
                 let cause = if self.mshr.free() == 0 {
@@ -757,13 +765,13 @@ mod tests {
         }
     }
 
-    /// Two 128-byte lines that map to set 0 of slice 0.
-    fn two_lines_in_set_0(s: &L2Slice, map: &AddressMap) -> Vec<u64> {
+    /// The first `n` 128-byte lines that map to set 0 of slice 0.
+    fn lines_in_set_0(s: &L2Slice, map: &AddressMap, n: usize) -> Vec<u64> {
         let in_set = |a: u64| {
             let l = map.map(a);
             (l.channel == 0 && l.slice == 0).then(|| s.tags.set_of(l.slice_line))
         };
-        (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(2).collect()
+        (0..1u64 << 16).map(|i| i * 128).filter(|&a| in_set(a) == Some(0)).take(n).collect()
     }
 
     /// Slice 0 of the default machine with `sets`, its address map, and what steps it.
@@ -872,6 +880,45 @@ mod tests {
         assert_eq!(s.miss_queue.pop().map(|q| (q.id, q.bytes)), Some((4, 32)), "sector 3 was never fetched");
     }
 
+    /// GPGPU-Sim's `send_read_request` (`l2.touch_on_merge`): a read merging into a pending
+    /// miss makes the line the most recently used (its `HIT_RESERVED` sets the last access
+    /// time). Two ways: A misses, then B, then a read of A merges; so the LRU line once both
+    /// are filled is B, and C replaces it. Without the key C replaces A.
+    #[test]
+    fn a_merge_into_a_pending_line_makes_it_most_recently_used() {
+        for touch in [true, false] {
+            let key = format!("l2.touch_on_merge={touch}");
+            let (mut s, map, mut st) = slice(&["l2.ways=2", &key]);
+            let lines = lines_in_set_0(&s, &map, 3);
+            let (a, b, c) = (lines[0], lines[1], lines[2]);
+            let mut now = 0;
+            let mut run = |s: &mut L2Slice, until: &dyn Fn(&L2Slice) -> bool| {
+                while !until(s) {
+                    st.step(s, now);
+                    now += 1;
+                    assert!(now < 1000, "the slice never got there");
+                }
+            };
+            for (id, addr) in [(1, a), (2, b), (3, a)] {
+                s.access_queue.accept(read(id, addr, 32, &map));
+            }
+            run(&mut s, &|s| s.stats.merged == 1);
+            let below: Vec<MemRequest> = std::iter::from_fn(|| s.miss_queue.pop()).collect();
+            assert_eq!(below.iter().map(|q| q.id).collect::<Vec<_>>(), [1, 2], "3 merged into 1");
+            s.fills.extend(below);
+            run(&mut s, &|s| s.response_queue.len() == 3);
+            s.access_queue.accept(read(4, c, 32, &map));
+            run(&mut s, &|s| !s.miss_queue.is_empty());
+            let present = |addr: u64| matches!(s.tags.probe(map.map(addr).slice_line).1, Probe::Hit(_));
+            assert_eq!(
+                (present(a), present(b)),
+                (touch, !touch),
+                "{key}: C replaced {}",
+                if touch { "B" } else { "A" }
+            );
+        }
+    }
+
     /// An atomic is a read at the L2 that leaves its line dirty (GPGPU-Sim marks an atomic's
     /// line MODIFIED on a hit and when its miss fills): it replies with the data, and the
     /// line's eviction writes it back. One way per set: two lines of a set evict each other.
@@ -879,7 +926,7 @@ mod tests {
     fn an_atomic_reads_its_line_replies_and_leaves_it_dirty() {
         let (mut s, map, mut st) = slice(&["l2.ways=1"]);
         let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
-        let lines = two_lines_in_set_0(&s, &map);
+        let lines = lines_in_set_0(&s, &map, 2);
         let atomic = |id: u64, addr: u64| MemRequest { kind: AccessKind::Atomic, ..read(id, addr, 32, &map) };
         let mut now = 0;
         let mut run = |s: &mut L2Slice, until: &dyn Fn(&L2Slice) -> bool| {
@@ -945,7 +992,7 @@ mod tests {
     fn a_sectored_slice_writes_back_written_sectors_only_and_fills_beside_lookups() {
         let (mut s, map, mut st) = slice(&["l1.sectored=true", "l2.sectored=true", "l2.ways=1"]);
         let mut step = |s: &mut L2Slice, now: u64| st.step(s, now);
-        let lines = two_lines_in_set_0(&s, &map);
+        let lines = lines_in_set_0(&s, &map, 2);
         let store = |id: u64, addr: u64, bytes: u32| MemRequest {
             kind: AccessKind::Store,
             ..read(id, addr, bytes, &map)

@@ -470,6 +470,7 @@ fn l1(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((s, o)) = cache_spec(c, "gpgpu_cache:dl1")? {
         cache_geometry(c, "l1", &s, o);
         c.set("l1.miss_queue", s.miss_queue, src(o));
+        c.set("l1.touch_on_merge", true, merge_touches(o));
         match s.alloc {
             'f' => c.set("l1.allocate", "\"on-fill\"", src(o)),
             'm' => c.set("l1.allocate", "\"on-miss\"", src(o)),
@@ -557,6 +558,13 @@ fn adaptive_l1(c: &mut Ctx) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// Why a GPGPU-Sim cache touches a line on a merge: every one is a `baseline_cache`, whose
+/// `send_read_request` looks the line up on an MSHR hit (`HIT_RESERVED` sets its last access
+/// time).
+fn merge_touches(o: &Opt) -> String {
+    format!("{} (a baseline_cache: a read merged into a pending miss touches its line)", src(o))
+}
+
 fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_n_sub_partition_per_mchannel")? {
         c.set("l2.slices_per_channel", v, src(o));
@@ -580,6 +588,7 @@ fn l2(c: &mut Ctx, clocks: Option<(f64, f64)>) -> Result<(), ConfigError> {
     };
     if let Some((s, o)) = cache_spec(c, "gpgpu_cache:dl2")? {
         cache_geometry(c, "l2", &s, o);
+        c.set("l2.touch_on_merge", true, merge_touches(o));
         if !queues {
             c.set("l2.miss_queue", s.miss_queue, src(o));
         }

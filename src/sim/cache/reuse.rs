@@ -5,9 +5,9 @@
 //! re-reference intervals". This measures that interval: each line remembers its inserting
 //! priority until its first re-reference (a hit), which is counted at the line's position in
 //! the replacement order just before the hit — under LRU, which inserts at MRU, its stack
-//! distance: how many other lines of the set were inserted or hit since. A line replaced
-//! before any hit counts as never reused; one invalidated (a store under write-evict, a flush)
-//! before either is dropped from both counts.
+//! distance: how many other lines of the set were inserted, hit or merged into since. A line
+//! replaced before any hit counts as never reused; one invalidated (a store under write-evict,
+//! a flush) before either is dropped from both counts.
 //!
 //! Each line also remembers the warp that inserted it, so that its first re-reference counts as
 //! made by that warp itself (intra-warp reuse, the locality gauged insertion assumes: a warp's

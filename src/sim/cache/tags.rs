@@ -121,6 +121,15 @@ impl TagArray {
         self.replacement.touch(set, way);
     }
 
+    /// Records a read merging into the pending fill of line (`set`, `way`): the replacement
+    /// policy counts it as an access, as GPGPU-Sim's `baseline_cache::send_read_request` does
+    /// on an MSHR hit (its `tag_array::access` finds the line `HIT_RESERVED` and sets its last
+    /// access time). `cache::reuse` does not count it: its re-references are hits on data
+    /// that has arrived.
+    pub fn touch_pending(&mut self, set: usize, way: usize) {
+        self.replacement.touch(set, way);
+    }
+
     /// Records a hit of warp slot `warp` for the replacement policy (and `cache::reuse`).
     pub fn touch_by(&mut self, set: usize, way: usize, warp: u16) {
         if let Some(r) = &mut self.reuse {
