@@ -410,15 +410,31 @@ struct Commands {
     /// Start at a checkpoint (`checkpoint save FILE`) saved with the same -c, -w and --set.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// Run a second machine in lockstep: this one with these settings (KEY=VALUE, repeatable),
+    /// for `break diverge`, `break load-done ... if delta > N` and panes that show A, B or both.
+    #[arg(long = "vs", value_name = "KEY=VALUE", num_args = 1.., conflicts_with = "resume")]
+    vs: Vec<String>,
 }
 
 impl Commands {
     /// The session: at cycle 0, or at the checkpoint `--resume` names.
     fn session(&self, config: Config, workload: Arc<Workload>) -> Result<Session> {
-        Ok(match &self.resume {
-            Some(path) => Session::resume(config, workload, &path.display().to_string())?,
-            None => Session::new(config, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?,
-        })
+        let session = match &self.resume {
+            Some(path) => {
+                Session::resume(config.clone(), Arc::clone(&workload), &path.display().to_string())?
+            }
+            None => Session::new(config.clone(), Arc::clone(&workload))
+                .map_err(|e| run::unfit(&workload.name, e))?,
+        };
+        if self.vs.is_empty() {
+            return Ok(session);
+        }
+        let b = diff::versus(&config, &self.vs)?;
+        if b.machine_only() == config.machine_only() {
+            eprintln!("note: --vs {} gives the same machine: B follows A exactly", self.vs.join(" "));
+        }
+        let b = Session::new(b, Arc::clone(&workload)).map_err(|e| run::unfit(&workload.name, e))?;
+        session.with_vs(self.vs.clone(), b).map_err(|e| usage(&format!("--vs {}", self.vs.join(" ")), &e))
     }
 
     /// The command lines, each with where it came from for messages (`FILE:LINE`, or `-x`
@@ -565,7 +581,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
             machine: Machine { config: None, workload: None, sets: Vec::new() },
             layout: None,
             mouse: false,
-            commands: Commands { script: None, execute: None, resume: None },
+            commands: Commands { script: None, execute: None, resume: None, vs: Vec::new() },
             screenshot: None,
             size: String::new(),
         }),

@@ -494,7 +494,7 @@ fn flagged(flag: &str, values: &[String]) -> impl Iterator<Item = String> {
 /// the small one. A refusal names the flag and the argument exactly as given.
 #[test]
 fn mutated_diff_settings() {
-    use warpscope::batch::diff::machines;
+    use warpscope::batch::diff::{machines, versus};
     let sets: Vec<String> =
         shown_arguments("--set").into_iter().filter(|s| !s.starts_with("workload.")).collect();
     let base = small_config(&[]);
@@ -505,6 +505,10 @@ fn mutated_diff_settings() {
         tally.count(&r);
         if let Err(refusal) = r {
             names_given(&refusal, &flagged("--a", &a).chain(flagged("--b", &b)).collect::<Vec<_>>())?;
+        }
+        // The debugger's second machine takes the same settings after `--vs`.
+        if let Err(refusal) = versus(&base, &b) {
+            names_given(&refusal, &flagged("--vs", &b).collect::<Vec<_>>())?;
         }
     });
     tally.check("diff --a and --b");

@@ -95,15 +95,27 @@ impl LoadWait {
 /// Machines A and B: `base` with `--a`'s settings and with `--b`'s. A refused setting is named
 /// by its flag and argument as given (`--a dram.bankz=16`).
 pub fn machines(base: &Config, a: &[String], b: &[String]) -> Result<[Config; 2], ConfigError> {
-    let side = |name: &str, flag: &str, sets: &[String]| Variant {
-        name: name.into(),
-        sets: sets.to_vec(),
-        from: sets.iter().map(|s| format!("{flag} {s}")).collect(),
-    };
     let [ca, cb]: [Config; 2] = configs(base, &[side("A", "--a", a), side("B", "--b", b)])?
         .try_into()
         .expect("two variants, two machines");
     Ok([ca, cb])
+}
+
+/// Machine `name`: the settings `sets`, given after `flag`, which a refusal names.
+fn side(name: &str, flag: &str, sets: &[String]) -> Variant {
+    Variant {
+        name: name.into(),
+        sets: sets.to_vec(),
+        from: sets.iter().map(|s| format!("{flag} {s}")).collect(),
+    }
+}
+
+/// The second machine of a lockstep debugging session: `base` with `--vs`'s settings, a refused
+/// one named as given (`--vs dram.bankz=16`).
+pub fn versus(base: &Config, sets: &[String]) -> Result<Config, ConfigError> {
+    let [b]: [Config; 1] =
+        configs(base, &[side("B", "--vs", sets)])?.try_into().expect("one variant, one machine");
+    Ok(b)
 }
 
 /// Records a run as it goes: every load's blame as its data comes back, the load issues and

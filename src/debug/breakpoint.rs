@@ -18,6 +18,7 @@
 //! fresh session with the same breakpoints replayed to that cycle would.
 
 use super::blame::{Cause, Stage};
+use super::diverge::Unit;
 use super::expr::{Expr, Lookup, Op, Seg, Val, apply};
 use super::focus::Focus;
 use super::state;
@@ -92,6 +93,8 @@ pub enum Trigger {
         text: String,
         expr: Expr,
     },
+    /// A unit of the two machines of a lockstep session becomes different (`debug::diverge`).
+    Diverge(Unit),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,6 +150,7 @@ impl Breakpoint {
             }
             Trigger::Cycle(c) => format!("cycle {}", group(*c)),
             Trigger::Watch { text, .. } => format!("watch {text}"),
+            Trigger::Diverge(u) => u.text(),
         };
         if let Some((c, _)) = &self.condition {
             s.push_str(&format!(" if {c}"));
@@ -183,6 +187,13 @@ impl Breakpoint {
         self.hits.get(i).map(|r| r.cycle)
     }
 
+    /// Whether it compares a load's latency on the two machines of a lockstep session: a
+    /// `load-done` breakpoint whose condition reads `delta`.
+    pub fn pairs_loads(&self) -> bool {
+        matches!(self.trigger, Trigger::Event { kind: EventKind::LoadDone, .. })
+            && self.condition.as_ref().is_some_and(|(_, c)| c.reads(DELTA))
+    }
+
     /// Whether it can hit in cycle `c`: enabled, and not a `tbreak` used up before `c`.
     pub fn armed_at(&self, c: u64) -> bool {
         self.enabled && !(self.temporary && self.first_stop().is_some_and(|s| s < c))
@@ -214,6 +225,9 @@ pub fn parse_trigger(spec: &str) -> Result<(Trigger, Option<(String, Expr)>), St
     let Some(name) = words.next() else {
         return Err(format!("break what? events: {}, cycle N", event_names().join(", ")));
     };
+    if name == "diverge" {
+        return Ok((Trigger::Diverge(Unit::parse(&words.collect::<Vec<_>>())?), cond));
+    }
     if name == "cycle" {
         let n = words.next().ok_or("break cycle N: missing the cycle")?;
         let c = parse_u64(n).ok_or_else(|| format!("break cycle: `{n}` is not a cycle number"))?;
@@ -291,9 +305,12 @@ fn field_bound(field: &str, gpu: &Gpu) -> Option<(usize, &'static str)> {
     }
 }
 
-/// Refuses filters no event of this machine can have (`channel=99` on 6 channels), naming
-/// the valid range.
+/// Refuses filters no event of this machine can have (`channel=99` on 6 channels), and a
+/// `diverge` unit it does not have, naming the valid range.
 pub fn check_filters(trigger: &Trigger, gpu: &Gpu) -> Result<(), String> {
+    if let Trigger::Diverge(u) = trigger {
+        return u.check(gpu);
+    }
     let Trigger::Event { filters, .. } = trigger else { return Ok(()) };
     for f in filters {
         if let (Op::Eq, Val::Int(v), Some((n, what))) = (f.op, &f.value, field_bound(f.field, gpu))
@@ -317,14 +334,33 @@ fn field_val(f: FieldValue) -> Val {
     }
 }
 
+/// The name a `load-done` condition compares the two machines of a lockstep session by: B's
+/// latency of the load less A's.
+pub const DELTA: &str = "delta";
+
 /// Looks names up in an event's fields first, then in machine state.
 pub struct EventScope<'a> {
     pub event: Option<&'a Event>,
     pub gpu: &'a Gpu,
+    /// `delta` of a load finished on both machines of a lockstep session.
+    pub delta: Option<i64>,
+}
+
+impl<'a> EventScope<'a> {
+    /// Machine state, and the fields of `event` if there is one.
+    pub fn new(event: Option<&'a Event>, gpu: &'a Gpu) -> EventScope<'a> {
+        EventScope { event, gpu, delta: None }
+    }
 }
 
 impl Lookup for EventScope<'_> {
     fn lookup(&self, path: &[Seg]) -> Result<Val, String> {
+        if let ([seg], Some(d)) = (path, self.delta)
+            && seg.name == DELTA
+            && seg.index.is_none()
+        {
+            return Ok(Val::Int(d));
+        }
         if let ([seg], Some(e)) = (path, self.event)
             && seg.index.is_none()
             && let Some(v) = e.field(&seg.name)
@@ -333,6 +369,15 @@ impl Lookup for EventScope<'_> {
         }
         state::lookup(self.gpu, path)
     }
+}
+
+/// The second machine of a lockstep session as breakpoints see it in a cycle: its state and
+/// events of the cycle, and the loads finished on both by then (`debug::session::versus`).
+pub struct Mate<'a> {
+    pub gpu: &'a Gpu,
+    pub events: &'a [(u64, Event)],
+    /// The later machine's event of each load both have now finished, and B's latency less A's.
+    pub pairs: &'a [(Event, i64)],
 }
 
 /// Why the machine stopped for a breakpoint.
@@ -368,6 +413,11 @@ fn condition_holds(b: &Breakpoint, scope: &EventScope) -> bool {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Found {
     Event(Event),
+    /// A load finished on both machines of a lockstep session: the later one's event, and B's
+    /// latency less A's.
+    Paired(Event, i64),
+    /// The two machines of a lockstep session parted: where, and what each did.
+    Diverge(String),
     Cycle,
     /// A watchpoint's value changed from the first to the second.
     Watch(Val, Val),
@@ -379,10 +429,15 @@ pub enum Found {
 pub struct Watched(Vec<(u32, Val)>);
 
 impl Watched {
-    /// The values of every watchpoint of `set` on machine `gpu`.
-    pub fn read(set: &Breakpoints, gpu: &Gpu) -> Watched {
+    /// The values of every watchpoint of `set` on machine `gpu`, and whether the units that
+    /// `diverge` breakpoints compare are the same on `gpu` and on `mate` (the second machine
+    /// of a lockstep session, at the same cycle).
+    pub fn read(set: &Breakpoints, gpu: &Gpu, mate: Option<&Gpu>) -> Watched {
         let watches = set.list.iter().filter_map(|b| match &b.trigger {
             Trigger::Watch { expr, .. } => Some((b.id, value(expr, gpu))),
+            Trigger::Diverge(u) => {
+                mate.map(|m| (b.id, Val::Int(i64::from(u.differs((gpu, &[]), (m, &[])).is_none()))))
+            }
             _ => None,
         });
         Watched(watches.collect())
@@ -400,17 +455,19 @@ impl Watched {
     }
 }
 
-/// The event kinds `bps` break on.
+/// The event kinds `bps` break on (a `diverge` breakpoint names the commands where channels
+/// part).
 fn kinds<'a>(bps: impl Iterator<Item = &'a Breakpoint>) -> u64 {
     let kinds = bps.filter_map(|b| match &b.trigger {
         Trigger::Event { kind, .. } => Some(kind.bit()),
+        Trigger::Diverge(Unit::Any | Unit::Dram(_)) => Some(EventKind::DramCommand.bit()),
         _ => None,
     });
     kinds.fold(0, |m, b| m | b)
 }
 
 fn value(expr: &Expr, gpu: &Gpu) -> Val {
-    expr.eval(&EventScope { event: None, gpu }).unwrap_or(Val::Str("<error>".into()))
+    expr.eval(&EventScope::new(None, gpu)).unwrap_or(Val::Str("<error>".into()))
 }
 
 /// The breakpoint table.
@@ -540,8 +597,10 @@ impl Breakpoints {
         })
     }
 
+    /// Whether a breakpoint reads the machine every cycle (a watchpoint, or a `diverge`
+    /// breakpoint): the machine then skips no cycle.
     pub fn has_watches(&self) -> bool {
-        self.live().any(|b| matches!(b.trigger, Trigger::Watch { .. }))
+        self.live().any(|b| matches!(b.trigger, Trigger::Watch { .. } | Trigger::Diverge(_)))
     }
 
     /// The first cycle after `now` at which an enabled `break cycle` fires.
@@ -567,13 +626,13 @@ impl Breakpoints {
         if !filters.iter().all(|f| f.passes(event)) {
             return false;
         }
-        condition_holds(b, &EventScope { event: Some(event), gpu })
+        condition_holds(b, &EventScope::new(Some(event), gpu))
     }
 
     /// What a hit of `b` says: `what` happened, and the error its condition gave, if any.
-    pub fn describe(b: &Breakpoint, what: String, event: Option<&Event>, gpu: &Gpu) -> String {
+    pub fn describe(b: &Breakpoint, what: String, scope: &EventScope) -> String {
         match &b.condition {
-            Some((text, c)) => match c.eval(&EventScope { event, gpu }) {
+            Some((text, c)) => match c.eval(scope) {
                 Err(e) => format!("{what}; stopped because its condition `{text}` failed: {e}"),
                 Ok(_) => what,
             },
@@ -582,15 +641,16 @@ impl Breakpoints {
     }
 
     /// The breakpoints (by position in `list`) that hit in `cycle`, which machine `gpu` has
-    /// just stepped into with `events`, and what each hit on (its first matching event). Pure
-    /// but for `watched`, which holds the watched values before the step and is brought up to
-    /// date.
+    /// just stepped into with `events`, and what each hit on (its first matching event). In a
+    /// lockstep session `mate` is the second machine at the same cycle. Pure but for `watched`,
+    /// which holds the watched values before the step and is brought up to date.
     pub fn found(
         &self,
         cycle: u64,
         events: &[(u64, Event)],
         gpu: &Gpu,
         watched: &mut Watched,
+        mate: Option<&Mate>,
     ) -> Vec<(usize, Found)> {
         let mut out = Vec::new();
         for (i, b) in self.list.iter().enumerate() {
@@ -598,12 +658,26 @@ impl Breakpoints {
                 continue;
             }
             let found = match &b.trigger {
+                Trigger::Event { filters, .. } if b.pairs_loads() => {
+                    mate.into_iter().flat_map(|m| m.pairs).find_map(|(e, d)| {
+                        let scope = EventScope { event: Some(e), gpu, delta: Some(*d) };
+                        (filters.iter().all(|f| f.passes(e)) && condition_holds(b, &scope))
+                            .then(|| Found::Paired(e.clone(), *d))
+                    })
+                }
                 Trigger::Event { .. } => events
                     .iter()
                     .find(|(_, e)| Self::matches(b, e, gpu))
                     .map(|(_, e)| Found::Event(e.clone())),
-                Trigger::Cycle(c) => (*c == cycle && condition_holds(b, &EventScope { event: None, gpu }))
-                    .then_some(Found::Cycle),
+                Trigger::Diverge(u) => mate.and_then(|m| {
+                    let parted = u.differs((gpu, events), (m.gpu, m.events));
+                    let before = watched.set(b.id, Val::Int(i64::from(parted.is_none())));
+                    let hits = before == Some(Val::Int(1)) && condition_holds(b, &EventScope::new(None, gpu));
+                    parted.filter(|_| hits).map(Found::Diverge)
+                }),
+                Trigger::Cycle(c) => {
+                    (*c == cycle && condition_holds(b, &EventScope::new(None, gpu))).then_some(Found::Cycle)
+                }
                 Trigger::Watch { expr, .. } => {
                     let now = value(expr, gpu);
                     watched.set(b.id, now.clone()).filter(|old| *old != now).map(|old| Found::Watch(old, now))
@@ -624,12 +698,26 @@ impl Breakpoints {
             let counted = cycle > b.since;
             let stops_here = !counted || !b.ignored(b.hits.len());
             let (what, event) = match f {
-                Found::Event(e) => {
-                    (stops_here.then(|| Self::describe(b, e.describe(), Some(&e), gpu)), Some(e))
+                Found::Event(e) => (
+                    stops_here.then(|| Self::describe(b, e.describe(), &EventScope::new(Some(&e), gpu))),
+                    Some(e),
+                ),
+                Found::Paired(e, d) => {
+                    let what = format!("{}; B's latency {d:+} cycles against A's", e.describe());
+                    let scope = EventScope { event: Some(&e), gpu, delta: Some(d) };
+                    (stops_here.then(|| Self::describe(b, what, &scope)), Some(e))
+                }
+                Found::Diverge(what) => {
+                    (stops_here.then(|| Self::describe(b, what, &EventScope::new(None, gpu))), None)
                 }
                 Found::Cycle => (
-                    stops_here
-                        .then(|| Self::describe(b, format!("reached cycle {}", group(cycle)), None, gpu)),
+                    stops_here.then(|| {
+                        Self::describe(
+                            b,
+                            format!("reached cycle {}", group(cycle)),
+                            &EventScope::new(None, gpu),
+                        )
+                    }),
                     None,
                 ),
                 Found::Watch(old, now) => {

@@ -119,6 +119,12 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "print a view (see `help show`)",
     },
     CommandSpec {
+        name: "vs",
+        aliases: &[],
+        args: "[show VIEW [ARGS]]",
+        help: "the second machine (--vs): where it stands against this one, or one of its views",
+    },
+    CommandSpec {
         name: "print",
         aliases: &["p"],
         args: "EXPR",
@@ -184,6 +190,8 @@ pub enum Command {
         args: Vec<String>,
     },
     Print(String),
+    /// The second machine of a lockstep session: a summary, or one of its views.
+    Vs(Option<(&'static str, Vec<String>)>),
     Log {
         event: Option<String>,
         on: bool,
@@ -349,6 +357,13 @@ impl Command {
                 };
                 Command::Show { view: view_name(v)?, args: args[1..].iter().map(|s| s.to_string()).collect() }
             }
+            "vs" => match args.as_slice() {
+                [] => Command::Vs(None),
+                ["show", v, more @ ..] => {
+                    Command::Vs(Some((view_name(v)?, more.iter().map(|s| s.to_string()).collect())))
+                }
+                _ => return Err("vs [show VIEW [ARGS]], e.g. `vs show queues`".into()),
+            },
             "print" => {
                 if rest.is_empty() {
                     return Err("print what? e.g. `print l1[0].mshr.used`".into());

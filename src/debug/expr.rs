@@ -91,6 +91,16 @@ impl Expr {
         Ok(e)
     }
 
+    /// Whether the expression reads the plain name `name` (a one-step path without index).
+    pub fn reads(&self, name: &str) -> bool {
+        match self {
+            Expr::Int(_) | Expr::Str(_) => false,
+            Expr::Path(p) => matches!(&p[..], [s] if s.name == name && s.index.is_none()),
+            Expr::Not(e) | Expr::Neg(e) => e.reads(name),
+            Expr::Bin(a, _, b) => a.reads(name) || b.reads(name),
+        }
+    }
+
     pub fn eval(&self, ctx: &dyn Lookup) -> Result<Val, String> {
         Ok(match self {
             Expr::Int(i) => Val::Int(*i),

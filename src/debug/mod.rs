@@ -8,6 +8,7 @@ pub mod breakpoint;
 pub mod checkpoint;
 pub mod command;
 pub mod delay;
+pub mod diverge;
 pub mod expr;
 pub mod focus;
 pub mod history;

@@ -10,12 +10,15 @@
 //! by stepping into that cycle, however the machine came to it; and the focus is that of the
 //! latest stop at or before it.
 
+pub mod versus;
+
 use super::breakpoint::{
-    Breakpoints, EventScope, Hit, Trigger, Watched, check_filters, event_kind, parse_trigger,
+    Breakpoints, DELTA, EventScope, Hit, Mate, Trigger, Watched, check_filters, event_kind, parse_trigger,
 };
 use super::checkpoint;
 use super::command::{COMMANDS, Command, Info};
 use super::delay::DelayWatch;
+use super::diverge::Unit;
 use super::expr::Expr;
 use super::focus::Focus;
 use super::history::{EventLog, Samples};
@@ -31,6 +34,7 @@ use crate::sim::stats::metrics::{count, group};
 use crate::sim::{Gpu, Status};
 use crate::workload::Workload;
 use std::sync::Arc;
+use versus::Versus;
 
 /// Why a moving command stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +148,13 @@ pub struct Session {
     pub focus: Focus,
     /// The passes a `delayed` breakpoint needs.
     delay: DelayWatch,
+    /// Event kinds reported besides the session's own while it follows another machine.
+    follow_mask: u64,
+    /// Whether `step_once` keeps the events of its steps in `captured` (while following).
+    capture: bool,
+    captured: Vec<(u64, Event)>,
+    /// The second machine of a lockstep session (`--vs`), which follows this one.
+    pub vs: Option<Box<Versus>>,
 }
 
 impl Session {
@@ -183,7 +194,38 @@ impl Session {
             interference: InterferenceCache::default(),
             focus: Focus::default(),
             delay: DelayWatch::default(),
+            follow_mask: 0,
+            capture: false,
+            captured: Vec::new(),
+            vs: None,
         }
+    }
+
+    /// This session with a second machine in lockstep: `b`, made with `settings` (`--vs`).
+    /// Refused when the two differ in shape or do not stand at the same cycle (a session
+    /// resumed from a checkpoint).
+    pub fn with_vs(mut self, settings: Vec<String>, b: Session) -> Result<Session, String> {
+        self.vs = Some(Box::new(Versus::new(&self.gpu, settings, b)?));
+        self.watched = self.read_watched();
+        Ok(self)
+    }
+
+    /// The watched values at the machine's cycle (the second machine's too, for `diverge`).
+    fn read_watched(&self) -> Watched {
+        Watched::read(&self.breakpoints, &self.gpu, self.vs.as_ref().map(|v| &v.b.gpu))
+    }
+
+    /// Steps to cycle `t` (at most; not past the program's end), keeping the events of the
+    /// cycles it goes through in `out`, with event kinds `mask` reported besides its own: how
+    /// the second machine of a lockstep session follows the first.
+    fn step_to(&mut self, t: u64, mask: u64, out: &mut Vec<(u64, Event)>) {
+        self.follow_mask = mask;
+        self.capture = true;
+        while self.gpu.cycle < t && self.finished().is_none() {
+            self.step_once(Breaks::Count, t);
+        }
+        self.capture = false;
+        out.append(&mut self.captured);
     }
 
     /// The earliest cycle time travel reaches: 0, or the cycle of the checkpoint the session
@@ -280,11 +322,14 @@ impl Session {
             Command::Break { temporary, spec } => {
                 let (trigger, cond) = parse_trigger(&spec)?;
                 check_filters(&trigger, &self.gpu)?;
+                self.check_lockstep(&trigger, cond.as_ref().map(|(_, c)| c))?;
                 let desc = match &trigger {
                     Trigger::Cycle(c) => format!("cycle {}", group(*c)),
                     _ => spec.clone(),
                 };
                 let id = self.breakpoints.add(trigger, cond, temporary, self.gpu.cycle);
+                // A `diverge` breakpoint measures parting from now.
+                self.watched = self.read_watched();
                 text(format!(
                     "{} {id}: {desc}",
                     if temporary { "Temporary breakpoint" } else { "Breakpoint" }
@@ -292,14 +337,14 @@ impl Session {
             }
             Command::Watch(e) => {
                 let expr = Expr::parse(&e)?;
-                let v = expr.eval(&EventScope { event: None, gpu: &self.gpu })?;
+                let v = expr.eval(&EventScope::new(None, &self.gpu))?;
                 let id = self.breakpoints.add(
                     Trigger::Watch { text: e.clone(), expr },
                     None,
                     false,
                     self.gpu.cycle,
                 );
-                self.watched = Watched::read(&self.breakpoints, &self.gpu);
+                self.watched = self.read_watched();
                 text(format!("Watchpoint {id}: {e} (now {v})"))
             }
             Command::Condition { id, expr } => {
@@ -307,6 +352,8 @@ impl Session {
                     Some(e) => Some((e.clone(), Expr::parse(e)?)),
                     None => None,
                 };
+                let trigger = self.breakpoints.get_mut(id)?.trigger.clone();
+                self.check_lockstep(&trigger, parsed.as_ref().map(|(_, c)| c))?;
                 self.breakpoints.set_condition(id, parsed, self.gpu.cycle)?;
                 text(match expr {
                     Some(e) => format!("Breakpoint {id} now stops only if {e}"),
@@ -334,8 +381,12 @@ impl Session {
             Command::Info(Info::Log) => text(self.log_info()),
             Command::Show { view, args } => text(views::show(&self.scene(), view, &args)?.to_text()),
             Command::Print(e) => {
-                let v = Expr::parse(&e)?.eval(&EventScope { event: None, gpu: &self.gpu })?;
+                let v = Expr::parse(&e)?.eval(&EventScope::new(None, &self.gpu))?;
                 text(format!("{e} = {v}"))
+            }
+            Command::Vs(None) => text(self.vs_info()?),
+            Command::Vs(Some((view, args))) => {
+                text(views::show(&self.mate()?.b.scene(), view, &args)?.to_text())
             }
             Command::Log { event: None, .. } => text(self.log_info()),
             Command::Log { event: Some(name), on } => {
@@ -355,6 +406,25 @@ impl Session {
         }
     }
 
+    /// Refuses a breakpoint that compares two machines (`diverge`, `delta`) in a session of one,
+    /// and `delta` outside a `load-done` breakpoint.
+    fn check_lockstep(&self, trigger: &Trigger, cond: Option<&Expr>) -> Result<(), String> {
+        let delta = cond.is_some_and(|c| c.reads(DELTA));
+        if self.vs.is_none() && (delta || matches!(trigger, Trigger::Diverge(_))) {
+            return Err(format!(
+                "{} compares two machines: start the debugger with a second one, `--vs KEY=VALUE...` (e.g. \
+                 `warpscope tui --vs dram.scheduler=fcfs`)",
+                if delta { "`delta`" } else { "break diverge" }
+            ));
+        }
+        if delta && !matches!(trigger, Trigger::Event { kind: EventKind::LoadDone, .. }) {
+            return Err(
+                "`delta` is a load's latency on B less A's: it belongs to a `load-done` breakpoint".into()
+            );
+        }
+        Ok(())
+    }
+
     fn set_enabled(&mut self, ids: &[u32], on: bool) -> Result<Outcome, String> {
         let verb = if on { "Enabled" } else { "Disabled" };
         let all: Vec<u32>;
@@ -368,7 +438,7 @@ impl Session {
             self.breakpoints.set_enabled(*id, on, self.gpu.cycle)?;
         }
         // A watchpoint enabled again measures change from now.
-        self.watched = Watched::read(&self.breakpoints, &self.gpu);
+        self.watched = self.read_watched();
         let what = if ids.is_empty() { "every breakpoint".to_string() } else { join_ids(ids) };
         Ok(Outcome::Text(format!("{verb} {what}")))
     }
@@ -443,8 +513,13 @@ impl Session {
     }
 
     /// Event kinds the machine must report now.
+    /// In a lockstep session both machines report every finished load, which the pairing of
+    /// loads (`debug::session::versus`) follows whatever the breakpoints; the second reports what the
+    /// first's breakpoints need.
     fn event_mask(&self, breaks: Breaks) -> u64 {
-        self.log.mask | if breaks == Breaks::Off { 0 } else { self.breakpoints.event_mask() }
+        let lockstep = if self.vs.is_some() || self.capture { EventKind::LoadDone.bit() } else { 0 };
+        let bps = if breaks == Breaks::Off { 0 } else { self.breakpoints.event_mask() };
+        self.log.mask | bps | lockstep | if self.capture { self.follow_mask } else { 0 }
     }
 
     /// One core cycle — or, when nothing can happen in them, every cycle up to the next one
@@ -474,10 +549,19 @@ impl Session {
             buf.extend(found);
         }
         let cycle = self.gpu.cycle;
+        let mut pairs = Vec::new();
+        if let Some(vs) = &mut self.vs {
+            vs.follow(cycle, self.breakpoints.event_mask());
+            pairs = vs.pair(&buf);
+        }
         self.here.clear();
         if breaks != Breaks::Off && self.breakpoints.any_enabled() {
-            let found = self.breakpoints.found(cycle, &buf, &self.gpu, &mut self.watched);
+            let mate = self.vs.as_ref().map(|v| Mate { gpu: &v.b.gpu, events: &v.events, pairs: &pairs });
+            let found = self.breakpoints.found(cycle, &buf, &self.gpu, &mut self.watched, mate.as_ref());
             self.here = self.breakpoints.count(cycle, found, &self.gpu);
+        }
+        if self.capture {
+            self.captured.extend(buf.iter().cloned());
         }
         for (cycle, e) in buf.drain(..) {
             if self.log.wants(e.kind()) {
@@ -487,7 +571,13 @@ impl Session {
         self.buf = buf;
         self.furthest = self.furthest.max(cycle);
         self.samples.observe(&self.gpu);
+        let due = cycle.is_multiple_of(self.travel.interval);
         self.travel.observe(&self.gpu, &self.log, &self.samples);
+        if let Some(vs) = &mut self.vs
+            && due
+        {
+            vs.saw_snapshots(cycle, &self.travel.cycles());
+        }
         if breaks == Breaks::Stop && !self.here.is_empty() {
             return Some(Stop::Hits(self.here.clone()));
         }
@@ -572,6 +662,9 @@ impl Session {
             self.log.mask = mask;
             self.delay.reset();
             self.here.clear();
+            if let Some(vs) = &mut self.vs {
+                vs.restore(self.gpu.cycle);
+            }
         }
         if back {
             self.breakpoints.rewind(t - short);
@@ -581,10 +674,10 @@ impl Session {
             stop = self.step_once(if back { Breaks::Off } else { Breaks::Count }, t - short);
         }
         if short == 1 && stop.is_none() {
-            self.watched = Watched::read(&self.breakpoints, &self.gpu);
+            self.watched = self.read_watched();
             stop = self.step_once(Breaks::Count, t);
         }
-        self.watched = Watched::read(&self.breakpoints, &self.gpu);
+        self.watched = self.read_watched();
         self.stop(stop.unwrap_or(Stop::Reached(t)))
     }
 
@@ -599,7 +692,12 @@ impl Session {
         let any = self.breakpoints.list.iter().any(|b| b.enabled);
         while any && let Some(snap) = self.travel.before(end) {
             let start = snap.cycle;
-            if let Some(c) = self.last_stop_between(snap.clone(), end, now) {
+            let found = if self.vs.is_some() {
+                self.last_stop_in_lockstep(start, end, now)
+            } else {
+                self.last_stop_between(snap.clone(), end, now)
+            };
+            if let Some(c) = found {
                 return self.goto(c);
             }
             end = start;
@@ -613,11 +711,27 @@ impl Session {
         }
     }
 
+    /// [`Session::last_stop_between`] for a lockstep session, whose breakpoints may compare
+    /// the two machines: both go to cycle `start` and step to `end` together, counting hits as
+    /// any move forward does (which leaves the counts as they are at each cycle), and the last
+    /// cycle before `limit` with a hit that stops the machine is returned.
+    fn last_stop_in_lockstep(&mut self, start: u64, end: u64, limit: u64) -> Option<u64> {
+        self.goto(start);
+        let mut last = None;
+        while self.gpu.cycle < end.min(limit.saturating_sub(1)) && self.finished().is_none() {
+            self.step_once(Breaks::Count, end);
+            if !self.here.is_empty() && self.gpu.cycle < limit {
+                last = Some(self.gpu.cycle);
+            }
+        }
+        last
+    }
+
     /// Replays `g` up to cycle `end` and returns the last cycle before `limit` in which a
     /// breakpoint hits and stops the machine. Pure: no hit is counted.
     fn last_stop_between(&self, mut g: Gpu, end: u64, limit: u64) -> Option<u64> {
         g.events.set_mask(self.breakpoints.past_event_mask());
-        let mut watched = Watched::read(&self.breakpoints, &g);
+        let mut watched = Watched::read(&self.breakpoints, &g, None);
         let mut last = None;
         let delayed = self.breakpoints.past_event_mask() & EventKind::Delayed.bit() != 0;
         let mut delay = DelayWatch::default();
@@ -634,12 +748,67 @@ impl Session {
                 let found = delay.after_step(&mut g, &events, |c, w, l| bps.delayed_may_match(c, w, l));
                 events.extend(found);
             }
-            let found = self.breakpoints.found(g.cycle, &events, &g, &mut watched);
+            let found = self.breakpoints.found(g.cycle, &events, &g, &mut watched, None);
             if g.cycle < limit && found.iter().any(|(i, _)| self.breakpoints.stops(*i, g.cycle)) {
                 last = Some(g.cycle);
             }
         }
         last
+    }
+
+    /// The second machine, or why there is none.
+    pub fn mate(&self) -> Result<&Versus, String> {
+        self.vs.as_deref().ok_or_else(|| {
+            "there is no second machine: start the debugger with `--vs KEY=VALUE...` to run one in lockstep".into()
+        })
+    }
+
+    /// `vs`: the second machine's settings and cycle, a few counters of both, and where the
+    /// two differ now.
+    fn vs_info(&self) -> Result<String, String> {
+        let v = self.mate()?;
+        let (a, b) = (&self.gpu, &v.b.gpu);
+        let sum = |g: &Gpu, f: &dyn Fn(&crate::sim::stats::ChannelStats) -> u64| {
+            g.dram.iter().map(|c| f(&c.stats)).sum::<u64>()
+        };
+        let instr = |g: &Gpu| g.sms.iter().map(|s| s.stats.instructions).sum::<u64>();
+        let mut s = format!("B is A with {}, at cycle {}", v.settings.join(" "), group(b.cycle));
+        if let Some(stop) = v.b.finished().filter(|_| b.cycle < a.cycle) {
+            s.push_str(&format!(" ({})", stop.message()));
+        }
+        s.push_str(&format!(
+            "\n{:<16}{:>14}{:>14}\n{:<16}{:>14}{:>14}\n{:<16}{:>14}{:>14}\n{:<16}{:>14}{:>14}\n",
+            "",
+            "A",
+            "B",
+            "instructions",
+            group(instr(a)),
+            group(instr(b)),
+            "DRAM reads",
+            group(sum(a, &|c| c.reads)),
+            group(sum(b, &|c| c.reads)),
+            "DRAM row hits",
+            group(sum(a, &|c| c.row_hits)),
+            group(sum(b, &|c| c.row_hits)),
+        ));
+        let (wa, wb) = v.unpaired.waiting();
+        s.push_str(&format!(
+            "finished loads waiting for the other machine: {} on A, {} on B\n",
+            group(wa as u64),
+            group(wb as u64)
+        ));
+        for (name, unit) in [
+            ("issue streams", Unit::Issue(None)),
+            ("DRAM command streams", Unit::Dram(None)),
+            ("L1 contents", Unit::L1(None)),
+        ] {
+            let now = match unit.differs((a, &[]), (b, &[])) {
+                Some(d) => format!("differ ({d})"),
+                None => "the same".into(),
+            };
+            s.push_str(&format!("{name}: {now}\n"));
+        }
+        Ok(s.trim_end().to_string())
     }
 
     fn snapshot_info(&self) -> String {
@@ -703,6 +872,11 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
                  tbreaks are restored, so `continue` stops where it did from T. A breakpoint counts the hits\n\
                  after the cycle it was set at; one before stops the machine but is not counted. A stop names\n\
                  every breakpoint that hit in its cycle, one line each.\n",
+            );
+            s.push_str(
+                "With a second machine (--vs KEY=VALUE...):\n\
+                 break diverge [issue|dram|l1] [N]       stop where the two machines' issue streams, DRAM command streams or L1 contents part\n\
+                 break load-done ... if delta > N         delta: the load's latency on B less A's, compared when the later one finishes it\n",
             );
             s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300 | break delayed stage=dram cycles>200 (stages and causes as `show blame` names them)");
             s

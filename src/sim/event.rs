@@ -238,8 +238,12 @@ events! {
     Prefetch "prefetch" { channel: u16, bank: u8, row: u32, line: u32 }
     describe = format!("channel {channel} bank {bank} prefetches line {line} of open row {row}");
 
-    /// Every request of a warp's load has returned.
-    LoadDone "load-done" { core: u16, warp: u16, pc: u32, requests: u8, issued: u64, first: u64, last: u64 }
+    /// Every request of a warp's load has returned: load `seq` (the warp's load number) of
+    /// warp `warp_in_cta` of CTA `cta`, in warp slot `warp`.
+    LoadDone "load-done" {
+        core: u16, warp: u16, cta: u32, warp_in_cta: u16, seq: u32, pc: u32, requests: u8, issued: u64, first: u64,
+        last: u64
+    }
     derived { "latency" = last - issued, "divergence" = last - first }
     describe = format!(
         "load done on core {core} warp {warp} pc {pc:#06x}: {}, latency {}, divergence {}",
@@ -464,9 +468,18 @@ mod tests {
                 Event::MerbPostpone { channel: 1, bank: 2, row: 3, counter: 4, merb: 5, hits: 6 }
             }
             EventKind::Prefetch => Event::Prefetch { channel: 1, bank: 2, row: 3, line: 4 },
-            EventKind::LoadDone => {
-                Event::LoadDone { core: 1, warp: 2, pc: 3, requests: 4, issued: 100, first: 150, last: 190 }
-            }
+            EventKind::LoadDone => Event::LoadDone {
+                core: 1,
+                warp: 2,
+                cta: 5,
+                warp_in_cta: 1,
+                seq: 7,
+                pc: 3,
+                requests: 4,
+                issued: 100,
+                first: 150,
+                last: 190,
+            },
             EventKind::WarpStall => Event::WarpStall { core: 1, warp: 2, reason: StallReason::MemPipe },
             EventKind::CtaLaunch => Event::CtaLaunch { core: 1, cta: 2 },
             EventKind::CtaDone => Event::CtaDone { core: 1, cta: 2 },

@@ -11,6 +11,7 @@ pub mod clock;
 pub mod core;
 pub mod dram;
 pub mod event;
+pub mod fingerprint;
 pub mod icnt;
 pub mod ideal;
 pub mod inspect;

@@ -8,6 +8,16 @@ use super::theme::Theme;
 use crate::debug::command::complete;
 use crate::debug::views::{self, PANE_ROWS, Param, RowKey, Target, View, ViewSpec};
 use crate::debug::{Outcome, Session};
+
+/// Works out, on `session`, what `view` showing `target` takes a replay of history for.
+fn prepare(session: &mut Session, view: &ViewSpec, target: &Target) {
+    if view.takes(Param::Warp) {
+        session.prepare_blame(target.warp, target.load);
+    }
+    if view.takes(Param::Cycles) {
+        session.prepare_interference(target.cycles);
+    }
+}
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use std::path::PathBuf;
@@ -25,6 +35,29 @@ pub struct PaneState {
     pub detail: Option<u8>,
     /// Set shown by an LRU pane.
     pub set: u32,
+    /// Which machine of a lockstep session (`--vs`) the pane shows.
+    pub machine: Machine,
+}
+
+/// Which machine of a lockstep session a pane shows: the session's (A), the second (B), or
+/// both, one above the other with their differences marked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Machine {
+    #[default]
+    A,
+    B,
+    Both,
+}
+
+impl Machine {
+    /// The next in the order `v` cycles through.
+    pub fn next(self) -> Machine {
+        match self {
+            Machine::A => Machine::B,
+            Machine::B => Machine::Both,
+            Machine::Both => Machine::A,
+        }
+    }
 }
 
 /// A scrollable text popup (command output, help).
@@ -173,11 +206,14 @@ impl App {
         }
         for idx in 0..self.layout.panes().len() {
             let (view, target) = self.target(idx);
-            if view.takes(crate::debug::views::Param::Warp) {
-                self.session.prepare_blame(target.warp, target.load);
+            let machine = self.panes[idx].machine;
+            if machine != Machine::B {
+                prepare(&mut self.session, view, &target);
             }
-            if view.takes(crate::debug::views::Param::Cycles) {
-                self.session.prepare_interference(target.cycles);
+            if machine != Machine::A
+                && let Some(v) = self.session.vs.as_mut()
+            {
+                prepare(&mut v.b, view, &target);
             }
         }
     }
@@ -193,11 +229,41 @@ impl App {
         now
     }
 
-    /// The view a pane shows now, unmarked, and what it looks at.
+    /// The view a pane shows now, unmarked but for the differences between two machines, and
+    /// what it looks at.
     fn plain_view(&self, idx: usize) -> (View, Target) {
         let (view, target) = self.target(idx);
-        let v = view.build(&self.session.scene(), &target).unwrap_or_else(|e| View::new("error").text(e));
+        let build =
+            |s: &Session| view.build(&s.scene(), &target).unwrap_or_else(|e| View::new("error").text(e));
+        let v = match (self.panes[idx].machine, self.session.vs.as_deref()) {
+            (Machine::B, Some(vs)) => {
+                let mut v = build(&vs.b);
+                v.title = format!("{} — B", v.title);
+                v
+            }
+            (Machine::Both, Some(vs)) => {
+                views::both(&build(&self.session), &build(&vs.b), &vs.settings.join(" "))
+            }
+            _ => build(&self.session),
+        };
         (v, target)
+    }
+
+    /// `v`: the focused pane shows the next machine of a lockstep session.
+    fn next_machine(&mut self) {
+        let Some(vs) = self.session.vs.as_deref() else {
+            self.say("There is no second machine: start warpscope tui with --vs KEY=VALUE... to run one in lockstep.", true);
+            return;
+        };
+        let pane = &mut self.panes[self.focus];
+        pane.machine = pane.machine.next();
+        let what = match pane.machine {
+            Machine::A => "A, this session's machine".to_string(),
+            Machine::B => format!("B, A with {}", vs.settings.join(" ")),
+            Machine::Both => "A and B, differences marked ≠".to_string(),
+        };
+        self.say(format!("This pane shows {what}."), false);
+        (self.shown, self.before) = (None, Vec::new());
     }
 
     fn say(&mut self, msg: impl Into<String>, error: bool) {
@@ -392,6 +458,7 @@ impl App {
                     names.iter().position(|n| *n == self.layout.name).map_or(0, |i| (i + 1) % names.len());
                 self.load_layout(names[i]);
             }
+            Action::Machine => self.next_machine(),
             Action::Interrupt => self.say("", false),
             Action::Quit => self.quit = true,
         }

@@ -25,6 +25,7 @@ pub enum Action {
     Prev,
     Next,
     NextLayout,
+    Machine,
     Interrupt,
     Quit,
 }
@@ -154,6 +155,11 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[Char('L')],
         action: Action::NextLayout,
         help: "next layout (default, dram, cache, warp)",
+    },
+    Binding {
+        keys: &[Char('v')],
+        action: Action::Machine,
+        help: "with --vs: the focused pane shows machine A, B, or both with differences marked ≠",
     },
     Binding {
         keys: &[Code(KeyCode::Esc), Ctrl('c')],

@@ -153,6 +153,14 @@ fn status_items(app: &App) -> Vec<String> {
         format!("{} × {}", g.config.name, g.workload.name),
         format!("cycle {}", group(g.cycle)),
         state,
+    ]);
+    if let Some(vs) = &app.session.vs {
+        // The second machine trails A only once it has finished.
+        let b = &vs.b.gpu;
+        let at = if b.cycle < g.cycle { format!(", finished at {}", group(b.cycle)) } else { String::new() };
+        items.push(format!("vs B: {}{at} (v: A/B/both)", vs.settings.join(" ")));
+    }
+    items.extend([
         format!("kernel {}/{} ({})", k + 1, g.workload.kernels.len(), g.kernel().name()),
         format!("layout {}", app.layout.name),
         format!("warp {}.{}", app.warp.0, app.warp.1),

@@ -26,6 +26,7 @@ impl Theme {
             Tone::Bad => (Some(Color::Red), Modifier::BOLD | Modifier::UNDERLINED),
             Tone::Accent => (Some(Color::Cyan), Modifier::BOLD),
             Tone::Changed => (Some(Color::LightMagenta), Modifier::BOLD | Modifier::ITALIC),
+            Tone::Differs => (Some(Color::LightYellow), Modifier::UNDERLINED | Modifier::ITALIC),
         };
         let s = s.add_modifier(modifier);
         match (self.color, color) {

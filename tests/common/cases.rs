@@ -210,7 +210,7 @@ pub const GENERATIVE: &[Generative] = &[
         cases: VARY_ARGUMENTS,
     },
     Generative {
-        class: "`diff --a` and `--b`",
+        class: "`diff --a` and `--b`; the debugger's `--vs`",
         generated: "one or two `--set` assignments from the manual for each machine, each edited or not",
         file: "tests/fuzz.rs",
         test: "mutated_diff_settings",

@@ -9,12 +9,27 @@ use std::collections::HashMap;
 
 /// Marks what differs in `now` from `before`.
 pub fn mark_changes(now: &mut View, before: &View) {
-    for (b, old) in now.blocks.iter_mut().zip(&before.blocks) {
+    mark(now, before, &|s| s.tone = Tone::Changed);
+}
+
+/// Marks what differs in one machine's view from the other's of a lockstep session (matched
+/// as [`mark_changes`] matches a view with its past): [`Tone::Differs`], and a `≠` after the
+/// text, so a difference reads without colour too.
+pub fn mark_differences(view: &mut View, other: &View) {
+    mark(view, other, &|s| {
+        s.tone = Tone::Differs;
+        s.text.push('≠');
+    });
+}
+
+/// Applies `how` to every cell or line piece of `now` whose text differs from `other`'s.
+fn mark(now: &mut View, other: &View, how: &dyn Fn(&mut Span)) {
+    for (b, old) in now.blocks.iter_mut().zip(&other.blocks) {
         match (b, old) {
-            (Block::Table(t), Block::Table(o)) if t.header == o.header => mark_table(t, o),
+            (Block::Table(t), Block::Table(o)) if t.header == o.header => mark_table(t, o, how),
             (Block::Lines(l), Block::Lines(o)) => {
                 for (line, was) in l.iter_mut().zip(o) {
-                    mark_spans(line, was);
+                    mark_spans(line, was, how);
                 }
             }
             _ => {}
@@ -27,7 +42,7 @@ fn identity(t: &Table, i: usize) -> (RowKey, &str) {
     (t.keys.get(i).copied().unwrap_or_default(), t.rows[i].first().map_or("", |s| s.text.as_str()))
 }
 
-fn mark_table(t: &mut Table, old: &Table) {
+fn mark_table(t: &mut Table, old: &Table, how: &dyn Fn(&mut Span)) {
     let mut seen: HashMap<(RowKey, &str), Option<usize>> = HashMap::new();
     for i in 0..old.rows.len() {
         seen.entry(identity(old, i)).and_modify(|e| *e = None).or_insert(Some(i));
@@ -36,19 +51,19 @@ fn mark_table(t: &mut Table, old: &Table) {
         (0..t.rows.len()).map(|i| seen.get(&identity(t, i)).copied().flatten()).collect();
     for (row, m) in t.rows.iter_mut().zip(matched) {
         if let Some(j) = m {
-            mark_spans(row, &old.rows[j]);
+            mark_spans(row, &old.rows[j], how);
         }
     }
 }
 
 /// Pieces in the same place whose text changed (only when the pieces line up one to one).
-fn mark_spans(now: &mut [Span], was: &[Span]) {
+fn mark_spans(now: &mut [Span], was: &[Span], how: &dyn Fn(&mut Span)) {
     if now.len() != was.len() {
         return;
     }
     for (s, o) in now.iter_mut().zip(was) {
         if s.text != o.text {
-            s.tone = Tone::Changed;
+            how(s);
         }
     }
 }

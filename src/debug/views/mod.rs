@@ -7,6 +7,7 @@
 
 mod banks;
 mod blame;
+mod both;
 mod catalogue;
 mod changes;
 mod events;
@@ -22,8 +23,9 @@ mod text;
 mod warpgroups;
 mod warps;
 
+pub use both::both;
 pub use catalogue::{Need, PANE_ROWS, PaneKind, Param, SHOW_ROWS, Target, VIEWS, ViewSpec, show};
-pub use changes::mark_changes;
+pub use changes::{mark_changes, mark_differences};
 pub use text::{bar_columns, sparkline};
 pub use warps::{is_locality_warp, miss_inflight, oaws_allowance, oaws_prediction};
 
@@ -42,6 +44,8 @@ pub enum Tone {
     Accent,
     /// Changed by the last move of the machine.
     Changed,
+    /// Differs from the other machine of a lockstep session.
+    Differs,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

@@ -18,6 +18,7 @@ use super::stall::StallReason;
 use super::warp::{LoadTrack, Warp};
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
+use crate::sim::fingerprint;
 use crate::sim::stats::CoreStats;
 use crate::workload::instr::{Op, Space, reg_range};
 use crate::workload::{Kernel, WarpProgram};
@@ -92,6 +93,9 @@ pub struct ExecUnit {
     pub kernel: Option<usize>,
     /// Bumped when the set of resident warps changes.
     pub generation: u64,
+    /// Every instruction issued here, as (cycle, warp slot, pc) in issue order
+    /// (`sim::fingerprint`).
+    pub issue_trace: u64,
     /// CTAs finished since the GPU last collected them.
     pub finished_ctas: u32,
     /// A warp slot was freed since the GPU last looked (a CTA may fit again).
@@ -127,6 +131,7 @@ impl ExecUnit {
             grouping: CtaGrouping::default(),
             kernel: None,
             generation: 0,
+            issue_trace: fingerprint::EMPTY,
             finished_ctas: 0,
             slots_freed: false,
             next_age: 0,
@@ -257,6 +262,7 @@ impl ExecUnit {
         sink: &mut EventSink,
     ) -> Executed {
         let instr = self.warps[w].next;
+        self.issue_trace = fingerprint::fold(self.issue_trace, [now, w as u64, u64::from(instr.pc)]);
         let warp = &mut self.warps[w];
         warp.instructions += 1;
         stats.instructions += 1;

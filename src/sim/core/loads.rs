@@ -91,8 +91,16 @@ impl LoadTracker {
     }
 }
 
-/// Records what finished global load `t` of warp `w` on SM `core` measured.
-pub fn record_finished(t: &LoadTrack, core: u16, w: usize, s: &mut LoadStats, sink: &mut EventSink) {
+/// Records what finished global load `t` of warp `w` on SM `core` measured; the warp is warp
+/// `warp_in_cta` of CTA `cta`.
+pub fn record_finished(
+    t: &LoadTrack,
+    (cta, warp_in_cta): (u32, u16),
+    core: u16,
+    w: usize,
+    s: &mut LoadStats,
+    sink: &mut EventSink,
+) {
     s.loads += 1;
     s.requests += u64::from(t.requests);
     if t.requests > 1 {
@@ -124,6 +132,9 @@ pub fn record_finished(t: &LoadTrack, core: u16, w: usize, s: &mut LoadStats, si
         sink.emit(Event::LoadDone {
             core,
             warp: w as u16,
+            cta,
+            warp_in_cta,
+            seq: t.seq,
             pc: t.pc,
             requests: t.requests,
             issued: t.issued,

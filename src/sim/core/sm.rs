@@ -433,7 +433,9 @@ impl Sm {
     /// its registers.
     fn finish_load(&mut self, w: usize, slot: usize, env: &mut SmEnv<'_>, global: bool) {
         if global {
-            record_finished(&self.exec.warps[w].loads[slot], self.id, w, &mut self.stats.loads, env.sink);
+            let warp = &self.exec.warps[w];
+            let who = (warp.cta, warp.warp_in_cta);
+            record_finished(&warp.loads[slot], who, self.id, w, &mut self.stats.loads, env.sink);
         }
         self.exec.finish_load(w, slot, global, env.sink);
     }

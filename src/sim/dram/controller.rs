@@ -22,6 +22,7 @@ use super::sched::{DrainCause, DramScheduler, DramSchedulerKind, GroupKey, Sched
 use super::timing::Timing;
 use crate::config::Config;
 use crate::sim::event::{Event, EventKind, EventSink};
+use crate::sim::fingerprint;
 use crate::sim::ledger::Ledger;
 use crate::sim::queue::LatencyQueue;
 use crate::sim::record::{Pass, Point, Who};
@@ -47,6 +48,10 @@ pub struct Controller {
     pub prefetches_in_flight: usize,
     /// Draining writes (true) or serving reads (false).
     pub draining: bool,
+    /// Every command issued here but refreshes, as (DRAM cycle, command) in issue order
+    /// (`sim::fingerprint`). Refreshes are left out: one that falls in cycles the machine
+    /// skips is counted without passing here, so folding them would depend on skipping.
+    pub command_trace: u64,
     /// The current drain started because the write queue was full.
     drain_full: bool,
     pub high_watermark: usize,
@@ -109,6 +114,7 @@ impl Controller {
             prefetch: c.dram.prefetch.enabled.then(|| Prefetcher::new(c, channel)),
             prefetches_in_flight: 0,
             draining: false,
+            command_trace: fingerprint::EMPTY,
             drain_full: false,
             high_watermark: c.dram.write_high_watermark as usize,
             low_watermark: c.dram.write_low_watermark as usize,
@@ -727,6 +733,10 @@ impl Controller {
             CommandKind::Rd | CommandKind::Wr => {}
         }
         self.stats.commands[cmd.kind as usize] += 1;
+        if cmd.kind != CommandKind::Ref {
+            let what = u64::from(cmd.bank) << 40 | (cmd.kind as u64) << 32 | u64::from(cmd.row);
+            self.command_trace = fingerprint::fold(self.command_trace, [self.now, what, u64::from(cmd.col)]);
+        }
         if sink.wants(EventKind::DramCommand) {
             sink.emit(Event::DramCommand { channel: self.channel, dram_cycle: self.now, cmd: *cmd });
         }
