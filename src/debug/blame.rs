@@ -303,6 +303,9 @@ struct Index<'a> {
     passes: &'a [Pass],
     /// Where each request first passed each point.
     first: HashMap<(u64, Point), usize>,
+    /// The passes at each point of each unit, in cycle order (positions in `passes`), so a
+    /// stage's wait looks only at its own unit's passes.
+    by_unit: HashMap<(Point, u16), Vec<usize>>,
     /// When each request had its first ACT (since recording began: a [`Streaming`] blame keeps
     /// them beyond the passes it still holds).
     act: std::borrow::Cow<'a, HashMap<u64, u64>>,
@@ -324,19 +327,20 @@ impl<'a> Index<'a> {
 
     fn with_acts(passes: &'a [Pass], act: std::borrow::Cow<'a, HashMap<u64, u64>>) -> Index<'a> {
         let mut first = HashMap::new();
+        let mut by_unit: HashMap<(Point, u16), Vec<usize>> = HashMap::new();
         for (i, p) in passes.iter().enumerate() {
             first.entry((p.who.id, p.point)).or_insert(i);
+            by_unit.entry((p.point, p.unit)).or_default().push(i);
         }
-        Index { passes, first, act }
+        Index { passes, first, by_unit, act }
     }
 
     /// Passes at `point` of `unit` in cycles [from, to).
-    fn at(&self, point: Point, unit: u16, from: u64, to: u64) -> impl Iterator<Item = &'a Pass> {
-        let start = self.passes.partition_point(|p| p.cycle < from);
-        self.passes[start..]
-            .iter()
-            .take_while(move |p| p.cycle < to)
-            .filter(move |p| p.point == point && p.unit == unit)
+    fn at(&self, point: Point, unit: u16, from: u64, to: u64) -> impl Iterator<Item = &'a Pass> + '_ {
+        let passes = self.passes;
+        let at = self.by_unit.get(&(point, unit)).map_or(&[][..], |v| &v[..]);
+        let start = at.partition_point(|&i| passes[i].cycle < from);
+        at[start..].iter().map(move |&i| &passes[i]).take_while(move |p| p.cycle < to)
     }
 
     /// The first pass of request `id` at `point`.
