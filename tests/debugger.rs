@@ -682,3 +682,37 @@ fn every_load_the_inspector_shows_has_a_row_for_each_of_its_requests() {
         "{refills} warps launched, {loads} loads, {stops} stops"
     );
 }
+
+/// Under GPGPU-Sim's FR-FCFS each bank serves one request at a time (`bank_t::mrq`): the banks
+/// view lists it per bank, as the scheduler holds it, and `-` for a bank holding none.
+#[test]
+fn the_banks_view_shows_the_request_each_bank_holds_under_gpgpusim_frfcfs() {
+    use warpscope::debug::views::{Block, show};
+    use warpscope::sim::dram::sched::DramScheduler;
+    let mut s = session_on(&["dram.scheduler=gpgpusim-frfcfs"]);
+    let holding =
+        |s: &Session| s.gpu.dram[0].scheduler.held().unwrap().iter().filter(|h| h.is_some()).count();
+    while holding(&s) < 2 {
+        run(&mut s, "step");
+        assert!(s.gpu.cycle < 20_000, "two banks of channel 0 hold requests at some point");
+    }
+    let v = show(&s.scene(), "banks", &["0".into()]).unwrap();
+    let Some(Block::Table(t)) = v.blocks.iter().find(|b| matches!(b, Block::Table(_))) else {
+        panic!("a table")
+    };
+    assert_eq!(t.header.last().map(String::as_str), Some("holds (warp|wb row)"));
+    let mc = &s.gpu.dram[0];
+    for (b, held) in mc.scheduler.held().unwrap().iter().enumerate() {
+        let want = held.map_or("-".to_string(), |slot| {
+            let p = mc.queues.get(slot);
+            let who = match p.req.kind {
+                warpscope::sim::request::AccessKind::Writeback => "wb".to_string(),
+                _ => format!("{}.{}", p.req.origin.core, p.req.origin.warp),
+            };
+            format!("{who} {}", p.row)
+        });
+        assert_eq!(t.rows[b].last().unwrap().text, want, "bank {b}");
+    }
+    // Other schedulers hold nothing per bank: no such column.
+    assert!(!run(&mut session(), "show banks 0").contains("holds"));
+}

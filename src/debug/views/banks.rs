@@ -2,7 +2,8 @@
 //! and how many DRAM cycles until its timing allows it, column accesses since ACT; with the
 //! controller's read/write queues against the write-drain watermarks. Under a scheduler with
 //! per-bank command queues (GMC and the warp-aware ones, seed 000 Fig. 1), each bank's queue:
-//! the requests the transaction scheduler has placed there, in issue order.
+//! the requests the transaction scheduler has placed there, in issue order; under GPGPU-Sim's
+//! FR-FCFS (`gpgpusim-frfcfs`), the request each bank holds (`bank_t::mrq`).
 
 use super::{Block, RowKey, Table, Tone, View, plain, span};
 use crate::sim::Gpu;
@@ -55,6 +56,10 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>, mark: Option<u32>) -> 
     if cmdq.is_some() {
         t.header.push("cmd queue (row warp|wb)".into());
     }
+    let held = mc.scheduler.held();
+    if held.is_some() {
+        t.header.push("holds (warp|wb row)".into());
+    }
     for (b, bank) in mc.device.banks.iter().enumerate() {
         let lists = q.lists(mc.draining);
         let oldest = lists[b].first().or_else(|| q.lists(!mc.draining)[b].first());
@@ -90,6 +95,13 @@ pub fn banks(g: &Gpu, channel: usize, detail: Option<u8>, mark: Option<u32>) -> 
             let queued: Vec<String> =
                 cq.banks[b].iter().map(|e| format!("{} {}", e.row, requester(&q.get(e.slot).req))).collect();
             let cell = if queued.is_empty() { span("-", Tone::Dim) } else { plain(queued.join(", ")) };
+            t.rows.last_mut().expect("pushed above").push(cell);
+        }
+        if let Some(held) = held {
+            let cell = held[b].map_or(span("-", Tone::Dim), |slot| {
+                let p = q.get(slot);
+                plain(format!("{} {}", requester(&p.req), p.row))
+            });
             t.rows.last_mut().expect("pushed above").push(cell);
         }
         t.keys.push(RowKey::Bank { channel: channel as u16, bank: b as u8 });

@@ -107,6 +107,10 @@ impl GpgpusimFrFcfs {
 }
 
 impl DramScheduler for GpgpusimFrFcfs {
+    fn held(&self) -> Option<&[Option<Slot>]> {
+        Some(&self.held)
+    }
+
     fn select(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
         let (q, n) = (ctx.queues, self.banks());
         // A bank without a request takes one (`dram_t::scheduler_frfcfs`).

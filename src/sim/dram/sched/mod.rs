@@ -250,6 +250,11 @@ pub trait DramScheduler {
     fn merb_table(&self) -> Option<&MerbTable> {
         None
     }
+    /// Per bank, the request it holds, for a scheduler that gives each bank one request at a
+    /// time (GPGPU-Sim's `bank_t::mrq`; views).
+    fn held(&self) -> Option<&[Option<Slot>]> {
+        None
+    }
 }
 
 impl<P: WarpGroupPolicy> DramScheduler for WarpAware<P> {
