@@ -875,7 +875,7 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
             );
             s.push_str(
                 "With a second machine (--vs KEY=VALUE...):\n\
-                 break diverge [issue|dram|l1] [N]       stop where the two machines' issue streams, DRAM command streams or L1 contents part\n\
+                 break diverge [issue|dram|l1] [N]        stop where the two machines' issue streams, DRAM command streams or L1 contents part\n\
                  break load-done ... if delta > N         delta: the load's latency on B less A's, compared when the later one finishes it\n",
             );
             s.push_str("Examples: break occlusion core=3 | break row-miss channel=2 bank=5 | break load-done warp=0.4 if divergence > 300 | break delayed stage=dram cycles>200 (stages and causes as `show blame` names them)");
