@@ -148,10 +148,10 @@ pub struct Session {
     pub focus: Focus,
     /// The passes a `delayed` breakpoint needs.
     delay: DelayWatch,
-    /// Event kinds reported besides the session's own while it follows another machine.
-    follow_mask: u64,
-    /// Whether `step_once` keeps the events of its steps in `captured` (while following).
-    capture: bool,
+    /// While this machine follows another (`step_to`): the event kinds it reports besides its
+    /// own, and its steps keep their events in `captured`.
+    following: Option<u64>,
+    /// The events of the steps made while following, for the machine followed.
     captured: Vec<(u64, Event)>,
     /// The second machine of a lockstep session (`--vs`), which follows this one.
     pub vs: Option<Box<Versus>>,
@@ -194,8 +194,7 @@ impl Session {
             interference: InterferenceCache::default(),
             focus: Focus::default(),
             delay: DelayWatch::default(),
-            follow_mask: 0,
-            capture: false,
+            following: None,
             captured: Vec::new(),
             vs: None,
         }
@@ -219,12 +218,11 @@ impl Session {
     /// cycles it goes through in `out`, with event kinds `mask` reported besides its own: how
     /// the second machine of a lockstep session follows the first.
     fn step_to(&mut self, t: u64, mask: u64, out: &mut Vec<(u64, Event)>) {
-        self.follow_mask = mask;
-        self.capture = true;
+        self.following = Some(mask);
         while self.gpu.cycle < t && self.finished().is_none() {
             self.step_once(Breaks::Count, t);
         }
-        self.capture = false;
+        self.following = None;
         out.append(&mut self.captured);
     }
 
@@ -517,9 +515,13 @@ impl Session {
     /// loads (`debug::session::versus`) follows whatever the breakpoints; the second reports what the
     /// first's breakpoints need.
     fn event_mask(&self, breaks: Breaks) -> u64 {
-        let lockstep = if self.vs.is_some() || self.capture { EventKind::LoadDone.bit() } else { 0 };
+        let lockstep = match (&self.vs, self.following) {
+            (_, Some(mask)) => mask | EventKind::LoadDone.bit(),
+            (Some(_), None) => EventKind::LoadDone.bit(),
+            (None, None) => 0,
+        };
         let bps = if breaks == Breaks::Off { 0 } else { self.breakpoints.event_mask() };
-        self.log.mask | bps | lockstep | if self.capture { self.follow_mask } else { 0 }
+        self.log.mask | bps | lockstep
     }
 
     /// One core cycle — or, when nothing can happen in them, every cycle up to the next one
@@ -560,7 +562,7 @@ impl Session {
             let found = self.breakpoints.found(cycle, &buf, &self.gpu, &mut self.watched, mate.as_ref());
             self.here = self.breakpoints.count(cycle, found, &self.gpu);
         }
-        if self.capture {
+        if self.following.is_some() {
             self.captured.extend(buf.iter().cloned());
         }
         for (cycle, e) in buf.drain(..) {
