@@ -826,7 +826,7 @@ impl Default for L1Config {
             replacement: ReplacementName::Lru,
             dacache: DacacheConfig::default(),
             sectored: false,
-            touch_on_merge: false,
+            touch_on_merge: true,
             write: L1Write::Evict,
             write_ratio: 0,
             adaptive: None,
@@ -865,7 +865,7 @@ impl Default for L2Config {
             latency_queue: false,
             index: IndexName::Conv,
             sectored: false,
-            touch_on_merge: false,
+            touch_on_merge: true,
             replacement: ReplacementName::Lru,
         }
     }
