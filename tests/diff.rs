@@ -181,10 +181,20 @@ fn the_command_writes_its_reports_and_names_a_bad_setting() {
 
 /// Blaming loads as their data comes back, a slice of history at a time and holding only the
 /// passes of the loads in flight, gives every load the blame a pass over the whole history
-/// gives it.
+/// gives it; `push_critical` gives its critical request's stages and cycles per cause.
 #[test]
 fn streaming_blame_is_the_whole_historys_blame() {
-    use warpscope::debug::blame::{LoadBlame, Streaming, blame_all};
+    use warpscope::debug::blame::{CriticalBlame, LoadBlame, RequestBlame, Streaming, blame_all};
+    // A request's stages and their cycles per cause, leaving out what only the detailed blame
+    // has: the requests served ahead, and stages and parts of no cycles.
+    type Stages = Vec<(&'static str, u64, u64, Vec<(&'static str, u64)>)>;
+    fn cycles(r: &RequestBlame) -> (u64, Stages) {
+        let stages = r.stages.iter().filter(|s| s.to > s.from).map(|s| {
+            let parts = s.parts.iter().filter(|p| p.cycles > 0).map(|p| (p.cause.name(), p.cycles));
+            (s.stage.name(), s.from, s.to, parts.collect())
+        });
+        (r.who.id, stages.collect())
+    }
     for sched in ["frfcfs", "wg-w"] {
         let mut g =
             Gpu::new(Arc::new(small_config(&[&format!("dram.scheduler={sched}")])), workload(TINY, 1))
@@ -192,6 +202,7 @@ fn streaming_blame_is_the_whole_historys_blame() {
         g.events.set_mask(0);
         g.events.set_recording(true);
         let (mut all, mut streamed, mut s) = (Vec::new(), Vec::new(), Streaming::default());
+        let (mut critical, mut c) = (Vec::new(), Streaming::default());
         while g.is_running() {
             // An odd slice, so that loads straddle the slices' edges.
             let end = g.cycle + 97;
@@ -199,6 +210,7 @@ fn streaming_blame_is_the_whole_historys_blame() {
             let mut passes = g.events.take_passes();
             passes.sort_by_key(|p| p.cycle);
             streamed.extend(s.push(&passes));
+            critical.extend(c.push_critical(&passes));
             all.extend(passes);
         }
         all.sort_by_key(|p| p.cycle);
@@ -209,5 +221,12 @@ fn streaming_blame_is_the_whole_historys_blame() {
         assert!(whole.len() > 1000, "{sched}: {} loads", whole.len());
         assert_eq!(streamed.len(), whole.len(), "{sched}");
         assert!(streamed == whole, "{sched}: the streamed blame differs");
+        critical.sort_by_key(|l: &CriticalBlame| (l.issued, l.core, l.warp, l.seq));
+        assert_eq!(critical.len(), whole.len(), "{sched}");
+        for (c, w) in critical.iter().zip(&whole) {
+            assert_eq!((c.issued, c.core, c.warp, c.seq), key(w), "{sched}");
+            assert_eq!(c.latency(), w.latency(), "{sched}: load {} of {}.{}", w.seq, w.core, w.warp);
+            assert_eq!(c.request.as_ref().map(cycles), w.critical().map(cycles), "{sched}: {w:?}");
+        }
     }
 }

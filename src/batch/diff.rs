@@ -1,7 +1,8 @@
 //! `warpscope diff` (issue 40): one workload on two machines that differ in some settings, A
 //! and B, and where B's cycles went against A's. Both run with their passes recorded
-//! ([`crate::sim::record`]), and every load is blamed ([`crate::debug::blame`]) as its data
-//! comes back ([`Streaming`]: the passes kept are those of the loads in flight):
+//! ([`crate::sim::record`]), and every load's critical request is blamed
+//! ([`crate::debug::blame`]) as its data comes back ([`Streaming::push_critical`]: the passes
+//! kept are those of the loads in flight, and the parts are cycles per cause only):
 //!
 //! - the **load wait** per stage and cause: over all loads, the cycles of each load's critical
 //!   request (the one its warp waited for) in each stage and for each cause, in A and in B, and
@@ -17,7 +18,7 @@ use super::compare::{Variant, configs};
 use super::run::{Observer, RunOptions, simulate_observed};
 use super::table;
 use crate::config::{Config, ConfigError};
-use crate::debug::blame::{Cause, LoadBlame, Stage, Streaming};
+use crate::debug::blame::{Cause, CriticalBlame, Stage, Streaming};
 use crate::sim::record::Point;
 use crate::sim::stats::report::{Report, flatten};
 use crate::sim::{Event, EventKind, Gpu};
@@ -26,6 +27,9 @@ use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+
+/// Maps of loads, looked up only: a fixed fast hash (foldhash's) over SipHash.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// What one machine did: its report, its loads' blame, its load issues and DRAM commands.
 pub struct Side {
@@ -60,7 +64,7 @@ pub struct Cmd {
 
 /// What a load's blame comes to here: its latency and its critical request's cycles per
 /// stage (the blame without the requests served ahead, which a long run could not hold for
-/// every load).
+/// every load), in as little room as it takes: a long run holds one for every load.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadWait {
     pub core: u16,
@@ -68,27 +72,23 @@ pub struct LoadWait {
     pub seq: u32,
     pub issued: u64,
     pub latency: u64,
-    pub stages: Vec<(Stage, u64)>,
+    /// Cycles in each stage, in [`Stage::ALL`]'s order (a stage of more than 2³² − 1 cycles,
+    /// a load waiting for over four billion, counts that many).
+    stages: [u32; Stage::ALL.len()],
 }
 
 impl LoadWait {
     /// The load's summary, and its critical request's cycles per (stage, cause) added to `wait`.
-    pub fn of(l: &LoadBlame, wait: &mut BTreeMap<(Stage, Cause), u64>) -> LoadWait {
-        let mut stages: Vec<(Stage, u64)> = Vec::new();
-        for s in l.critical().iter().flat_map(|r| &r.stages) {
-            match stages.iter_mut().find(|(st, _)| *st == s.stage) {
-                Some(e) => e.1 += s.cycles(),
-                None => stages.push((s.stage, s.cycles())),
-            }
+    pub fn of(l: &CriticalBlame, wait: &mut BTreeMap<(Stage, Cause), u64>) -> LoadWait {
+        let mut stages = [0u32; Stage::ALL.len()];
+        for s in l.request.iter().flat_map(|r| &r.stages) {
+            let at = &mut stages[s.stage as usize];
+            *at = at.saturating_add(u32::try_from(s.cycles()).unwrap_or(u32::MAX));
             for p in &s.parts {
                 *wait.entry((s.stage, p.cause)).or_insert(0) += p.cycles;
             }
         }
         LoadWait { core: l.core, warp: l.warp, seq: l.seq, issued: l.issued, latency: l.latency(), stages }
-    }
-
-    fn cycles_in(&self, stage: Stage) -> u64 {
-        self.stages.iter().find(|(s, _)| *s == stage).map_or(0, |(_, c)| *c)
     }
 }
 
@@ -146,7 +146,7 @@ impl Observer for Recorder {
             load: p.who.seq,
         }));
         let wait = &mut self.wait;
-        self.loads.extend(self.blame.push(&passes).iter().map(|l| LoadWait::of(l, wait)));
+        self.loads.extend(self.blame.push_critical(&passes).iter().map(|l| LoadWait::of(l, wait)));
         self.commands.extend(g.events.drain().filter_map(|(cycle, e)| match e {
             Event::DramCommand { channel, dram_cycle, cmd } => {
                 Some(Cmd { cycle, dram_cycle, channel, kind: cmd.kind.name(), bank: cmd.bank, row: cmd.row })
@@ -196,8 +196,20 @@ pub struct LoadRow {
     pub latency_a: u64,
     pub latency_b: u64,
     pub change: i64,
-    /// Per stage the critical request spent cycles in: (stage, cycles in A, cycles in B).
-    pub stages: Vec<(&'static str, u64, u64)>,
+    /// Per stage the critical request spent cycles in on either machine: (stage, cycles in A,
+    /// cycles in B).
+    pub stages: Vec<StageCycles>,
+}
+
+/// A stage's cycles in A and in B; in JSON `["stage", a, b]`. Small, as a run's every changed
+/// load has a list of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StageCycles(pub Stage, pub u32, pub u32);
+
+impl Serialize for StageCycles {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.0.name(), self.1, self.2).serialize(s)
+    }
 }
 
 /// The first place two event streams part: its index, and what each did there (`None`: the
@@ -301,7 +313,7 @@ fn moved_keys(a: &Report, b: &Report) -> Vec<KeyRow> {
 /// Each load with its key for matching: its SM, warp slot and load number, and how many loads
 /// of the same key came before it (a warp slot's next warp numbers its loads from 0 again).
 fn keyed(loads: &[LoadWait]) -> impl Iterator<Item = ((u16, u16, u32, usize), &LoadWait)> {
-    let mut seen: HashMap<(u16, u16, u32), usize> = HashMap::new();
+    let mut seen: FastMap<(u16, u16, u32), usize> = FastMap::default();
     loads.iter().map(move |l| {
         let n = seen.entry((l.core, l.warp, l.seq)).or_insert(0);
         *n += 1;
@@ -309,25 +321,29 @@ fn keyed(loads: &[LoadWait]) -> impl Iterator<Item = ((u16, u16, u32, usize), &L
     })
 }
 
-/// The loads both machines ran, by warp and load number, largest latency change first.
+/// The loads both machines ran whose latency differs, by warp and load number, largest change
+/// first.
 fn changed_loads(a: &[LoadWait], b: &[LoadWait]) -> Vec<LoadRow> {
-    let by_warp: HashMap<(u16, u16, u32, usize), &LoadWait> = keyed(b).collect();
+    let by_warp: FastMap<(u16, u16, u32, usize), &LoadWait> = keyed(b).collect();
     let mut rows: Vec<LoadRow> = keyed(a)
-        .filter_map(|(key, la)| {
-            let lb = by_warp.get(&key)?;
-            let all: std::collections::BTreeSet<Stage> =
-                la.stages.iter().chain(&lb.stages).map(|(s, _)| *s).collect();
-            Some(LoadRow {
+        .filter_map(|(key, la)| by_warp.get(&key).filter(|lb| lb.latency != la.latency).map(|lb| (la, *lb)))
+        .map(|(la, lb)| {
+            let both = |s: Stage| (la.stages[s as usize], lb.stages[s as usize]);
+            let mut stages = Vec::with_capacity(Stage::ALL.iter().filter(|&&s| both(s) != (0, 0)).count());
+            stages.extend(Stage::ALL.into_iter().filter(|&s| both(s) != (0, 0)).map(|s| {
+                let (x, y) = both(s);
+                StageCycles(s, x, y)
+            }));
+            LoadRow {
                 core: la.core,
                 warp: la.warp,
                 load: la.seq,
                 latency_a: la.latency,
                 latency_b: lb.latency,
                 change: lb.latency as i64 - la.latency as i64,
-                stages: all.iter().map(|&s| (s.name(), la.cycles_in(s), lb.cycles_in(s))).collect(),
-            })
+                stages,
+            }
         })
-        .filter(|r| r.change != 0)
         .collect();
     rows.sort_by(|p, q| {
         q.change.abs().cmp(&p.change.abs()).then((p.core, p.warp, p.load).cmp(&(q.core, q.warp, q.load)))
@@ -446,8 +462,8 @@ impl Diff {
                 let stages: Vec<String> = l
                     .stages
                     .iter()
-                    .filter(|(_, x, y)| x != y)
-                    .map(|(s, x, y)| format!("{s} {x}→{y}"))
+                    .filter(|StageCycles(_, x, y)| x != y)
+                    .map(|StageCycles(s, x, y)| format!("{} {x}→{y}", s.name()))
                     .collect();
                 vec![
                     format!("{}.{} load {}", l.core, l.warp, l.load),

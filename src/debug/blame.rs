@@ -20,7 +20,12 @@ use crate::sim::record::{Pass, Point, Who};
 use crate::sim::request::{AccessKind, CacheOutcome};
 use crate::sim::stats::StallCause;
 use crate::sim::stats::metrics::group;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The index's maps: looked up only, never iterated, so a fixed fast hash (foldhash's) serves;
+/// SipHash's resistance to chosen keys buys nothing for request ids and took a fifth of a
+/// `diff`'s time.
+type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Where a request waited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -65,7 +70,8 @@ pub enum Stage {
 }
 
 impl Stage {
-    /// Every stage, in the order a request meets them.
+    /// Every stage, in the order a request meets them (and declared in: `stage as usize` is
+    /// its place here).
     pub const ALL: [Stage; 16] = [
         Stage::Ldst,
         Stage::L1Latency,
@@ -302,17 +308,20 @@ impl LoadBlame {
 struct Index<'a> {
     passes: &'a [Pass],
     /// Where each request first passed each point.
-    first: HashMap<(u64, Point), usize>,
+    first: Map<(u64, Point), usize>,
     /// The passes at each point of each unit, in cycle order (positions in `passes`), so a
     /// stage's wait looks only at its own unit's passes.
-    by_unit: HashMap<(Point, u16), Vec<usize>>,
+    by_unit: Map<(Point, u16), Vec<usize>>,
     /// When each request had its first ACT (since recording began: a [`Streaming`] blame keeps
-    /// them beyond the passes it still holds).
-    act: std::borrow::Cow<'a, HashMap<u64, u64>>,
+    /// them beyond the passes it still holds; none without `detail`, which does not ask).
+    act: std::borrow::Cow<'a, Map<u64, u64>>,
+    /// Whether parts name the requests served ahead ([`Part::requests`], `by_warp`,
+    /// `row_hits`); without, only their cycles per cause.
+    detail: bool,
 }
 
 /// Notes the first ACT of each request among `passes`.
-fn note_acts(passes: &[Pass], act: &mut HashMap<u64, u64>) {
+fn note_acts(passes: &[Pass], act: &mut Map<u64, u64>) {
     for p in passes.iter().filter(|p| p.command().is_some_and(|(k, _)| k == CommandKind::Act)) {
         act.entry(p.who.id).or_insert(p.cycle);
     }
@@ -320,19 +329,19 @@ fn note_acts(passes: &[Pass], act: &mut HashMap<u64, u64>) {
 
 impl<'a> Index<'a> {
     fn new(passes: &'a [Pass]) -> Index<'a> {
-        let mut act = HashMap::new();
+        let mut act = Map::default();
         note_acts(passes, &mut act);
-        Index::with_acts(passes, std::borrow::Cow::Owned(act))
+        Index::with_acts(passes, std::borrow::Cow::Owned(act), true)
     }
 
-    fn with_acts(passes: &'a [Pass], act: std::borrow::Cow<'a, HashMap<u64, u64>>) -> Index<'a> {
-        let mut first = HashMap::new();
-        let mut by_unit: HashMap<(Point, u16), Vec<usize>> = HashMap::new();
+    fn with_acts(passes: &'a [Pass], act: std::borrow::Cow<'a, Map<u64, u64>>, detail: bool) -> Index<'a> {
+        let mut first = Map::default();
+        let mut by_unit: Map<(Point, u16), Vec<usize>> = Map::default();
         for (i, p) in passes.iter().enumerate() {
             first.entry((p.who.id, p.point)).or_insert(i);
             by_unit.entry((p.point, p.unit)).or_default().push(i);
         }
-        Index { passes, first, by_unit, act }
+        Index { passes, first, by_unit, act, detail }
     }
 
     /// Passes at `point` of `unit` in cycles [from, to).
@@ -389,25 +398,72 @@ pub struct Streaming {
     window: Vec<Pass>,
     /// The issues of the loads whose data is not all back yet.
     waiting: Vec<Pass>,
-    act: HashMap<u64, u64>,
+    act: Map<u64, u64>,
+    /// Per load (core, warp slot, load number), how many of its requests' data reached the
+    /// warp: a load is blamed only once that is all of them, as its blame needs every one.
+    back: Map<(u16, u16, u32), u32>,
+    /// Whether it is fed by `push` (detailed blame) or `push_critical`, once it is fed.
+    detail: Option<bool>,
 }
 
 impl Streaming {
     /// Takes the history's next passes (in cycle order, none earlier than any before) and
     /// returns the blame of the loads whose data is now all back.
     pub fn push(&mut self, passes: &[Pass]) -> Vec<LoadBlame> {
-        note_acts(passes, &mut self.act);
+        self.push_with(passes, blame_issue, true)
+    }
+
+    /// As [`Streaming::push`], but of each load only the blame of its critical request (the
+    /// one [`LoadBlame::critical`] names), which is all a load's latency is made of, and its
+    /// parts only as cycles per cause (no requests served ahead named): a fraction of the work
+    /// when a load's requests are many.
+    pub fn push_critical(&mut self, passes: &[Pass]) -> Vec<CriticalBlame> {
+        self.push_with(passes, blame_critical, false)
+    }
+
+    fn push_with<T>(
+        &mut self,
+        passes: &[Pass],
+        blame: fn(&Index<'_>, &Pass) -> Result<T, String>,
+        detail: bool,
+    ) -> Vec<T> {
+        assert_eq!(
+            *self.detail.get_or_insert(detail),
+            detail,
+            "a Streaming is fed by push or by push_critical, not both"
+        );
+        // Only the detailed blame tells row hits among the requests served ahead.
+        if detail {
+            note_acts(passes, &mut self.act);
+        }
+        for p in
+            passes.iter().filter(|p| p.point == Point::Done && p.who.kind.is_some_and(AccessKind::is_load))
+        {
+            *self.back.entry(load_of(p)).or_insert(0) += 1;
+        }
         self.waiting.extend(passes.iter().filter(|p| p.point == Point::Issue));
         self.window.extend_from_slice(passes);
-        let ix = Index::with_acts(&self.window, std::borrow::Cow::Borrowed(&self.act));
+        let back = &mut self.back;
+        let all_back = |back: &Map<(u16, u16, u32), u32>, issue: &Pass| {
+            back.get(&load_of(issue)).is_some_and(|&n| n >= u32::from(issue.detail))
+        };
         let mut done = Vec::new();
-        self.waiting.retain(|issue| match blame_issue(&ix, issue) {
-            Ok(b) => {
+        if self.waiting.iter().any(|i| all_back(back, i)) {
+            let ix = Index::with_acts(&self.window, std::borrow::Cow::Borrowed(&self.act), detail);
+            self.waiting.retain(|issue| {
+                if !all_back(back, issue) {
+                    return true;
+                }
+                let Ok(b) = blame(&ix, issue) else { return true };
                 done.push(b);
+                let n = back.get_mut(&load_of(issue)).expect("counted");
+                *n -= u32::from(issue.detail).min(*n);
+                if *n == 0 {
+                    back.remove(&load_of(issue));
+                }
                 false
-            }
-            Err(_) => true,
-        });
+            });
+        }
         let keep = self.waiting.iter().map(|i| i.cycle).min().unwrap_or(u64::MAX);
         let drop = self.window.partition_point(|p| p.cycle < keep);
         self.window.drain(..drop);
@@ -415,8 +471,65 @@ impl Streaming {
     }
 }
 
+/// The load a pass belongs to: its core, warp slot and load number.
+fn load_of(p: &Pass) -> (u16, u16, u32) {
+    (p.who.core, p.who.warp, p.who.seq)
+}
+
+/// A load's critical request's blame ([`Streaming::push_critical`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CriticalBlame {
+    pub core: u16,
+    pub warp: u16,
+    pub seq: u32,
+    pub issued: u64,
+    /// `None` for a load that made no request.
+    pub request: Option<RequestBlame>,
+}
+
+impl CriticalBlame {
+    /// The load's latency: its issue to its critical request's data.
+    pub fn latency(&self) -> u64 {
+        self.request.as_ref().map_or(0, RequestBlame::latency)
+    }
+}
+
 /// The blame of the load whose issue is `issue`.
 fn blame_issue(ix: &Index<'_>, issue: &Pass) -> Result<LoadBlame, String> {
+    let Who { core, warp, seq, .. } = issue.who;
+    let mut requests = Vec::new();
+    for access in accesses(ix, issue)? {
+        let stages = stages_of(ix, issue.cycle, access)?;
+        requests.push(RequestBlame { who: access.who, stages });
+    }
+    Ok(LoadBlame { core, warp, seq, issued: issue.cycle, requests })
+}
+
+/// The blame of the critical request of the load whose issue is `issue`: the one whose data
+/// came back last, the first of them in the load's order on a tie, as [`LoadBlame::critical`]
+/// chooses (a request's stages run from the load's issue to its data at the warp).
+fn blame_critical(ix: &Index<'_>, issue: &Pass) -> Result<CriticalBlame, String> {
+    let Who { core, warp, seq, .. } = issue.who;
+    let mut last: Option<(u64, &Pass)> = None;
+    for access in accesses(ix, issue)? {
+        let done = ix.of(access.who.id, Point::Done).ok_or_else(|| {
+            format!("request {} of warp {core}.{warp} has not passed Done yet", access.who.id)
+        })?;
+        if last.is_none_or(|(at, _)| done.cycle > at) {
+            last = Some((done.cycle, access));
+        }
+    }
+    let request = match last {
+        Some((_, access)) => {
+            Some(RequestBlame { who: access.who, stages: stages_of(ix, issue.cycle, access)? })
+        }
+        None => None,
+    };
+    Ok(CriticalBlame { core, warp, seq, issued: issue.cycle, request })
+}
+
+/// The accesses into the L1 of the load whose issue is `issue`, all of them, in its order.
+fn accesses<'a>(ix: &Index<'a>, issue: &Pass) -> Result<Vec<&'a Pass>, String> {
     let Who { core, warp, seq, .. } = issue.who;
     let is_load = |p: &&Pass| p.who.core == core && p.who.warp == warp && p.who.seq == seq;
     let count = usize::from(issue.detail);
@@ -432,12 +545,7 @@ fn blame_issue(ix: &Index<'_>, issue: &Pass) -> Result<LoadBlame, String> {
             accesses.len()
         ));
     }
-    let mut requests = Vec::new();
-    for access in accesses {
-        let stages = stages_of(ix, issue.cycle, access)?;
-        requests.push(RequestBlame { who: access.who, stages });
-    }
-    Ok(LoadBlame { core, warp, seq, issued: issue.cycle, requests })
+    Ok(accesses)
 }
 
 /// The stages of the request whose access into the L1 was `access`, from the load's issue.
@@ -529,7 +637,15 @@ fn stages_of(ix: &Index<'_>, issued: u64, access: &Pass) -> Result<Vec<StageBlam
                     let ahead = ix
                         .at(Point::DramArrive, enter.unit, lookup.cycle, enter.cycle)
                         .filter(|p| p.detail == slice);
-                    let parts = fifo_parts(ahead, &me, lookup.cycle, enter.cycle, Cause::BackPressure, &[]);
+                    let parts = fifo_parts(
+                        ix.detail,
+                        ahead,
+                        &me,
+                        lookup.cycle,
+                        enter.cycle,
+                        Cause::BackPressure,
+                        &[],
+                    );
                     let (from, to) = (lookup.cycle, enter.cycle);
                     stages.push(StageBlame { stage: Stage::L2MissQueue, unit: slice, from, to, parts });
                     let queued = match ix.of(me.id, Point::DramQueue) {
@@ -591,7 +707,7 @@ fn ldst_stage(ix: &Index<'_>, issued: u64, access: &Pass) -> StageBlame {
     let me = access.who;
     let ahead = ix.at(Point::Access, me.core, issued, access.cycle);
     let refusals: Vec<&Pass> = ix.at(Point::Refused, me.core, issued, access.cycle + 1).collect();
-    let parts = fifo_parts(ahead, &me, issued, access.cycle, Cause::Service, &refusals);
+    let parts = fifo_parts(ix.detail, ahead, &me, issued, access.cycle, Cause::Service, &refusals);
     StageBlame { stage: Stage::Ldst, unit: me.core, from: issued, to: access.cycle, parts }
 }
 
@@ -601,7 +717,7 @@ fn ldst_stage(ix: &Index<'_>, issued: u64, access: &Pass) -> StageBlame {
 fn l1_latency_stage(ix: &Index<'_>, me: &Who, entered: u64, lookup: &Pass) -> StageBlame {
     let (to, past) = (lookup.cycle, u64::from(lookup.detail >> 4));
     let ready = to.saturating_sub(past).max(entered);
-    let mut parts = Parts::default();
+    let mut parts = Parts::of(Vec::new(), ix.detail);
     parts.add(Cause::Latency, ready - entered, None, false);
     match ix.of(me.id, Point::L1Refused).filter(|r| r.cycle >= ready && r.cycle <= to) {
         Some(r) => {
@@ -626,7 +742,7 @@ fn fifo(
     to: u64,
     tail: Cause,
 ) -> StageBlame {
-    let parts = fifo_parts(ix.at(point, unit, from, to), me, from, to, tail, &[]);
+    let parts = fifo_parts(ix.detail, ix.at(point, unit, from, to), me, from, to, tail, &[]);
     StageBlame { stage, unit, from, to, parts }
 }
 
@@ -634,6 +750,7 @@ fn fifo(
 /// departure goes to the departing request, or, from a refusal of the head on, to the
 /// refusal; the time after the last departure is `tail` (or the refusal).
 fn fifo_parts<'a>(
+    detail: bool,
     ahead: impl Iterator<Item = &'a Pass>,
     me: &Who,
     from: u64,
@@ -641,7 +758,7 @@ fn fifo_parts<'a>(
     tail: Cause,
     refusals: &[&Pass],
 ) -> Vec<Part> {
-    let mut parts = Parts::default();
+    let mut parts = Parts::of(Vec::new(), detail);
     let mut prev = from;
     let refused_in = |a: u64, b: u64| refusals.iter().find(|r| r.cycle >= a && r.cycle < b).copied();
     for d in ahead.filter(|d| d.who.id != me.id) {
@@ -681,7 +798,9 @@ fn latency_stage(
     unit: u16,
     [from, ready, to]: [u64; 3],
 ) -> StageBlame {
-    let mut parts = Parts(fifo_parts(ix.at(point, unit, ready, to), me, ready, to, Cause::BackPressure, &[]));
+    let ahead = ix.at(point, unit, ready, to);
+    let mut parts =
+        Parts::of(fifo_parts(ix.detail, ahead, me, ready, to, Cause::BackPressure, &[]), ix.detail);
     parts.add(Cause::Latency, ready - from, None, false);
     StageBlame { stage, unit, from, to, parts: parts.done() }
 }
@@ -697,7 +816,7 @@ fn dram_stage(ix: &Index<'_>, me: &Who, enter: &Pass, out: &Pass) -> StageBlame 
         .map(|c| c.cycle)
         .next_back()
         .unwrap_or(out.cycle);
-    let mut parts = Parts::default();
+    let mut parts = Parts::of(Vec::new(), ix.detail);
     let mut prev = enter.cycle;
     let mut own_pre = false;
     for c in cmds.iter().take_while(|c| c.cycle < cas || c.who.id == me.id && c.cycle == cas) {
@@ -721,7 +840,7 @@ fn dram_stage(ix: &Index<'_>, me: &Who, enter: &Pass, out: &Pass) -> StageBlame 
         } else {
             cause_of(me, &c.who)
         };
-        let hit = kind.is_cas() && c.who.id != me.id && !row_opened_for(ix, c);
+        let hit = ix.detail && kind.is_cas() && c.who.id != me.id && !row_opened_for(ix, c);
         let who = (c.who.id != me.id && c.who.is_request()).then_some(&c.who);
         parts.add(cause, c.cycle - prev, who, hit);
         prev = c.cycle;
@@ -754,23 +873,30 @@ fn cause_of(me: &Who, other: &Who) -> Cause {
     }
 }
 
-/// Parts being summed, one per cause.
-#[derive(Default)]
-struct Parts(Vec<Part>);
+/// Parts being summed, one per cause; with `detail`, naming the requests served ahead.
+struct Parts {
+    parts: Vec<Part>,
+    detail: bool,
+}
 
 impl Parts {
+    fn of(parts: Vec<Part>, detail: bool) -> Parts {
+        Parts { parts, detail }
+    }
+
     fn add(&mut self, cause: Cause, cycles: u64, who: Option<&Who>, row_hit: bool) {
+        let who = who.filter(|_| self.detail);
         if cycles == 0 && who.is_none() {
             return;
         }
-        let i = match self.0.iter().position(|p| p.cause == cause) {
+        let i = match self.parts.iter().position(|p| p.cause == cause) {
             Some(i) => i,
             None => {
-                self.0.push(part(cause, 0));
-                self.0.len() - 1
+                self.parts.push(part(cause, 0));
+                self.parts.len() - 1
             }
         };
-        let p = &mut self.0[i];
+        let p = &mut self.parts[i];
         p.cycles += cycles;
         if let Some(w) = who {
             *p.by_warp.entry((w.core, w.warp)).or_default() += cycles;
@@ -781,14 +907,21 @@ impl Parts {
     }
 
     fn done(mut self) -> Vec<Part> {
-        self.0.sort_by(|a, b| b.cycles.cmp(&a.cycles).then(a.cause.cmp(&b.cause)));
-        self.0
+        self.parts.sort_by(|a, b| b.cycles.cmp(&a.cycles).then(a.cause.cmp(&b.cause)));
+        self.parts
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stage_s_number_is_its_place_in_all() {
+        for (i, s) in Stage::ALL.into_iter().enumerate() {
+            assert_eq!(s as usize, i, "{s:?}");
+        }
+    }
 
     fn who(id: u64, core: u16, warp: u16, seq: u32, index: u8) -> Who {
         Who { id, core, warp, seq, index, kind: Some(AccessKind::Load) }
