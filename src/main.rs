@@ -117,8 +117,9 @@ struct ReproArgs {
     #[arg(long, value_name = "N")]
     verify: Option<usize>,
     /// Compare the claims' verdicts on the runs stored in --out with those on FILE (an earlier
-    /// results.jsonl of the same spec, e.g. from `git show`): prints a table of the claims
-    /// whose verdict changed; runs nothing and writes nothing.
+    /// results.jsonl of the same spec, e.g. from `git show`, perhaps made before an edit of
+    /// the machine file): prints a table of the claims whose verdict changed; runs nothing
+    /// and writes nothing.
     #[arg(long, value_name = "FILE", conflicts_with = "verify")]
     since: Option<PathBuf>,
     /// Write report.md and report.svg from the runs stored in --out, running nothing: refused
@@ -1353,7 +1354,8 @@ fn repro_cmd(a: ReproArgs) -> Result<i32> {
                 ));
             }
         }
-        let (before, after) = (repro::outcomes(&r, old)?, repro::outcomes(&r, &results)?);
+        let before = repro::outcomes_made(&r, old, warpscope::batch::sweep::Made::Earlier)?;
+        let after = repro::outcomes(&r, &results)?;
         out(&warpscope::batch::repro_changes::changes_markdown(&r, &before, &after))?;
         return Ok(0);
     }

@@ -323,8 +323,9 @@ fn verify_runs_stored_runs_again_and_names_what_differs() {
 
 /// `--since OLD` lists the claims whose verdict differs between an earlier results file and the
 /// stored runs (issue 35.8). An old file in which FCFS ran at half (or twice) FR-FCFS's cycles
-/// turns the speedup claim and the no-slowdown floor around; the same file twice changes
-/// nothing; a missing file is refused.
+/// turns the speedup claim and the no-slowdown floor around, though made on the machine file
+/// as it read before an edit (another settings digest); the same file twice changes nothing;
+/// a missing file is refused.
 #[test]
 fn since_lists_the_claims_whose_verdict_changed() {
     let out = tmp("since");
@@ -343,6 +344,8 @@ fn since_lists_the_claims_whose_verdict_changed() {
     let then = if now > 1.0 { 0.5 } else { 2.0 };
     let mut old_fcfs = fcfs.clone();
     old_fcfs["report"]["cycles"] = ((cycles(&frfcfs) * then) as u64).into();
+    assert!(old_fcfs["machine_settings"].is_string(), "{old_fcfs}");
+    old_fcfs["machine_settings"] = "0123456789abcdef".into();
     let old_line = serde_json::to_string(&old_fcfs).unwrap();
     let fcfs_line = stored.lines().find(|l| l.contains("dram.scheduler=fcfs\"")).unwrap();
     let old = out.join("old.jsonl");

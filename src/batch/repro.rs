@@ -56,7 +56,7 @@
 //! (values), or, with `aggregate: Min`, by taking the smallest (the slowest benchmark).
 
 use super::chart::{Kind, Panel, Sample, figure};
-use super::sweep::{GridSpec, Sweep, metric_values};
+use super::sweep::{GridSpec, Made, Sweep, metric_values};
 use crate::config::{ConfigError, Origin, error_at_path, parse_ron, read_file};
 use crate::sim::stats::keys::{self, Unit};
 use crate::sim::stats::metrics::{format as format_value, group, plotted, unit};
@@ -425,8 +425,8 @@ struct Measured<'a> {
 }
 
 impl Measured<'_> {
-    fn load<'a>(sweep: &'a Sweep, results: &Path) -> Result<Measured<'a>> {
-        Ok(Measured { sweep, values: metric_values(sweep, results)? })
+    fn load<'a>(sweep: &'a Sweep, results: &Path, made: Made) -> Result<Measured<'a>> {
+        Ok(Measured { sweep, values: metric_values(sweep, results, made)? })
     }
 
     fn get(&self, wi: usize, variant: &str, metric: &str) -> Option<Sample> {
@@ -474,7 +474,13 @@ impl Measured<'_> {
 
 /// Measures every claim from the sweep's results file.
 pub fn outcomes(r: &Repro, results: &Path) -> Result<Vec<Outcome>> {
-    let m = Measured::load(&r.sweep, results)?;
+    outcomes_made(r, results, Made::Now)
+}
+
+/// [`outcomes`] from a results file made as `made` says: [`Made::Earlier`] for `--since`'s,
+/// which may predate an edit of the machine file (the change it is asked about).
+pub fn outcomes_made(r: &Repro, results: &Path, made: Made) -> Result<Vec<Outcome>> {
+    let m = Measured::load(&r.sweep, results, made)?;
     let mut out = Vec::new();
     for c in &r.spec.claims {
         let mut per = Vec::new();
@@ -521,7 +527,7 @@ pub struct Curve {
 
 /// Measures every figure from the sweep's results file.
 pub fn curves(r: &Repro, results: &Path) -> Result<Vec<Curve>> {
-    let m = Measured::load(&r.sweep, results)?;
+    let m = Measured::load(&r.sweep, results, Made::Now)?;
     let curve = |f: &Figure| {
         let points = axis_points(&r.sweep, &f.axis);
         let at = |wi: usize| -> Vec<Option<Sample>> {

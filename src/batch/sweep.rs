@@ -738,12 +738,13 @@ impl<'h> Stored<'h> {
     /// run stopped at another limit, or one that ran past this one, would be counted as this
     /// sweep's. The key of a point covers none of these, so a sweep whose machine (or machine
     /// file) or limits changed would otherwise reuse old results without a word. `path`
-    /// is the results file and `line` the run's line in it, for the error.
-    fn check(&self, sweep: &Sweep, p: &Point, path: &Path, line: usize) -> Result<()> {
+    /// is the results file and `line` the run's line in it, for the error. With
+    /// [`Made::Earlier`] the machine's settings are not checked, only its name.
+    fn check(&self, sweep: &Sweep, p: &Point, path: &Path, line: usize, made: Made) -> Result<()> {
         let cycles = self.number("cycles").and_then(|c| c.as_u64());
         let unfit = if let Some(m) = self.machine().filter(|m| *m != sweep.machine) {
             Some(format!("ran on machine `{m}`, and this sweep's machine is `{}`", sweep.machine))
-        } else if self.digest().is_some_and(|d| d != machine_digest(&p.config)) {
+        } else if made == Made::Now && self.digest().is_some_and(|d| d != machine_digest(&p.config)) {
             Some(format!(
                 "ran on a `{}` configured otherwise than the machine file and the point's assignments now give (was the file edited since?)",
                 sweep.machine
@@ -810,7 +811,7 @@ impl Sink {
         let matched = match_records(sweep, records);
         for (p, r) in sweep.points.iter().zip(&matched.records) {
             if let Some(r) = r {
-                Stored::parse(existing.as_deref(), r)?.check(sweep, p, path, r.at)?;
+                Stored::parse(existing.as_deref(), r)?.check(sweep, p, path, r.at, Made::Now)?;
             }
         }
         let unmatched = matched.unmatched;
@@ -1135,12 +1136,27 @@ pub struct Cells {
 /// records are matched to points by key ([`match_records`]), and those of no point are left out
 /// ([`run`] counts them).
 pub fn metric_cells(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Cells>>> {
+    metric_cells_made(sweep, results, Made::Now)
+}
+
+/// When a results file's runs were made, for the checks of [`metric_cells_made`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Made {
+    /// As the sweep would make them now: on its machine as its file reads now.
+    Now,
+    /// Earlier, perhaps before its machine file was edited (`repro --since`): runs of the same
+    /// machine name and limits are taken whatever its settings were then.
+    Earlier,
+}
+
+/// [`metric_cells`], with the stored runs checked as `made` says.
+pub fn metric_cells_made(sweep: &Sweep, results: &Path, made: Made) -> Result<Vec<Option<Cells>>> {
     let (header, records, _) = read_results(results)?;
     let mut out: Vec<Option<Cells>> = (0..sweep.points.len()).map(|_| None).collect();
     for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
         let Some(r) = r else { continue };
         let stored = Stored::parse(header.as_deref(), &r)?;
-        stored.check(sweep, &sweep.points[i], results, r.at)?;
+        stored.check(sweep, &sweep.points[i], results, r.at, made)?;
         let values = sweep.metrics.iter().map(|m| stored.number(m)).collect();
         let status = stored.status();
         out[i] = Some(Cells { values, capped: stopped_at_limit(&status) });
@@ -1213,7 +1229,7 @@ pub fn stored_reports(sweep: &Sweep, results: &Path) -> Result<Vec<Option<serde_
     for (i, r) in match_records(sweep, records).records.into_iter().enumerate() {
         let Some(r) = r else { continue };
         let stored = Stored::parse(None, &r)?;
-        stored.check(sweep, &sweep.points[i], results, r.at)?;
+        stored.check(sweep, &sweep.points[i], results, r.at, Made::Now)?;
         if let Stored::Line(mut v) = stored
             && !v["report"].is_null()
         {
@@ -1225,8 +1241,8 @@ pub fn stored_reports(sweep: &Sweep, results: &Path) -> Result<Vec<Option<serde_
 
 /// The numeric value of each metric for each finished point, marked capped when its run
 /// stopped at the cycle limit.
-pub fn metric_values(sweep: &Sweep, results: &Path) -> Result<Vec<Option<Vec<Option<Sample>>>>> {
-    Ok(metric_cells(sweep, results)?
+pub fn metric_values(sweep: &Sweep, results: &Path, made: Made) -> Result<Vec<Option<Vec<Option<Sample>>>>> {
+    Ok(metric_cells_made(sweep, results, made)?
         .into_iter()
         .map(|c| {
             c.map(|c| {
@@ -1284,7 +1300,7 @@ pub fn markdown(sweep: &Sweep, results: &Path) -> Result<String> {
 /// keys gets a bar per point. Points that hit a limit are drawn as capped; the host's timing is
 /// charted only when the grid names it among its metrics ([`charted`]).
 pub fn chart(sweep: &Sweep, results: &Path) -> Result<String> {
-    let values = metric_values(sweep, results)?;
+    let values = metric_values(sweep, results, Made::Now)?;
     let numeric: Vec<usize> = (0..sweep.metrics.len())
         .filter(|&m| charted(&sweep.metrics[m], sweep.metrics_named))
         .filter(|&m| values.iter().flatten().any(|v| v[m].is_some()))
