@@ -46,7 +46,8 @@ fn study(dir: &Path) -> PathBuf {
 fn log(cycles: u64) -> String {
     format!(
         "gpu_tot_sim_cycle = {cycles}\ngpu_tot_ipc = 20.0\n\
-         \tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 50\n\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS] = 50\n\
+         \tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT] = 50\n\tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][MISS] = 30\n\
+         \tTotal_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT_RESERVED] = 20\n\
          gpu_sim_cycle = {cycles}\nDRAM[0]: 16 bks, busW=4 BL=8 CL=12, tRCD=12\n\
          n_cmd=100 n_nop=50 n_act=4 n_pre=2 n_req=9 n_rd=1000 n_write=10 n_wr_bk=0 bw_util=0.25\n\
          gpgpu_simulation_time = 0 days, 0 hrs, 0 min, 7 sec (7 sec)\n"
@@ -118,6 +119,10 @@ fn recorded_logs_validate_offline_and_refuse_other_inputs() {
     assert!(table.contains(&format!("| 25.0 / {bw:.1} ({:+.1}) |", bw - 25.0)), "{table}");
     // 1000 reads of 4 bytes × BL 8 = 0.032 MB; 50 % L1 hits.
     assert!(table.contains("| 0.0 / ") && table.contains("| 50.0 / "), "{table}");
+    // The L1's 100 reads: 50 hits, 30 misses, and 20 merged into a pending miss.
+    let l1 = |key: &str| warpscope::sim::stats::metrics::group(report["l1"][key].as_i64().unwrap());
+    let cells = format!("| 100 / {} | 30 / {} | 20 / {} |", l1("reads"), l1("read_misses"), l1("merged"));
+    assert!(table.contains(&cells), "{cells}\n{table}");
     assert!(table.contains("Stored but not run here: bfs5."), "the kernel left out is listed: {table}");
     assert!(table.contains("| mean absolute cycle error, % | ≤ 10.0 |"), "{table}");
 

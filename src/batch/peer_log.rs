@@ -84,6 +84,25 @@ peer_counters! {
     peak_rss_mb,
 }
 
+impl PeerStats {
+    /// Reads of the L1s merged into a pending miss (`HIT_RESERVED`): those that neither hit
+    /// nor missed, from the breakdown's counts (a log without one has no reads to count).
+    pub fn l1_read_merged(&self) -> Option<f64> {
+        merged(self.l1_reads, self.l1_hit_rate, self.l1_read_misses)
+    }
+
+    /// Reads of the L2 merged into a pending miss, as [`PeerStats::l1_read_merged`].
+    pub fn l2_read_merged(&self) -> Option<f64> {
+        merged(self.l2_reads, self.l2_hit_rate, self.l2_read_misses)
+    }
+}
+
+/// Reads less hits (`rate` of them) and misses, rounded to whole reads.
+fn merged(reads: Option<f64>, rate: Option<f64>, misses: Option<f64>) -> Option<f64> {
+    let n = reads?;
+    Some((n - rate? * n - misses?).round())
+}
+
 /// The `key = value` of a line (`key = 12.5`, `key=12.5`, `key = 12 (cycle/sec)`), when its
 /// value is a number.
 fn key_value(line: &str) -> Option<(&str, f64)> {
@@ -394,6 +413,7 @@ gpgpu_simulation_rate = 61 (cycle/sec)
         // retries and the writes are not reads); the L2 has no breakdown: 1 − 0.4.
         assert_eq!((s.l1_hit_rate, s.l2_hit_rate), (Some(0.6), Some(0.6)));
         assert_eq!((s.l1_reads, s.l1_read_misses, s.l2_reads), (Some(100.0), Some(30.0), None));
+        assert_eq!((s.l1_read_merged(), s.l2_read_merged()), (Some(10.0), None));
         // Two channels of 9 column reads of 4-byte × BL8 bursts.
         assert_eq!((s.dram_read_bytes, s.miss_latency), (Some(2.0 * 9.0 * 32.0), Some(226.0)));
         assert_eq!((s.dram_reads, s.dram_writes, s.dram_write_bytes), (Some(18.0), Some(0.0), Some(0.0)));

@@ -1,7 +1,8 @@
 //! The validation tables: per kernel, cycles and IPC with warpscope's error, and unit by unit
 //! both simulators side by side — DRAM bandwidth utilization, row-buffer hit rate and bytes
-//! read and written; L1 and L2 read hit rates and reads; the mean latency of an L1 miss — then
-//! each simulator's speed, the summary and the study's targets, met or not.
+//! read and written; L1 and L2 read hit rates, reads, misses and reads merged into a pending
+//! miss; the mean latency of an L1 miss — then each simulator's speed, the summary and the
+//! study's targets, met or not.
 
 use super::{Row, Validation};
 use crate::config::Config;
@@ -114,7 +115,8 @@ pub fn markdown(v: &Validation) -> String {
          Peer: {} ({}), each kernel run as `{}`. warpscope's machine is `config import` of the same option files ({}); \
          both simulators ran the same exported traces. `config` `{}`: {} SMs, {} DRAM channels. Errors are warpscope's \
          relative to the peer's; `peer / ours (±)` gives both and warpscope's difference in percentage points. \
-         Cycles are core cycles. Reads are of 32-byte sectors in the peer and of {} in warpscope.\n\n",
+         Cycles are core cycles. Reads are of 32-byte sectors in the peer and of {} in warpscope; a read \
+         merged into a pending miss (the peer's `HIT_RESERVED`) is neither a hit nor a miss.\n\n",
         study.spec.title,
         study.path.display(),
         p.simulator,
@@ -151,19 +153,21 @@ pub fn markdown(v: &Validation) -> String {
         ));
     }
     md.push_str("\n## Caches and the path to DRAM\n\n");
-    md.push_str("| kernel | L1 read hits % | L2 read hits % | L1 reads | L1 read misses | L2 reads | L2 read misses | L1-miss latency (core cycles) |\n");
-    md.push_str("|---|---|---|---|---|---|---|---|\n");
+    md.push_str("| kernel | L1 read hits % | L2 read hits % | L1 reads | L1 read misses | L1 reads merged | L2 reads | L2 read misses | L2 reads merged | L1-miss latency (core cycles) |\n");
+    md.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
     for r in rows {
         let (o, peer) = (&r.ours, r.peer.clone().unwrap_or_default());
         md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.name,
             rate(peer.l1_hit_rate, (o.l1.reads > 0).then_some(o.l1.hit_rate)),
             rate(peer.l2_hit_rate, (o.l2.reads > 0).then_some(o.l2.hit_rate)),
             pair(peer.l1_reads, o.l1.reads as f64, 0),
             pair(peer.l1_read_misses, o.l1.read_misses as f64, 0),
+            pair(peer.l1_read_merged(), o.l1.merged as f64, 0),
             pair(peer.l2_reads, o.l2.reads as f64, 0),
             pair(peer.l2_read_misses, o.l2.read_misses as f64, 0),
+            pair(peer.l2_read_merged(), o.l2.merged as f64, 0),
             pair(peer.miss_latency, o.memory.avg_latency, 0),
         ));
     }
