@@ -62,6 +62,7 @@ fn gtx480_keys_follow_the_options() {
     );
     assert_eq!((t.t_rrd, t.t_wl, t.t_wtr, t.t_wr), (Time::Ck(6), Time::Ck(4), Time::Ck(5), Time::Ck(12)));
     assert_eq!((t.t_ccds, t.t_ccdl, t.t_rtp, t.t_faw), (Time::Ck(2), Time::Ck(3), Time::Ck(2), Time::Ck(0)));
+    assert_eq!(t.t_rtpl, Time::Ck(2), "RTPL=2");
     assert_eq!((c.dram.banks, c.dram.bank_groups), (16, 4));
     // dramid@8 with 12 R bits and 6 C + 6 S bits.
     assert_eq!(c.dram.mapping.scheme, MappingScheme::Custom);
@@ -102,6 +103,9 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert_eq!(qv.config.core.warp_scheduler, WarpSchedulerName::Lrr);
     assert_eq!(qv.config.l1.mshr_entries, 512, "A:512:8");
     assert_eq!(qv.config.dram.timing.t_burst, Time::Ck(1), "HBM BL2 at a ratio of 2");
+    // A read holds its own bank's precharge for the burst (BL/ratio) and its bank group's for
+    // tRTPL (RTPL=3), as GPGPU-Sim's `RTPc` and `bkgrp[]->RTPLc`.
+    assert_eq!((qv.config.dram.timing.t_rtp, qv.config.dram.timing.t_rtpl), (Time::Ck(1), Time::Ck(3)));
     assert_eq!((qv.config.dram.rows, qv.config.dram.row_bytes), (8192, 2048));
     assert_eq!(qv.config.l2.latency, 160);
     assert!(qv.config.l2.latency_queue, "every request waits the ROP latency before the L2");

@@ -599,6 +599,10 @@ pub struct DramTiming {
     pub t_wl: Time,
     /// RD → PRE, same bank.
     pub t_rtp: Time,
+    /// RD → PRE, any bank of the read's bank group (GPGPU-Sim's tRTPL, which a read sets on
+    /// its group, `bkgrp[]->RTPLc`, and every precharge in the group waits out). `Ck(0)`: no
+    /// group-wide rule, only `t_rtp`.
+    pub t_rtpl: Time,
     /// Data-bus time of one burst.
     pub t_burst: Time,
     /// Bus turnaround (read → write data).
@@ -953,6 +957,7 @@ impl Default for DramTiming {
             t_faw: Time::Ns(23.0),
             t_wl: Time::Ck(4),
             t_rtp: Time::Ns(2.0),
+            t_rtpl: Time::Ck(0),
             t_burst: Time::Ck(2),
             t_rtrs: Time::Ck(1),
             t_ccdl: Time::Ck(3),

@@ -477,6 +477,7 @@ fn dram(k: &mut Checker, c: &Config) {
         ("t_faw", t.t_faw),
         ("t_wl", t.t_wl),
         ("t_rtp", t.t_rtp),
+        ("t_rtpl", t.t_rtpl),
         ("t_burst", t.t_burst),
         ("t_rtrs", t.t_rtrs),
         ("t_ccdl", t.t_ccdl),

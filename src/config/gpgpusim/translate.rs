@@ -751,15 +751,13 @@ fn dram(c: &mut Ctx) -> Result<(), ConfigError> {
             }
             _ => {}
         }
-        // GPGPU-Sim holds a bank for BL/ratio cycles after a read and its bank group for tRTPL:
-        // the same-bank read-to-precharge time is the longer of the two.
-        let rtpl = values.get("RTPL").copied().unwrap_or(0);
+        // GPGPU-Sim holds a bank for BL/ratio cycles after a read (`bk[]->RTPc`) and its bank
+        // group for tRTPL (`bkgrp[]->RTPLc`), before any precharge there.
         if let Some(b) = burst_cycles {
-            c.set(
-                "dram.timing.t_rtp",
-                format!("Ck({})", rtpl.max(b)),
-                format!("-gpgpu_dram_timing_opt RTPL and the burst time, the longer ({})", at(o)),
-            );
+            c.set("dram.timing.t_rtp", format!("Ck({b})"), format!("the burst time, BL / ratio ({})", at(o)));
+        }
+        if let Some(&rtpl) = values.get("RTPL") {
+            c.set("dram.timing.t_rtpl", format!("Ck({rtpl})"), from("RTPL"));
         }
         c.set("dram.timing.t_faw", "Ck(0)", "GPGPU-Sim has no four-activate window");
         let known: BTreeSet<&str> =

@@ -12,6 +12,7 @@
 //! | ACT        | PRE          | same bank        | tRAS                        |
 //! | PRE        | ACT          | same bank        | tRP                         |
 //! | RD         | PRE          | same bank        | tRTP                        |
+//! | RD         | PRE          | same bank group  | tRTPL (0: no such rule)     |
 //! | WR         | PRE          | same bank        | tWL + tBURST + tWR          |
 //! | RD/WR      | RD/WR        | same bank group  | tCCDL                       |
 //! | RD/WR      | RD/WR        | other group      | tCCDS (≥ tBURST on the bus) |
@@ -59,6 +60,7 @@ pub struct Device {
     pub bank_groups: usize,
     group_next_rd: Vec<u64>,
     group_next_wr: Vec<u64>,
+    group_next_pre: Vec<u64>,
     next_rd: u64,
     next_wr: u64,
     next_act: u64,
@@ -88,6 +90,7 @@ impl Device {
             bank_groups,
             group_next_rd: vec![0; bank_groups],
             group_next_wr: vec![0; bank_groups],
+            group_next_pre: vec![0; bank_groups],
             next_rd: 0,
             next_wr: 0,
             next_act: 0,
@@ -138,7 +141,7 @@ impl Device {
         match kind {
             CommandKind::Act => b.next_act,
             CommandKind::Pre if self.pre_hold >> bank & 1 != 0 => u64::MAX,
-            CommandKind::Pre => b.next_pre,
+            CommandKind::Pre => b.next_pre.max(self.group_next_pre[self.group(bank)]),
             CommandKind::Rd => b.next_rd.max(self.group_next_rd[self.group(bank)]),
             CommandKind::Wr => b.next_wr.max(self.group_next_wr[self.group(bank)]),
             CommandKind::Ref => self.banks.iter().map(|b| b.next_act).max().unwrap_or(0),
@@ -209,6 +212,7 @@ impl Device {
                 let b = &mut self.banks[cmd.bank as usize];
                 b.cas_since_act += 1;
                 b.next_pre = b.next_pre.max(now + t.rtp);
+                self.group_next_pre[g] = self.group_next_pre[g].max(now + t.rtpl);
                 self.cas_spacing(g, now);
                 self.next_wr = self.next_wr.max(now + t.read_to_write());
                 self.data_bus_free = now + t.cas + t.burst;
@@ -329,6 +333,30 @@ mod tests {
         edge(&d, cmd(CommandKind::Pre, 0, 1), 42);
         // WR → PRE (bank 1): tWL + tBURST + tWR = 4 + 2 + 18 = 24 after 47.
         edge(&d, cmd(CommandKind::Pre, 1, 1), 47 + 24);
+    }
+
+    /// GPGPU-Sim's tRTPL (`dram_t::issue_col_command` sets `bkgrp[grp]->RTPLc`, which
+    /// `issue_row_command` waits out before any PRE in the group): a read holds back the
+    /// precharges of its whole bank group, not of other groups; without it (0) only tRTP holds.
+    #[test]
+    fn trtpl_holds_the_precharges_of_the_reads_bank_group() {
+        for rtpl in [0, 7] {
+            let mut d = device();
+            d.timing.rtpl = rtpl;
+            for (bank, at) in [(0, 0), (4, 9), (1, 18)] {
+                d.issue(&cmd(CommandKind::Act, bank, 1), at);
+            }
+            // Past every tRAS (42 after the last ACT at 18), bank 4 reads at 100.
+            d.issue(&cmd(CommandKind::Rd, 4, 1), 100);
+            // Bank 0 shares bank 4's group (4 mod 4 = 0); bank 1 does not.
+            match rtpl {
+                0 => assert!(d.ready(&cmd(CommandKind::Pre, 0, 1), 100), "only tRTP, on bank 4 alone"),
+                _ => edge(&d, cmd(CommandKind::Pre, 0, 1), 100 + rtpl),
+            }
+            assert!(d.ready(&cmd(CommandKind::Pre, 1, 1), 100), "bank 1 is in another group");
+            // The reading bank itself: the longer of tRTP (3) and tRTPL.
+            edge(&d, cmd(CommandKind::Pre, 4, 1), 100 + 3.max(rtpl));
+        }
     }
 
     #[test]

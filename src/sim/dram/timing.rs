@@ -15,6 +15,8 @@ pub struct Timing {
     pub faw: u64,
     pub wl: u64,
     pub rtp: u64,
+    /// RD → PRE on any bank of the read's group (0: none).
+    pub rtpl: u64,
     pub burst: u64,
     pub rtrs: u64,
     pub ccdl: u64,
@@ -46,6 +48,7 @@ impl Timing {
             faw: cy(t.t_faw),
             wl: cy(t.t_wl),
             rtp: cy(t.t_rtp),
+            rtpl: cy(t.t_rtpl),
             burst: cy(t.t_burst),
             rtrs: cy(t.t_rtrs),
             ccdl: cy(t.t_ccdl),
@@ -81,5 +84,6 @@ mod tests {
         let t = Timing::from_config(&Config::default());
         assert_eq!((t.rc, t.rcd, t.rp, t.cas, t.ras, t.rrd, t.wtr, t.faw), (60, 18, 18, 18, 42, 9, 8, 35));
         assert_eq!((t.wl, t.rtp, t.burst, t.rtrs, t.ccdl, t.ccds, t.wr), (4, 3, 2, 1, 3, 2, 18));
+        assert_eq!(t.rtpl, 0, "no group-wide read-to-precharge rule unless a machine sets one");
     }
 }

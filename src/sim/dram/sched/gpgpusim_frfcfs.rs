@@ -22,7 +22,9 @@
 //!    row command may be followed by a column command in the same cycle (GPGPU-Sim's
 //!    `issue_row_command` then `issue_col_command` on a later bank), never the reverse; with
 //!    two (`dram.dual_bus`, `-dram_dual_bus_interface 1`) one column command is chosen by a
-//!    scan from `prio`, then one row command by another.
+//!    scan from `prio`, then one row command by another, which already sees the column
+//!    command: a read's tRTPL (`dram.timing.t_rtpl`) holds its bank group's precharges in the
+//!    read's own cycle.
 //!
 //! Timing is the device's ([`Device`](crate::sim::dram::bank::Device)); GPGPU-Sim's `rwq`
 //! (the read data pipeline, full only when its return queue is) is not modelled.
@@ -73,30 +75,32 @@ impl GpgpusimFrFcfs {
         Some(chosen.slot)
     }
 
-    /// Bank `bank`'s request, if it holds one, and whether its next command is a column
-    /// command, if that command is ready now.
+    /// Bank `bank`'s request, if it holds one, and its next command's kind, if that command is
+    /// ready now.
     #[inline]
-    fn ready(&self, ctx: &SchedCtx<'_>, bank: usize) -> Option<(Slot, bool)> {
+    fn ready(&self, ctx: &SchedCtx<'_>, bank: usize) -> Option<(Slot, CommandKind)> {
         if self.held_mask >> bank & 1 == 0 {
             return None;
         }
         let slot = self.held[bank].expect("held bank");
         let cmd = ctx.next_command(slot);
-        (ctx.device.earliest(cmd.kind, bank) <= ctx.now).then_some((slot, cmd.kind.is_cas()))
+        (ctx.device.earliest(cmd.kind, bank) <= ctx.now).then_some((slot, cmd.kind))
     }
 
     /// The first of `count` banks from `start` on (wrapping) whose request's ready command is
-    /// of the kind asked for.
+    /// of the kind asked for (column or row) and not a precharge in bank group `no_pre_in`.
     fn first_ready(
         &self,
         ctx: &SchedCtx<'_>,
         start: usize,
         count: usize,
         column: bool,
+        no_pre_in: Option<usize>,
     ) -> Option<(usize, Slot)> {
         let n = self.banks();
         (0..count).map(|k| (start + k) % n).find_map(|bank| match self.ready(ctx, bank) {
-            Some((slot, cas)) if cas == column => Some((bank, slot)),
+            Some((_, CommandKind::Pre)) if no_pre_in == Some(ctx.device.group(bank)) => None,
+            Some((slot, kind)) if kind.is_cas() == column => Some((bank, slot)),
             _ => None,
         })
     }
@@ -131,8 +135,14 @@ impl DramScheduler for GpgpusimFrFcfs {
         // The commands (`dram_t::cycle`).
         let (mut column, mut row) = (None, None);
         if self.held_mask != 0 && ctx.device.dual_bus {
-            column = self.first_ready(ctx, self.prio, n, true).map(|(_, s)| s);
-            if let Some((bank, slot)) = self.first_ready(ctx, self.prio, n, false) {
+            let col = self.first_ready(ctx, self.prio, n, true, None);
+            column = col.map(|(_, s)| s);
+            // GPGPU-Sim issues the column command before it scans for the row command, so a
+            // read's tRTPL already holds its bank group's precharges in its own cycle.
+            let read_group = col
+                .filter(|&(_, s)| ctx.device.timing.rtpl > 0 && ctx.next_command(s).kind == CommandKind::Rd)
+                .map(|(bank, _)| ctx.device.group(bank));
+            if let Some((bank, slot)) = self.first_ready(ctx, self.prio, n, false, read_group) {
                 row = Some(slot);
                 self.prio = (bank + 1) % n;
             }
@@ -143,24 +153,26 @@ impl DramScheduler for GpgpusimFrFcfs {
             for i in 0..n {
                 let bank = (i + self.prio) % n;
                 match self.ready(ctx, bank) {
-                    Some((slot, true)) => {
+                    Some((slot, kind)) if kind.is_cas() => {
                         column = Some(slot);
                         break;
                     }
-                    Some((slot, false)) => {
+                    Some((slot, _)) => {
                         row = Some(slot);
                         self.prio = (bank + 1) % n;
-                        column =
-                            self.first_ready(ctx, (i + 1 + self.prio) % n, n - 1 - i, true).map(|(_, s)| s);
+                        column = self
+                            .first_ready(ctx, (i + 1 + self.prio) % n, n - 1 - i, true, None)
+                            .map(|(_, s)| s);
                         break;
                     }
                     None => {}
                 }
             }
         }
-        // Neither command changes whether the other is ready (they are on different banks,
-        // and a row command moves no channel constraint of column commands), so they issue in
-        // either order.
+        // The row command issues first: it changes nothing a column command waits for (they
+        // are on different banks, and a row command moves no channel constraint of column
+        // commands), and the column command's one effect on row commands, tRTPL, was taken
+        // into account when the row command was chosen.
         match row {
             Some(r) => {
                 self.second = column;
@@ -302,6 +314,37 @@ mod tests {
             assert_eq!(first, Some(miss), "{what}: the ACT at prio");
             assert_eq!(second, both.then_some(hit), "{what}");
             assert_eq!(s.prio, 1, "{what}: the ACT on bank 0 moved prio to bank 1");
+        }
+    }
+
+    /// With two buses the row scan sees the cycle's column command: a read's tRTPL holds the
+    /// precharges of its bank group from its own cycle on (GPGPU-Sim's `dram_t::cycle` calls
+    /// `issue_col_command` before `issue_row_command`), so the PRE goes to a bank of another
+    /// group; without tRTPL the first bank from `prio` gets it.
+    #[test]
+    fn with_two_buses_a_reads_trtpl_holds_its_groups_precharge_in_its_own_cycle() {
+        for (rtpl, pre_bank) in [(0, 5), (3, 6)] {
+            let mut kit = Kit::new(&[&format!("dram.timing.t_rtpl=Ck({rtpl})")]);
+            kit.device = kit.device.clone().with_dual_bus(true);
+            let mut s = GpgpusimFrFcfs::new(16);
+            // Bank 1 reads its open row; banks 5 (bank 1's group: 5 mod 4) and 6 must close theirs.
+            let mut held = Vec::new();
+            for (bank, row) in [(1u8, 6), (5, 3), (6, 3)] {
+                held.push(kit.request(&mut s, bank, row, (0, bank.into(), 0), true, false));
+                kit.open(bank as usize, 6);
+                kit.queues.set_open_row(bank as usize, Some(6));
+                s.held[bank as usize] = held.last().copied();
+                s.held_mask |= 1 << bank;
+            }
+            let row = kit.select(&mut s).0;
+            let column = s.second_command(&kit.ctx().0, &mut EventSink::default());
+            assert_eq!(column, Some(held[0]), "tRTPL {rtpl}: bank 1's read");
+            let chosen = row.map(|slot| kit.ctx().0.next_command(slot));
+            assert_eq!(
+                chosen.map(|c| (c.kind, c.bank)),
+                Some((CommandKind::Pre, pre_bank)),
+                "tRTPL {rtpl}: the precharge"
+            );
         }
     }
 
