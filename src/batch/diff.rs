@@ -18,7 +18,7 @@ use super::compare::{Variant, configs};
 use super::run::{Observer, RunOptions, simulate_observed};
 use super::table;
 use crate::config::{Config, ConfigError};
-use crate::debug::blame::{Cause, CriticalBlame, Stage, Streaming};
+use crate::debug::blame::{Cause, CriticalBlame, FastMap, Stage, Streaming};
 use crate::sim::record::Point;
 use crate::sim::stats::report::{Report, flatten};
 use crate::sim::{Event, EventKind, Gpu};
@@ -27,9 +27,6 @@ use anyhow::Result;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-
-/// Maps of loads, looked up only: a fixed fast hash (foldhash's) over SipHash.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// What one machine did: its report, its loads' blame, its load issues and DRAM commands.
 pub struct Side {

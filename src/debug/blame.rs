@@ -22,10 +22,10 @@ use crate::sim::stats::StallCause;
 use crate::sim::stats::metrics::group;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The index's maps: looked up only, never iterated, so a fixed fast hash (foldhash's) serves;
-/// SipHash's resistance to chosen keys buys nothing for request ids and cost about a tenth of
-/// a `diff`'s instructions.
-type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+/// A map looked up only, never iterated (the blame index's, `diff`'s loads), so a fixed fast
+/// hash (foldhash's) serves: SipHash's resistance to chosen keys buys nothing for request ids
+/// and cost about a tenth of a `diff`'s instructions.
+pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Where a request waited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -308,20 +308,20 @@ impl LoadBlame {
 struct Index<'a> {
     passes: &'a [Pass],
     /// Where each request first passed each point.
-    first: Map<(u64, Point), usize>,
+    first: FastMap<(u64, Point), usize>,
     /// The passes at each point of each unit, in cycle order (positions in `passes`), so a
     /// stage's wait looks only at its own unit's passes.
-    by_unit: Map<(Point, u16), Vec<usize>>,
+    by_unit: FastMap<(Point, u16), Vec<usize>>,
     /// When each request had its first ACT (since recording began: a [`Streaming`] blame keeps
     /// them beyond the passes it still holds; none without `detail`, which does not ask).
-    act: std::borrow::Cow<'a, Map<u64, u64>>,
+    act: std::borrow::Cow<'a, FastMap<u64, u64>>,
     /// Whether parts name the requests served ahead ([`Part::requests`], `by_warp`,
     /// `row_hits`); without, only their cycles per cause.
     detail: bool,
 }
 
 /// Notes the first ACT of each request among `passes`.
-fn note_acts(passes: &[Pass], act: &mut Map<u64, u64>) {
+fn note_acts(passes: &[Pass], act: &mut FastMap<u64, u64>) {
     for p in passes.iter().filter(|p| p.command().is_some_and(|(k, _)| k == CommandKind::Act)) {
         act.entry(p.who.id).or_insert(p.cycle);
     }
@@ -329,14 +329,18 @@ fn note_acts(passes: &[Pass], act: &mut Map<u64, u64>) {
 
 impl<'a> Index<'a> {
     fn new(passes: &'a [Pass]) -> Index<'a> {
-        let mut act = Map::default();
+        let mut act = FastMap::default();
         note_acts(passes, &mut act);
         Index::with_acts(passes, std::borrow::Cow::Owned(act), true)
     }
 
-    fn with_acts(passes: &'a [Pass], act: std::borrow::Cow<'a, Map<u64, u64>>, detail: bool) -> Index<'a> {
-        let mut first = Map::default();
-        let mut by_unit: Map<(Point, u16), Vec<usize>> = Map::default();
+    fn with_acts(
+        passes: &'a [Pass],
+        act: std::borrow::Cow<'a, FastMap<u64, u64>>,
+        detail: bool,
+    ) -> Index<'a> {
+        let mut first = FastMap::default();
+        let mut by_unit: FastMap<(Point, u16), Vec<usize>> = FastMap::default();
         for (i, p) in passes.iter().enumerate() {
             first.entry((p.who.id, p.point)).or_insert(i);
             by_unit.entry((p.point, p.unit)).or_default().push(i);
@@ -398,10 +402,10 @@ pub struct Streaming {
     window: Vec<Pass>,
     /// The issues of the loads whose data is not all back yet.
     waiting: Vec<Pass>,
-    act: Map<u64, u64>,
+    act: FastMap<u64, u64>,
     /// Per load (core, warp slot, load number), how many of its requests' data reached the
     /// warp: a load is blamed only once that is all of them, as its blame needs every one.
-    back: Map<(u16, u16, u32), u32>,
+    back: FastMap<(u16, u16, u32), u32>,
     /// Whether it is fed by `push` (detailed blame) or `push_critical`, once it is fed.
     detail: Option<bool>,
 }
@@ -444,7 +448,7 @@ impl Streaming {
         self.waiting.extend(passes.iter().filter(|p| p.point == Point::Issue));
         self.window.extend_from_slice(passes);
         let back = &mut self.back;
-        let all_back = |back: &Map<(u16, u16, u32), u32>, issue: &Pass| {
+        let all_back = |back: &FastMap<(u16, u16, u32), u32>, issue: &Pass| {
             back.get(&load_of(issue)).is_some_and(|&n| n >= u32::from(issue.detail))
         };
         let mut done = Vec::new();
