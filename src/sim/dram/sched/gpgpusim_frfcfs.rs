@@ -21,8 +21,8 @@
 //!    the new `prio` at the next position, as GPGPU-Sim's loop does. So with one command bus a
 //!    row command may be followed by a column command in the same cycle (GPGPU-Sim's
 //!    `issue_row_command` then `issue_col_command` on a later bank), never the reverse; with
-//!    two (`dram.dual_bus`, `-dram_dual_bus_interface 1`) one column command is chosen by a
-//!    scan from `prio`, then one row command by another, which already sees the column
+//!    two (`dram.dual_bus`, `-dram_dual_bus_interface 1`) a scan from `prio` issues one column
+//!    command, then another scan from `prio` one row command, which already sees the column
 //!    command: a read's tRTPL (`dram.timing.t_rtpl`) holds its bank group's precharges in the
 //!    read's own cycle.
 //!
@@ -46,8 +46,18 @@ pub struct GpgpusimFrFcfs {
     curr_row: Vec<u32>,
     /// Where the round-robin scans start (`dram_t::prio`).
     prio: usize,
-    /// The column command chosen with this cycle's row command, issued after it.
-    second: Option<Slot>,
+    /// What this cycle's second command is, once the first has issued.
+    then: Then,
+}
+
+/// The second command of a cycle (`dram_t::cycle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+enum Then {
+    Nothing,
+    /// One bus: the column command chosen with the row command, on a later bank.
+    Column(Slot),
+    /// Two buses: the row scan, made once the column command has issued.
+    RowScan,
 }
 
 impl GpgpusimFrFcfs {
@@ -58,7 +68,7 @@ impl GpgpusimFrFcfs {
             stay: vec![None; banks],
             curr_row: vec![0; banks],
             prio: 0,
-            second: None,
+            then: Then::Nothing,
         }
     }
 
@@ -88,21 +98,28 @@ impl GpgpusimFrFcfs {
     }
 
     /// The first of `count` banks from `start` on (wrapping) whose request's ready command is
-    /// of the kind asked for (column or row) and not a precharge in bank group `no_pre_in`.
+    /// of the kind asked for (column or row).
     fn first_ready(
         &self,
         ctx: &SchedCtx<'_>,
         start: usize,
         count: usize,
         column: bool,
-        no_pre_in: Option<usize>,
     ) -> Option<(usize, Slot)> {
         let n = self.banks();
         (0..count).map(|k| (start + k) % n).find_map(|bank| match self.ready(ctx, bank) {
-            Some((_, CommandKind::Pre)) if no_pre_in == Some(ctx.device.group(bank)) => None,
             Some((slot, kind)) if kind.is_cas() == column => Some((bank, slot)),
             _ => None,
         })
+    }
+
+    /// The two-bus row scan: the first ready row command from `prio`, which then moves to the
+    /// bank after it.
+    fn row_scan(&mut self, ctx: &SchedCtx<'_>) -> Option<Slot> {
+        let n = self.banks();
+        let (bank, slot) = self.first_ready(ctx, self.prio, n, false)?;
+        self.prio = (bank + 1) % n;
+        Some(slot)
     }
 
     fn banks(&self) -> usize {
@@ -133,57 +150,49 @@ impl DramScheduler for GpgpusimFrFcfs {
             }
         }
         // The commands (`dram_t::cycle`).
-        let (mut column, mut row) = (None, None);
-        if self.held_mask != 0 && ctx.device.dual_bus {
-            let col = self.first_ready(ctx, self.prio, n, true, None);
-            column = col.map(|(_, s)| s);
-            // GPGPU-Sim issues the column command before it scans for the row command, so a
-            // read's tRTPL already holds its bank group's precharges in its own cycle.
-            let read_group = col
-                .filter(|&(_, s)| ctx.device.timing.rtpl > 0 && ctx.next_command(s).kind == CommandKind::Rd)
-                .map(|(bank, _)| ctx.device.group(bank));
-            if let Some((bank, slot)) = self.first_ready(ctx, self.prio, n, false, read_group) {
-                row = Some(slot);
-                self.prio = (bank + 1) % n;
-            }
-        } else if self.held_mask != 0 {
-            // One bus: the first ready command from `prio` on; a column command ends the scan,
-            // a row command moves `prio` to the bank after it (`r`), and the scan's remaining
-            // steps i (after r's own, i_r) look at bank i + r + 1 for a column command only.
-            for i in 0..n {
-                let bank = (i + self.prio) % n;
-                match self.ready(ctx, bank) {
-                    Some((slot, kind)) if kind.is_cas() => {
-                        column = Some(slot);
-                        break;
-                    }
-                    Some((slot, _)) => {
-                        row = Some(slot);
-                        self.prio = (bank + 1) % n;
-                        column = self
-                            .first_ready(ctx, (i + 1 + self.prio) % n, n - 1 - i, true, None)
-                            .map(|(_, s)| s);
-                        break;
-                    }
-                    None => {}
+        self.then = Then::Nothing;
+        if self.held_mask == 0 {
+            return None;
+        }
+        if ctx.device.dual_bus {
+            // The column command issues first; the row scan follows in `second_command`, on
+            // the device as the column command left it.
+            return match self.first_ready(ctx, self.prio, n, true) {
+                Some((_, column)) => {
+                    self.then = Then::RowScan;
+                    Some(column)
                 }
+                None => self.row_scan(ctx),
+            };
+        }
+        // One bus: the first ready command from `prio` on. A column command ends the scan; a
+        // row command issues first, moves `prio` to the bank after it (`r`), and the scan's
+        // remaining steps i (after r's own, i_r) look at bank i + r + 1 for a column command
+        // to issue after it.
+        for i in 0..n {
+            let bank = (i + self.prio) % n;
+            match self.ready(ctx, bank) {
+                Some((slot, kind)) if kind.is_cas() => return Some(slot),
+                Some((row, _)) => {
+                    self.prio = (bank + 1) % n;
+                    if let Some((_, column)) = self.first_ready(ctx, (i + 1 + self.prio) % n, n - 1 - i, true)
+                    {
+                        self.then = Then::Column(column);
+                    }
+                    return Some(row);
+                }
+                None => {}
             }
         }
-        // The row command issues first: it changes nothing a column command waits for (they
-        // are on different banks, and a row command moves no channel constraint of column
-        // commands), and the column command's one effect on row commands, tRTPL, was taken
-        // into account when the row command was chosen.
-        match row {
-            Some(r) => {
-                self.second = column;
-                Some(r)
-            }
-            None => column,
-        }
+        None
     }
 
-    fn second_command(&mut self, _: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
-        self.second.take()
+    fn second_command(&mut self, ctx: &SchedCtx<'_>, _: &mut EventSink) -> Option<Slot> {
+        match std::mem::replace(&mut self.then, Then::Nothing) {
+            Then::Nothing => None,
+            Then::Column(slot) => Some(slot),
+            Then::RowScan => self.row_scan(ctx),
+        }
     }
 
     fn on_issue(&mut self, _: Slot, cmd: &Command, _: &Queues) {
@@ -293,7 +302,7 @@ mod tests {
     /// With one bus, a row command may be followed by a column command on a bank later in the
     /// scan, which goes on from the moved `prio` at the next position — so the bank right after
     /// the row command's is skipped in that cycle (GPGPU-Sim's loop). With two buses, the
-    /// column scan and then the row scan both start at `prio`.
+    /// column scan and then the row scan both start at `prio`, the column command first.
     #[test]
     fn a_row_command_may_take_a_column_command_along_on_a_later_bank() {
         for (hit_bank, dual, both) in [(2, false, true), (1, false, false), (1, true, true)] {
@@ -308,19 +317,21 @@ mod tests {
             s.held[0] = Some(miss);
             s.held[hit_bank as usize] = Some(hit);
             s.held_mask = 1 | 1 << hit_bank;
-            let first = kit.select(&mut s).0;
+            let first = kit.select(&mut s).0.expect("a command");
+            issue(&mut kit, &mut s, first);
             let second = s.second_command(&kit.ctx().0, &mut EventSink::default());
             let what = format!("hit on bank {hit_bank}, dual bus {dual}");
-            assert_eq!(first, Some(miss), "{what}: the ACT at prio");
-            assert_eq!(second, both.then_some(hit), "{what}");
+            let (row, column) = if dual { (second, Some(first)) } else { (Some(first), second) };
+            assert_eq!(row, Some(miss), "{what}: the ACT at prio");
+            assert_eq!(column, both.then_some(hit), "{what}");
             assert_eq!(s.prio, 1, "{what}: the ACT on bank 0 moved prio to bank 1");
         }
     }
 
-    /// With two buses the row scan sees the cycle's column command: a read's tRTPL holds the
-    /// precharges of its bank group from its own cycle on (GPGPU-Sim's `dram_t::cycle` calls
-    /// `issue_col_command` before `issue_row_command`), so the PRE goes to a bank of another
-    /// group; without tRTPL the first bank from `prio` gets it.
+    /// With two buses the row scan sees the cycle's column command, issued before it (GPGPU-Sim's
+    /// `dram_t::cycle` calls `issue_col_command` before `issue_row_command`): a read's tRTPL
+    /// holds the precharges of its bank group from its own cycle on, so the PRE goes to a bank
+    /// of another group; without tRTPL the first bank from `prio` gets it.
     #[test]
     fn with_two_buses_a_reads_trtpl_holds_its_groups_precharge_in_its_own_cycle() {
         for (rtpl, pre_bank) in [(0, 5), (3, 6)] {
@@ -336,9 +347,10 @@ mod tests {
                 s.held[bank as usize] = held.last().copied();
                 s.held_mask |= 1 << bank;
             }
-            let row = kit.select(&mut s).0;
-            let column = s.second_command(&kit.ctx().0, &mut EventSink::default());
+            let column = kit.select(&mut s).0;
             assert_eq!(column, Some(held[0]), "tRTPL {rtpl}: bank 1's read");
+            assert_eq!(issue(&mut kit, &mut s, held[0]), CommandKind::Rd);
+            let row = s.second_command(&kit.ctx().0, &mut EventSink::default());
             let chosen = row.map(|slot| kit.ctx().0.next_command(slot));
             assert_eq!(
                 chosen.map(|c| (c.kind, c.bank)),
