@@ -17,7 +17,8 @@
 //!
 //! Approximations, the same for every kernel: each global access written in the CUDA source is
 //! one warp load or store of its element width (no register promotion of `tmp[i] += ...`,
-//! which the compiler cannot do anyway when the arrays may alias); each arithmetic statement
+//! although nvcc keeps such an accumulator in a register and only stores it on every trip:
+//! `docs/trace-export.md`); each arithmetic statement
 //! of the loop body is one ALU issue slot; each loop iteration ends with one ALU slot for the
 //! counter update, compare and branch; the index arithmetic before the guard is one slot per
 //! index. Register dependencies follow the data flow: an arithmetic slot waits for the loads
