@@ -42,15 +42,10 @@ rm -rf "$out/accel-sim-framework/gpu-simulator/gpgpu-sim"
 cp -r "$gpgpusim" "$out/accel-sim-framework/gpu-simulator/gpgpu-sim"
 
 echo "== CUDA 11.8 headers from NVIDIA's wheels"
-# The runtime headers include crt/host_defines.h, which only the compiler wheel has;
 # GPGPU-Sim's libcuda includes cudaProfiler.h, which only the profiler-API wheel has.
-python3 -m pip install --quiet --target "$out/cuda-wheels" \
+"$(dirname "$0")/cuda-headers.sh" "$out/cuda" \
     'nvidia-cuda-runtime-cu11==11.8.*' 'nvidia-cuda-nvcc-cu11==11.8.*' 'nvidia-cuda-profiler-api-cu11==11.8.*'
-mkdir -p "$out/cuda/bin" "$out/cuda/include"
-for w in cuda_runtime cuda_nvcc cuda_profiler_api; do
-    cp -rn "$out/cuda-wheels/nvidia/$w/include/." "$out/cuda/include/"
-done
-rm -f "$out/cuda/include/__init__.py"
+mkdir -p "$out/cuda/bin"
 # The makefiles only ask nvcc for its version, and the setup script accepts 11.x only.
 cat >"$out/cuda/bin/nvcc" <<'EOF'
 #!/bin/sh

@@ -11,7 +11,7 @@
 #
 # The compiler, ptxas and cuobjdump come from Debian 12's non-free package nvidia-cuda-toolkit
 # (11.8.89), fetched with apt-get download and unpacked, not installed; the runtime headers
-# nvcc includes come from NVIDIA's 11.8 wheels, as in scripts/build-accelsim.sh. KERNEL.cu needs
+# nvcc includes come from NVIDIA's 11.8 wheels (scripts/cuda-headers.sh). KERNEL.cu needs
 # only the __global__ functions and the #defines and types they use, the problem sizes as the
 # benchmark's source sets them. Needs apt-get, dpkg-deb, python3 with pip, g++ and network access.
 set -euo pipefail
@@ -39,12 +39,8 @@ EOF
         { echo "error: apt-get download failed; see $out/apt/download.log" >&2; exit 1; }
     dpkg-deb -x "$out"/deb/nvidia-cuda-toolkit_*.deb "$out/root"
     echo "== CUDA 11.8 runtime headers from NVIDIA's wheels"
-    # The runtime headers include crt/host_defines.h, which only the compiler wheel has.
-    python3 -m pip install --quiet --target "$out/wheels" 'nvidia-cuda-runtime-cu11==11.8.*' 'nvidia-cuda-nvcc-cu11==11.8.*'
-    mkdir -p "$out/include" "$out/bin"
-    for w in cuda_runtime cuda_nvcc; do
-        cp -rn "$out/wheels/nvidia/$w/include/." "$out/include/"
-    done
+    "$(dirname "$0")/cuda-headers.sh" "$out" 'nvidia-cuda-runtime-cu11==11.8.*' 'nvidia-cuda-nvcc-cu11==11.8.*'
+    mkdir -p "$out/bin"
     # nvcc finds cicc and its profile beside itself; the package's profile names /usr paths.
     tk=$out/root/usr/lib/nvidia-cuda-toolkit
     cp "$tk/bin/nvcc" "$tk/bin/cicc" "$out/bin/"
