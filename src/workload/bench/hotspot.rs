@@ -204,7 +204,7 @@ mod tests {
         power: u64,
     ) -> Vec<Vec<Access>> {
         let small = BS - 2 * iteration;
-        per_thread(k, |bx, by, tx, ty| {
+        per_thread(k, &[], |bx, by, tx, ty| {
             let (bx, by, tx, ty) = (bx as i64, by as i64, tx as i64, ty as i64);
             let mut a = Vec::new();
             let shared = |base: i64, y: i64, x: i64| 4 * (base + y * BS + x) as u64;

@@ -206,6 +206,11 @@ pub enum Step {
     /// `if (cond) {`: the lanes where `cond` fails wait at the matching [`Step::EndIf`]; a warp
     /// with none left skips to it.
     If(Cond),
+    /// `if (cond) {` that nvcc predicates instead of branching around (the body's SASS carries
+    /// the condition as its guard predicate): the body issues with the lanes where `cond`
+    /// holds, with none (trace lines of mask 0) when no lane does, up to the matching
+    /// [`Step::EndIf`]. It takes no [`Step::And`] or [`Step::Else`].
+    Predicated(Cond),
     /// `&& cond` of the innermost open `if`: narrows its lanes further.
     And(Cond),
     /// `if (flag)` on data: the lanes whose global thread (`gx`) has bit set in flag table
@@ -372,7 +377,7 @@ impl NestKernel {
                     c.srcs[0] = COUNTER;
                     c.dst = COUNTER;
                 }
-                Step::If(_) | Step::IfFlag(_) => {
+                Step::If(_) | Step::IfFlag(_) | Step::Predicated(_) => {
                     assert!(
                         open.iter().filter(|o| !o.1).count() < MAX_IFS,
                         "{name}: ifs nest deeper than {MAX_IFS}"
@@ -385,6 +390,10 @@ impl NestKernel {
                     let &(begin, false) = open.last().expect("Else without If") else {
                         panic!("{name}: step {i}: else inside an open loop")
                     };
+                    assert!(
+                        !matches!(code[begin].step, Step::Predicated(_)),
+                        "{name}: step {i}: else of a predicated if"
+                    );
                     code[begin].target = i as u16;
                     while ands.last().is_some_and(|&a| a > begin) {
                         code[ands.pop().expect("checked")].target = i as u16;
@@ -392,7 +401,10 @@ impl NestKernel {
                     *open.last_mut().expect("checked") = (i, false);
                 }
                 Step::And(_) => {
-                    assert!(matches!(open.last(), Some((_, false))), "{name}: step {i}: And outside an if");
+                    assert!(
+                        matches!(open.last(), Some(&(begin, false)) if !matches!(code[begin].step, Step::Predicated(_))),
+                        "{name}: step {i}: And outside a branched if"
+                    );
                     ands.push(i);
                 }
                 Step::EndIf => {
@@ -581,6 +593,12 @@ impl NestCursor {
                     self.mask = self.lanes_where(k, |t| cond.holds(t, self.iter));
                     self.pc = if self.mask == 0 { c.target } else { self.pc + 1 };
                 }
+                Step::Predicated(cond) => {
+                    self.saved[self.ifs as usize] = self.mask;
+                    self.ifs += 1;
+                    self.mask = self.lanes_where(k, |t| cond.holds(t, self.iter));
+                    self.pc += 1;
+                }
                 Step::IfFlag(f) => {
                     self.saved[self.ifs as usize] = self.mask;
                     self.ifs += 1;
@@ -728,9 +746,12 @@ pub mod testing {
     /// `thread(bx, by, tx, ty)` lists the accesses (key, store?, address) of that thread, where
     /// the key names the access's place in the program (the same for every thread, increasing in
     /// program order). Warps are cut from each CTA's threads, x fastest; a warp's instruction for
-    /// a key has the lanes whose threads made that access (4-byte elements).
+    /// a key has the lanes whose threads made that access (4-byte elements). The accesses
+    /// `predicated` lists (key, store?) are predicated code every warp issues, with no lane when
+    /// none of its threads makes it.
     pub fn per_thread(
         k: &NestKernel,
+        predicated: &[(u64, bool)],
         thread: impl Fn(u32, u32, u32, u32) -> Vec<(u64, bool, u64)>,
     ) -> Vec<Vec<Access>> {
         let [b0, b1] = k.block;
@@ -740,13 +761,15 @@ pub mod testing {
             for w in 0..(b0 * b1).div_ceil(32) {
                 let threads: Vec<Vec<(u64, bool, u64)>> =
                     (w * 32..(w * 32 + 32).min(b0 * b1)).map(|t| thread(bx, by, t % b0, t / b0)).collect();
-                let mut keys: Vec<u64> = threads.iter().flatten().map(|a| a.0).collect();
+                let mut keys: Vec<u64> =
+                    threads.iter().flatten().map(|a| a.0).chain(predicated.iter().map(|p| p.0)).collect();
                 keys.sort_unstable();
                 keys.dedup();
                 let warp = keys
                     .iter()
                     .map(|&key| {
-                        let (mut mask, mut addrs, mut store) = (0u32, Vec::new(), false);
+                        let store = predicated.iter().find(|p| p.0 == key).is_some_and(|p| p.1);
+                        let (mut mask, mut addrs, mut store) = (0u32, Vec::new(), store);
                         for (l, t) in threads.iter().enumerate() {
                             if let Some(&(_, s, a)) = t.iter().find(|a| a.0 == key) {
                                 mask |= 1 << l;
