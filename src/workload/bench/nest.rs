@@ -209,7 +209,8 @@ pub enum Step {
     /// `if (cond) {` that nvcc predicates instead of branching around (the body's SASS carries
     /// the condition as its guard predicate): the body issues with the lanes where `cond`
     /// holds, with none (trace lines of mask 0) when no lane does, up to the matching
-    /// [`Step::EndIf`]. It takes no [`Step::And`] or [`Step::Else`].
+    /// [`Step::EndIf`]; its [`Step::And`]s narrow those lanes, none skips. It takes no
+    /// [`Step::Else`].
     Predicated(Cond),
     /// `&& cond` of the innermost open `if`: narrows its lanes further.
     And(Cond),
@@ -401,11 +402,15 @@ impl NestKernel {
                     *open.last_mut().expect("checked") = (i, false);
                 }
                 Step::And(_) => {
-                    assert!(
-                        matches!(open.last(), Some(&(begin, false)) if !matches!(code[begin].step, Step::Predicated(_))),
-                        "{name}: step {i}: And outside a branched if"
-                    );
-                    ands.push(i);
+                    let &(begin, false) = open.last().expect("And outside an if") else {
+                        panic!("{name}: step {i}: And outside an if")
+                    };
+                    if matches!(code[begin].step, Step::Predicated(_)) {
+                        // Narrows the lanes and goes on to the next step, with or without any.
+                        c.target = i as u16 + 1;
+                    } else {
+                        ands.push(i);
+                    }
                 }
                 Step::EndIf => {
                     let (begin, false) = open.pop().expect("EndIf without If or Else") else {
