@@ -16,9 +16,10 @@
 //! `if (ty % 2 == 0)`), each narrowing the active mask until its end as the SIMT stack does.
 //!
 //! Approximations, the same for every kernel: each global access written in the CUDA source is
-//! one warp load or store of its element width (no register promotion of `tmp[i] += ...`,
-//! although nvcc keeps such an accumulator in a register and only stores it on every trip:
-//! `docs/trace-export.md`); each arithmetic statement
+//! one warp load or store of its element width, except that an accumulator a loop updates
+//! (`tmp[i] += ...`) is loaded once before the loop and stored on every trip, as nvcc compiles
+//! it (CUDA 11.8: it keeps the value in a register; the stores stay, as the arrays may alias);
+//! each arithmetic statement
 //! of the loop body is one ALU issue slot; each loop iteration ends with one ALU slot for the
 //! counter update, compare and branch; the index arithmetic before the guard is one slot per
 //! index. Register dependencies follow the data flow: an arithmetic slot waits for the loads
