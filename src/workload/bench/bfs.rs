@@ -198,7 +198,7 @@ impl BfsKernel {
     }
 
     /// Registers per thread [`BfsCursor::fetch`] names: R0..R8 in `Kernel`, R0..R2 in
-    /// `Kernel2`. Checked against the instructions by the benchmarks' register test.
+    /// `Kernel2` (nvcc gives more: [`super::ptxas`]).
     pub fn registers(&self) -> u32 {
         match self.phase {
             Phase::Expand => 9,

@@ -219,8 +219,8 @@ impl SpmvKernel {
     }
 
     /// Registers per thread [`SpmvCursor::fetch`] names: R0..R6 in the scalar kernel, up to
-    /// R8 (the reduction's two operands) in the vector kernel. Checked against the
-    /// instructions by the benchmarks' register test.
+    /// R8 (the reduction's two operands) in the vector kernel (nvcc gives more:
+    /// [`super::ptxas`]).
     pub fn registers(&self) -> u32 {
         match self.form {
             Form::Scalar => 7,

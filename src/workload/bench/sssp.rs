@@ -222,8 +222,8 @@ impl SsspKernel {
         }
     }
 
-    /// Registers per thread [`SsspCursor::fetch`] names: R0..R9. Checked against the
-    /// instructions by the benchmarks' register test.
+    /// Registers per thread [`SsspCursor::fetch`] names: R0..R9 (nvcc gives more:
+    /// [`super::ptxas`]).
     pub fn registers(&self) -> u32 {
         10
     }
