@@ -250,9 +250,11 @@ struct Code {
 /// The accumulator register arithmetic slots update; the loop counter register.
 const ACC: u8 = 1;
 const COUNTER: u8 = 0;
-/// Loads write registers `FIRST_LOAD_REG..FIRST_LOAD_REG + LOAD_REGS`, round robin.
+/// Loads write registers `FIRST_LOAD_REG..FIRST_LOAD_REG + LOAD_REGS`, round robin: enough
+/// for 3DCONV's eleven loads in flight at once, each in a register of its own as nvcc gives
+/// them (26 registers in all), so that none waits for an earlier one to free its register.
 const FIRST_LOAD_REG: u8 = 2;
-const LOAD_REGS: u8 = 8;
+const LOAD_REGS: u8 = 16;
 
 /// A launched kernel: its grid, guard, arrays and the per-thread program (immutable, shared).
 #[derive(Clone, Debug, PartialEq)]
