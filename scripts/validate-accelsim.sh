@@ -41,9 +41,13 @@ while read -r list; do
         continue
     fi
     work="$run/work/$name"
-    rm -rf "$work" && mkdir -p "$work" && cp "$config"/* "$work"/
+    # The peer's option files; a directory beside them (a peer run leaves `checkpoint_files`)
+    # is not one.
+    rm -rf "$work" && mkdir -p "$work" && find "$config" -maxdepth 1 -type f -exec cp {} "$work"/ \;
     start=$SECONDS
-    (cd "$work" && /usr/bin/time -v "$accelsim" -trace "$(realpath "$OLDPWD/$list")" \
+    # RUN may be relative or absolute: resolve the list before leaving this directory.
+    trace=$(realpath "$list")
+    (cd "$work" && /usr/bin/time -v "$accelsim" -trace "$trace" \
         -config ./gpgpusim.config -config ./trace.config) >"$log" 2>&1 || {
         echo "error: the peer failed on $name; see $log" >&2
         exit 1
