@@ -15,7 +15,9 @@
 #
 # Optional: WARPSCOPE (default target/release/warpscope), RUN (work directory, default
 # validation-run/<spec name>, ignored by git), KERNELS (comma-separated: run only these; the
-# record step still needs every kernel's log in RUN/logs), REUSE=1 (keep logs already there).
+# record step still needs every kernel's log in RUN/logs unless its stored result is current),
+# STALE=1 (run only the kernels whose stored result is missing or of another trace: `--export
+# DIR --stale`; the record step keeps the others'), REUSE=1 (keep the logs of finished runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 spec=${1:?usage: ACCELSIM=... ACCELSIM_CONFIG=... scripts/validate-accelsim.sh SPEC}
@@ -31,12 +33,15 @@ config=$(realpath "$config")
 mkdir -p "$run/traces" "$run/logs" "$run/work"
 only=()
 [ -z "${KERNELS:-}" ] || only=(--kernels "$KERNELS")
+[ "${STALE:-0}" != 1 ] || only+=(--stale)
 echo "== exporting the traces into $run/traces"
 "$warpscope" validate "$spec" --export "$run/traces" "${only[@]}" >"$run/traces.txt"
 while read -r list; do
     name=$(basename "$(dirname "$list")")
     log="$run/logs/$name.log"
-    if [ "${REUSE:-0}" = 1 ] && grep -q gpu_tot_sim_cycle "$log" 2>/dev/null; then
+    # A finished run ends with `time -v`'s report; a killed one may hold earlier launches'
+    # gpu_tot_sim_cycle lines.
+    if [ "${REUSE:-0}" = 1 ] && grep -q "Exit status: 0" "$log" 2>/dev/null; then
         echo "   $name: kept $log"
         continue
     fi

@@ -90,6 +90,10 @@ struct ValidateArgs {
     /// Instead of validating, write each kernel's trace into DIR/NAME/ for the peer to run.
     #[arg(long, value_name = "DIR", conflicts_with = "record")]
     export: Option<PathBuf>,
+    /// With --export: only the kernels whose stored result is missing or of another trace
+    /// (--record keeps the others' stored results).
+    #[arg(long, requires = "export")]
+    stale: bool,
     /// Instead of validating, read the peer's logs (LOGDIR/NAME.log) into the study's stored
     /// results file.
     #[arg(long, value_name = "LOGDIR")]
@@ -1429,7 +1433,7 @@ fn validate_cmd(a: ValidateArgs) -> Result<i32> {
         if !dir.is_dir() {
             return Err(usage(&format!("--export {}", dir.display()), "is no directory; create it first"));
         }
-        let written = validate::export(&study, dir, only.as_deref())?;
+        let written = validate::export(&study, dir, only.as_deref(), a.stale)?;
         eprintln!("wrote {}", count(written.len() as u64, "trace"));
         out(&(written.join("\n") + "\n"))?;
         return Ok(0);
@@ -1438,7 +1442,10 @@ fn validate_cmd(a: ValidateArgs) -> Result<i32> {
         if only.is_some() {
             return Err(usage("--record", "records every kernel of the study: leave out --kernels"));
         }
-        let path = validate::record(&study, logs)?;
+        let (path, kept) = validate::record(&study, logs)?;
+        if !kept.is_empty() {
+            eprintln!("kept the stored results of {} (no log; trace unchanged)", kept.join(", "));
+        }
         eprintln!("wrote {path}");
         return Ok(0);
     }

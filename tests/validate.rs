@@ -145,6 +145,36 @@ fn recorded_logs_validate_offline_and_refuse_other_inputs() {
     let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
 
+    // A kernel whose trace is unchanged keeps its stored result without a log; `--stale`
+    // exports only the others.
+    let recorded = std::fs::read_to_string(dir.path().join("results.ron")).unwrap();
+    let stale = dir.path().join("stale");
+    std::fs::create_dir_all(&stale).unwrap();
+    let stale_s = stale.to_str().unwrap();
+    let (code, out, err) = warpscope(&["validate", spec_s, "--export", stale_s, "--stale"]);
+    assert_eq!((code, out.as_str()), (0, "\n"), "nothing is stale: {err}");
+    std::fs::remove_file(logs.join("bfs5.log")).unwrap();
+    let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("kept the stored results of bfs5 (no log; trace unchanged)"), "{err}");
+    let body = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(&std::fs::read_to_string(dir.path().join("results.ron")).unwrap()), body(&recorded));
+    let at = recorded.find("name: \"bfs5\"").unwrap();
+    let older = format!(
+        "{}{}",
+        &recorded[..at],
+        recorded[at..].replacen("trace_sha256: \"", "trace_sha256: \"00", 1)
+    );
+    std::fs::write(dir.path().join("results.ron"), &older).unwrap();
+    let (code, out, err) = warpscope(&["validate", spec_s, "--export", stale_s, "--stale"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("stale/bfs5/kernelslist.g") && !out.contains("tiny"), "{out}");
+    let (code, _, err) = warpscope(&["validate", spec_s, "--record", logs.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("no log for bfs5"), "{err}");
+    std::fs::write(logs.join("bfs5.log"), log(2000)).unwrap();
+    std::fs::write(dir.path().join("results.ron"), &recorded).unwrap();
+
     // A stored trace digest that is not today's export: refused, naming the kernel.
     let other = stored.replacen("trace_sha256: \"", "trace_sha256: \"00", 1);
     std::fs::write(dir.path().join("results.ron"), &other).unwrap();

@@ -104,12 +104,34 @@ pub fn validate(study: &Study, only: Option<&[String]>) -> Result<Validation> {
     Ok(Validation { study: study.clone(), config, rows, not_run })
 }
 
-/// Writes each chosen kernel's trace into `dir/NAME/` for the peer to run.
-pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<String>> {
+/// The stored result of kernel `k` if it is one of the trace `k` exports now, made with the
+/// spec's option files: a peer run of it would give the same numbers.
+fn current<'a>(
+    stored: Option<&'a stored::PeerResults>,
+    k: &spec::KernelSpec,
+    workload: &crate::workload::Workload,
+) -> Result<Option<&'a stored::StoredKernel>> {
+    let Some(s) = stored.and_then(|r| r.kernels.iter().find(|s| s.name == k.name)) else { return Ok(None) };
+    let same_input = s.workload == k.workload && s.sets == k.sets;
+    Ok((same_input && s.trace_sha256 == digest::trace(workload)?).then_some(s))
+}
+
+/// The study's stored results, if they load and were made with the spec's option files.
+fn stored_if_current(study: &Study) -> Result<Option<stored::PeerResults>> {
+    Ok(stored::load(study, &study.peer_files()?).ok())
+}
+
+/// Writes each chosen kernel's trace into `dir/NAME/` for the peer to run; with `stale`, only
+/// those whose stored result is missing or of another trace.
+pub fn export(study: &Study, dir: &Path, only: Option<&[String]>, stale: bool) -> Result<Vec<String>> {
     let config = study.machine()?;
+    let stored = if stale { stored_if_current(study)? } else { None };
     let mut written = Vec::new();
     for k in chosen(study, only)? {
         let workload = study.workload(k, &config)?;
+        if current(stored.as_ref(), k, &workload)?.is_some() {
+            continue;
+        }
         let target = dir.join(&k.name);
         let opts = super::export::ExportOptions { force: true, ..Default::default() };
         let atomic = super::export::prepare(&target, &opts)?;
@@ -119,22 +141,36 @@ pub fn export(study: &Study, dir: &Path, only: Option<&[String]>) -> Result<Vec<
     Ok(written)
 }
 
-/// Reads the peer's logs (`logs/NAME.log` for every kernel of the spec) into the study's
-/// stored results; returns the file written. A kernel without a log is an error naming it.
-pub fn record(study: &Study, logs: &Path) -> Result<String> {
+/// Reads the peer's logs (`logs/NAME.log`) into the study's stored results; returns the file
+/// written and the kernels whose stored result was kept. A kernel without a log keeps its
+/// stored result if that is one of the trace it exports now with the spec's option files
+/// (what `--export DIR --stale` leaves out); any other kernel without a log is an error
+/// naming it.
+pub fn record(study: &Study, logs: &Path) -> Result<(String, Vec<String>)> {
     let config = study.machine()?;
+    let stored = stored_if_current(study)?;
     let log_of = |k: &spec::KernelSpec| logs.join(format!("{}.log", k.name));
-    let missing: Vec<String> =
-        study.spec.kernels.iter().filter(|k| !log_of(k).is_file()).map(|k| k.name.clone()).collect();
+    let mut kept = Vec::new();
+    let mut missing = Vec::new();
+    for k in study.spec.kernels.iter().filter(|k| !log_of(k).is_file()) {
+        match current(stored.as_ref(), k, &study.workload(k, &config)?)? {
+            Some(s) => kept.push(s.clone()),
+            None => missing.push(k.name.clone()),
+        }
+    }
     if !missing.is_empty() {
         bail!(
-            "{}: no log for {} (expected NAME.log for every kernel of the spec)",
+            "{}: no log for {} (expected NAME.log for every kernel of the spec whose stored result is missing or of another trace)",
             logs.display(),
             missing.join(", ")
         );
     }
     let mut kernels = Vec::new();
     for k in &study.spec.kernels {
+        if let Some(s) = kept.iter().find(|s| s.name == k.name) {
+            kernels.push(s.clone());
+            continue;
+        }
         let path = log_of(k);
         let name = path.display().to_string();
         let file = std::fs::File::open(&path).map_err(|e| ConfigError::cannot_read(&name, &e))?;
@@ -169,5 +205,6 @@ pub fn record(study: &Study, logs: &Path) -> Result<String> {
         configs: stored::config_digests(&study.peer_files()?),
         kernels,
     };
-    stored::write(study, &results, &logs.display().to_string())
+    let path = stored::write(study, &results, &logs.display().to_string())?;
+    Ok((path, kept.into_iter().map(|s| s.name).collect()))
 }
