@@ -143,11 +143,24 @@ mod tests {
         let ks = build(&sizes(8192, 8192));
         let mut c = ks[0].cursor(3, 2);
         let mut addrs = [0u64; 32];
-        let names: Vec<&str> = (0..4).map(|_| (c.fetch(&ks[0], &mut addrs), c.name()).1).collect();
+        let (names, masks): (Vec<&str>, Vec<u32>) = (0..5)
+            .map(|_| {
+                let i = c.fetch(&ks[0], &mut addrs);
+                (c.name(), i.mask)
+            })
+            .unzip();
         assert_eq!(
             names,
-            ["IMAD i = blockIdx.x*blockDim.x + threadIdx.x", "ISETP i < NX", "LDG tmp[i]", "LDG A[i*NY+j]"]
+            [
+                "IMAD i = blockIdx.x*blockDim.x + threadIdx.x",
+                "ISETP i < NX",
+                "EXIT",
+                "LDG tmp[i]",
+                "LDG A[i*NY+j]"
+            ]
         );
+        // `if (i < NX)` is `@P0 EXIT`: no lane of this warp leaves.
+        assert_eq!(masks, [u32::MAX, u32::MAX, 0, u32::MAX, u32::MAX]);
         assert_eq!(addrs[1] - addrs[0], 8192 * 4, "lanes are a row apart");
         assert_eq!(addrs[0], base(&ks[0], "A") + (3 * 256 + 64) * 8192 * 4);
     }

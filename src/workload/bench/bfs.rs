@@ -135,8 +135,10 @@ pub fn build(s: &Sizes) -> Vec<BfsKernel> {
 enum At {
     Index,
     Bound,
+    BoundExit,
     LoadFlag,
     TestFlag,
+    FlagExit,
     // Kernel: after the frontier test.
     ClearMask,
     LoadDegree,
@@ -151,6 +153,7 @@ enum At {
     StoreCost,
     StoreUpdating,
     ReloadDegree,
+    DegreeExit,
     ReloadStart,
     Branch,
     // Kernel2: after the updating test.
@@ -173,6 +176,8 @@ pub struct BfsCursor {
     mask: u32,
     /// Edge loop counter.
     j: u32,
+    /// Lanes that left through a guard's `EXIT`.
+    left: u32,
     name: InstrName,
 }
 
@@ -193,6 +198,7 @@ impl BfsKernel {
             active: 0,
             mask: u32::MAX,
             j: 0,
+            left: 0,
             name: InstrName(""),
         }
     }
@@ -280,8 +286,19 @@ impl BfsCursor {
                     let live =
                         lanes(u32::MAX).filter(|&l| self.first + l < g.nodes()).fold(0, |m, l| m | 1 << l);
                     self.mask = live;
-                    self.at = if live == 0 { At::Exit } else { At::LoadFlag };
+                    self.at = At::BoundExit;
                     alu("ISETP tid < no_of_nodes", 0, 0)
+                }
+                // nvcc's `@P0 EXIT`s for `tid < no_of_nodes`, the flag and (Kernel)
+                // `no_of_edges >= 1`: the lanes that fail leave.
+                At::BoundExit | At::FlagExit | At::DegreeExit => {
+                    let next = match (self.at, k.phase) {
+                        (At::BoundExit, _) => At::LoadFlag,
+                        (At::FlagExit, Phase::Expand) => At::ClearMask,
+                        (At::FlagExit, Phase::Update) => At::SetMask,
+                        _ => At::LoadStart,
+                    };
+                    return self.leave(pc, next);
                 }
                 At::LoadFlag => {
                     self.at = At::TestFlag;
@@ -299,11 +316,7 @@ impl BfsCursor {
                     };
                     self.taken =
                         lanes(mask).filter(|&l| k.cost(self.first + l) == want).fold(0, |m, l| m | 1 << l);
-                    self.at = match (self.taken, k.phase) {
-                        (0, _) => At::Exit,
-                        (_, Phase::Expand) => At::ClearMask,
-                        (_, Phase::Update) => At::SetMask,
-                    };
+                    self.at = At::FlagExit;
                     let r = alu("ISETP flag[tid]", 0, 2);
                     self.mask = self.taken;
                     r
@@ -314,16 +327,13 @@ impl BfsCursor {
                 }
                 At::LoadDegree | At::ReloadDegree => {
                     // The loop condition's `g_graph_nodes[tid].no_of_edges`; before the loop,
-                    // lanes without edges leave (nvcc's predicated EXIT), the rest load `starting`.
+                    // lanes without edges leave, the rest load `starting`.
                     let reload = self.at == At::ReloadDegree;
-                    self.at = if reload { At::ReloadStart } else { At::LoadStart };
+                    self.at = if reload { At::ReloadStart } else { At::DegreeExit };
                     let i = node_field(k, pc, self.first, mask, 4, 4, addrs);
                     if !reload {
                         self.mask =
                             lanes(mask).filter(|&l| g.node(self.first + l).1 > 0).fold(0, |m, l| m | 1 << l);
-                        if self.mask == 0 {
-                            self.at = At::Exit;
-                        }
                     }
                     ("LDG g_graph_nodes[tid].no_of_edges", i)
                 }
@@ -414,12 +424,21 @@ impl BfsCursor {
                     self.at = At::Exit;
                     ("STG.U8 g_updating_graph_mask[tid] = false", mem(UPDATING, true, 0, 0, &|t| t.into()))
                 }
-                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
-                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
+                // BLOCK is a multiple of 32: every warp has 32 threads; those no guard let
+                // leave end here.
+                At::Exit => ("EXIT", Instr::exit(pc, !self.left)),
             };
             self.name = InstrName(name);
             return instr;
         }
+    }
+
+    /// A guard's `EXIT`: the lanes still here but not in the mask leave; with none left in the
+    /// mask it is the warp's last instruction, else the warp goes on at `next`.
+    fn leave(&mut self, pc: u32, next: At) -> Instr {
+        self.name = InstrName("EXIT");
+        self.at = if self.mask == 0 { At::Exit } else { next };
+        Instr::guard_exit(pc, u32::MAX, &mut self.left, self.mask)
     }
 
     /// The name of the instruction fetched last.

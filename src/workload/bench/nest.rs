@@ -227,8 +227,9 @@ pub enum Step {
     /// kernel's [`NestData`]: an index read from memory (`a[b[tid]]`), worked out when the
     /// input is built.
     Gather { array: usize, at: Affine, table: u8, store: bool, name: &'static str },
-    /// `if (gx, gy inside the kernel's guard)`: lanes outside it wait at the exit; a warp with
-    /// none inside skips to the exit.
+    /// `if (gx, gy inside the kernel's guard)`, which nvcc compiles to `@P0 EXIT`: the lanes
+    /// outside leave (a line with them, of mask 0 when there are none); a warp with none
+    /// inside ends here. At the top level of the program, before any `if`.
     Guard,
     /// `for (l = 0; l < trips; l++) {` — the counter is `l0` at the outer level, `l1` inside.
     Loop { trips: u32 },
@@ -537,8 +538,8 @@ impl NestCursor {
             let pc = idx as u32 * 16;
             let Some(c) = k.code.get(idx) else {
                 self.name = InstrName("EXIT");
-                // Every thread of the warp ends here, those the guard left out too.
-                return Instr::exit(pc, warp_threads(k.threads_per_cta(), self.t0 / 32));
+                // The lanes the guard kept end here (every `if` and loop is closed).
+                return Instr::exit(pc, self.mask);
             };
             let instr =
                 |op| Instr { pc, op, dst: c.dst, dst_regs: c.dst_regs, srcs: c.srcs, mask: self.mask };
@@ -589,9 +590,20 @@ impl NestCursor {
                 }
                 Step::Guard => {
                     let [(xlo, xhi), (ylo, yhi)] = k.guard;
-                    self.mask =
+                    let inside =
                         self.lanes_where(k, |t| (xlo..xhi).contains(&t.gx) && (ylo..yhi).contains(&t.gy));
-                    self.pc = if self.mask == 0 { k.code.len() as u16 } else { self.pc + 1 };
+                    self.name = InstrName("EXIT");
+                    if inside == 0 {
+                        // Every lane leaves here: the warp's last instruction.
+                        self.pc = k.code.len() as u16;
+                        return Instr::exit(pc, self.mask);
+                    }
+                    // `@P0 EXIT` of the lanes outside, mask 0 when there are none: an issue
+                    // slot; the others end at the program's end.
+                    let leaving = self.mask & !inside;
+                    self.mask = inside;
+                    self.pc += 1;
+                    return Instr::exit_lanes(pc, leaving);
                 }
                 Step::If(cond) | Step::And(cond) => {
                     if matches!(c.step, Step::If(_)) {

@@ -155,6 +155,7 @@ pub fn build(s: &Sizes) -> Vec<SpmvKernel> {
 enum At {
     Index,
     Bound,
+    BoundExit,
     LoadStart,
     LoadEnd,
     LoopHead,
@@ -171,6 +172,7 @@ enum At {
     ReduceOther,
     ReduceAdd,
     ReduceStore,
+    LaneExit,
     FinalLoad,
     FinalStore,
     Exit,
@@ -194,6 +196,8 @@ pub struct SpmvCursor {
     /// Row loop trip, reduction step.
     trip: u32,
     step: u8,
+    /// Lanes that left through a guard's `EXIT`.
+    left: u32,
     name: InstrName,
 }
 
@@ -242,6 +246,7 @@ impl SpmvKernel {
             mask: u32::MAX,
             trip: 0,
             step: 0,
+            left: 0,
             name: InstrName(""),
         }
     }
@@ -304,9 +309,20 @@ impl SpmvCursor {
                     self.inside = lanes(u32::MAX)
                         .filter(|&l| self.row_of(k.form, l) < matrix.rows())
                         .fold(0, |m, l| m | 1 << l);
-                    self.at = if self.inside == 0 { At::Exit } else { At::LoadStart };
+                    self.at = At::BoundExit;
                     self.mask = self.inside;
                     ("ISETP myRow < dim", alu(0, [0, NO_REG]))
+                }
+                // nvcc's `@P0 EXIT` for `myRow < dim`, and the vector kernel's `@P1 EXIT` for
+                // `id == 0` before the final store: the lanes that fail leave.
+                At::BoundExit | At::LaneExit => {
+                    self.at = match (self.mask, self.at) {
+                        (0, _) => At::Exit,
+                        (_, At::BoundExit) => At::LoadStart,
+                        _ => At::FinalLoad,
+                    };
+                    self.name = InstrName("EXIT");
+                    return Instr::guard_exit(pc, u32::MAX, &mut self.left, self.mask);
                 }
                 At::LoadStart => {
                     self.at = At::LoadEnd;
@@ -393,23 +409,26 @@ impl SpmvCursor {
                 }
                 At::ReduceStore => {
                     self.step += 1;
-                    self.at = if (self.step as usize) < STEPS.len() { At::ReduceMine } else { At::FinalLoad };
-                    ("STS partialSums[t]", access(Space::Shared, false, NO_REG, 7, &shared(0)))
+                    let last = self.step as usize == STEPS.len();
+                    self.at = if last { At::LaneExit } else { At::ReduceMine };
+                    let i = access(Space::Shared, false, NO_REG, 7, &shared(0));
+                    if last {
+                        self.mask = self.inside & 1;
+                    }
+                    ("STS partialSums[t]", i)
                 }
                 At::FinalLoad => {
-                    self.mask = self.inside & 1;
-                    let mask = self.mask;
                     self.at = At::FinalStore;
-                    let i = access(Space::Shared, true, 7, NO_REG, &shared(0));
-                    ("LDS partialSums[t] (id == 0)", Instr { mask, ..i })
+                    ("LDS partialSums[t] (id == 0)", access(Space::Shared, true, 7, NO_REG, &shared(0)))
                 }
                 At::FinalStore => {
                     self.at = At::Exit;
                     let row = |l| u64::from(self.row_of(k.form, l));
                     ("STG out[myRow]", access(Space::Global, false, NO_REG, 7, &|l| k.addr(OUT, row(l))))
                 }
-                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
-                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
+                // BLOCK is a multiple of 32: every warp has 32 threads; those no guard let
+                // leave end here.
+                At::Exit => ("EXIT", Instr::exit(pc, !self.left)),
             };
             self.name = InstrName(name);
             return instr;
