@@ -17,7 +17,8 @@
 # validation-run/<spec name>, ignored by git), KERNELS (comma-separated: run only these; the
 # record step still needs every kernel's log in RUN/logs unless its stored result is current),
 # STALE=1 (run only the kernels whose stored result is missing or of another trace: `--export
-# DIR --stale`; the record step keeps the others'), REUSE=1 (keep the logs of finished runs).
+# DIR --stale`; the record step keeps the others'), REUSE=1 (keep the logs of finished runs of
+# the same traces).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 spec=${1:?usage: ACCELSIM=... ACCELSIM_CONFIG=... scripts/validate-accelsim.sh SPEC}
@@ -39,24 +40,30 @@ echo "== exporting the traces into $run/traces"
 while read -r list; do
     name=$(basename "$(dirname "$list")")
     log="$run/logs/$name.log"
+    # RUN may be relative or absolute: resolve the list before leaving this directory.
+    trace=$(realpath "$list")
+    # The trace a log is of: a re-export may differ in lines of no lane, which the log's
+    # instruction count cannot tell.
+    digest=$(cd "$(dirname "$trace")" && find . -type f | LC_ALL=C sort | xargs cat | sha256sum | cut -d' ' -f1)
     # A finished run ends with `time -v`'s report; a killed one may hold earlier launches'
     # gpu_tot_sim_cycle lines.
-    if [ "${REUSE:-0}" = 1 ] && grep -q "Exit status: 0" "$log" 2>/dev/null; then
+    if [ "${REUSE:-0}" = 1 ] && grep -q "Exit status: 0" "$log" 2>/dev/null &&
+        [ "$(cat "$log.trace-sha256" 2>/dev/null)" = "$digest" ]; then
         echo "   $name: kept $log"
         continue
     fi
+    rm -f "$log.trace-sha256"
     work="$run/work/$name"
     # The peer's option files; a directory beside them (a peer run leaves `checkpoint_files`)
     # is not one.
     rm -rf "$work" && mkdir -p "$work" && find "$config" -maxdepth 1 -type f -exec cp {} "$work"/ \;
     start=$SECONDS
-    # RUN may be relative or absolute: resolve the list before leaving this directory.
-    trace=$(realpath "$list")
     (cd "$work" && /usr/bin/time -v "$accelsim" -trace "$trace" \
         -config ./gpgpusim.config -config ./trace.config) >"$log" 2>&1 || {
         echo "error: the peer failed on $name; see $log" >&2
         exit 1
     }
+    echo "$digest" >"$log.trace-sha256"
     echo "   $name: $(grep gpu_tot_sim_cycle "$log" | tail -1) in $((SECONDS - start)) s"
 done <"$run/traces.txt"
 echo "== recording $run/logs"
