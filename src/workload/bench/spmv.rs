@@ -5,8 +5,11 @@
 //! `spmv_csr_vector_kernel`, `BLOCK_SIZE` = 128 threads per CTA, single precision, both
 //! launched on the same matrix as `csrTest` does:
 //! - scalar, thread `myRow < dim`: load `rowDelimiters[myRow]` and `[myRow+1]`, then for each
-//!   `j` of the row `col = cols[j]; t += val[j] * vec[col]` (lanes leave the loop as their row
-//!   runs out), then `out[myRow] = t`;
+//!   `j` of the row `col = cols[j]; t += val[j] * vec[col]`, then `out[myRow] = t`. nvcc 11.8
+//!   (sm_70 and sm_61) peels the row's `len & 3` remainder, one element a trip, and unrolls the
+//!   rest by 16 while 16 are left, then by 8 and by 4; each block loads all its `cols`, `val`
+//!   and `vec[col]` before it sums (the SASS interleaves them), so a warp's lanes meet in
+//!   blocks of one size and leave as their rows run out;
 //! - vector, warp `myRow = blockIdx.x*4 + threadIdx.x/32 < dim`: the warp's lanes walk the row
 //!   32 apart (`j = warpStart + id; j < warpEnd; j += 32`), store their sums to shared
 //!   `partialSums[t]`, reduce them in five halving steps (`if (id < 16) partialSums[t] +=
@@ -158,7 +161,15 @@ enum At {
     BoundExit,
     LoadStart,
     LoadEnd,
+    // Vector: the row loop, 32 elements a trip.
     LoopHead,
+    // Scalar: the row loop as nvcc unrolls it.
+    BlockHead,
+    BlockCol,
+    BlockVal,
+    BlockVec,
+    BlockFma,
+    BlockBranch,
     LoadCol,
     LoadVal,
     LoadVec,
@@ -181,6 +192,11 @@ enum At {
 /// The reduction's halving steps: `if (id < s) partialSums[t] += partialSums[t + s]`.
 const STEPS: [u32; 5] = [16, 8, 4, 2, 1];
 
+/// The scalar kernel's row loop as nvcc 11.8 compiles it for sm_70 and sm_61: the `len & 3`
+/// remainder one element a trip, then 16 elements a trip, then 8, then 4; each block loads
+/// its `cols`, its `val` and its `vec[col]`, then sums.
+const BLOCKS: [u32; 4] = [1, 16, 8, 4];
+
 /// A warp's position in an SpMV kernel: all of its state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpmvCursor {
@@ -193,9 +209,12 @@ pub struct SpmvCursor {
     inside: u32,
     active: u32,
     mask: u32,
-    /// Row loop trip, reduction step.
+    /// Row loop trip (of the current block size, in the scalar kernel); reduction step, or
+    /// element of the current block.
     trip: u32,
     step: u8,
+    /// Scalar: the unrolled loop's block size now (an index into [`BLOCKS`]).
+    block: u8,
     /// Lanes that left through a guard's `EXIT`.
     left: u32,
     name: InstrName,
@@ -222,12 +241,12 @@ impl SpmvKernel {
         }
     }
 
-    /// Registers per thread [`SpmvCursor::fetch`] names: R0..R6 in the scalar kernel, up to
-    /// R8 (the reduction's two operands) in the vector kernel (nvcc gives more:
-    /// [`super::ptxas`]).
+    /// Registers per thread [`SpmvCursor::fetch`] names: R0..R39 in the scalar kernel (a block
+    /// of 16 columns and 16 values in flight), up to R8 (the reduction's two operands) in the
+    /// vector kernel (nvcc gives other counts: [`super::ptxas`]).
     pub fn registers(&self) -> u32 {
         match self.form {
-            Form::Scalar => 7,
+            Form::Scalar => 8 + 2 * BLOCKS[1],
             Form::Vector => 9,
         }
     }
@@ -246,6 +265,7 @@ impl SpmvKernel {
             mask: u32::MAX,
             trip: 0,
             step: 0,
+            block: 0,
             left: 0,
             name: InstrName(""),
         }
@@ -266,21 +286,37 @@ impl SpmvCursor {
         }
     }
 
-    /// The matrix entry lane `l` handles on the current trip, if its row has one left.
+    /// The vector kernel's matrix entry lane `l` handles on the current trip (`j = warpStart
+    /// + id + 32·trip`), if its row has one left.
     fn entry(&self, k: &SpmvKernel, l: u32) -> Option<u32> {
-        let (start, len) = k.input.matrix.row(self.row_of(k.form, l));
-        let offset = match k.form {
-            Form::Scalar => self.trip,
-            Form::Vector => l + 32 * self.trip,
-        };
+        let (start, len) = k.input.matrix.row(self.row);
+        let offset = l + 32 * self.trip;
         (offset < len).then_some(start + offset)
+    }
+
+    /// The scalar kernel's first element of lane `l`'s block on the current trip of the
+    /// current block size, if its row has one: the row's `len & 3` remainder one element a
+    /// trip, then blocks of 16 while 16 are left, then one of 8 and one of 4 where they are.
+    fn block_start(&self, k: &SpmvKernel, l: u32) -> Option<u32> {
+        let (start, len) = k.input.matrix.row(self.row_of(k.form, l));
+        let (peeled, rest) = (len % 4, len - len % 4);
+        let (sixteens, trip) = (rest / 16, self.trip);
+        let offset = match self.block {
+            0 => (trip < peeled).then_some(trip),
+            1 => (trip < sixteens).then_some(peeled + 16 * trip),
+            2 => (trip == 0 && rest % 16 >= 8).then_some(peeled + 16 * sixteens),
+            _ => {
+                (trip == 0 && rest % 8 == 4).then_some(peeled + 16 * sixteens + 8 * u32::from(rest % 16 >= 8))
+            }
+        };
+        offset.map(|o| start + o)
     }
 
     /// Produces the next instruction, writing per-lane addresses for memory instructions.
     pub fn fetch(&mut self, k: &SpmvKernel, addrs: &mut LaneAddrs) -> Instr {
         let matrix = &k.input.matrix;
         loop {
-            let pc = (self.at as u32 * 8 + u32::from(self.step)) * 16;
+            let pc = (self.at as u32 * 64 + u32::from(self.block) * 16 + u32::from(self.step)) * 16;
             let mask = self.mask;
             let alu = |dst: u8, srcs: [u8; 2]| Instr {
                 pc,
@@ -333,8 +369,12 @@ impl SpmvCursor {
                     )
                 }
                 At::LoadEnd => {
-                    self.at = At::LoopHead;
+                    self.at = match k.form {
+                        Form::Scalar => At::BlockHead,
+                        Form::Vector => At::LoopHead,
+                    };
                     self.trip = 0;
+                    self.block = 0;
                     let row = |l| u64::from(self.row_of(k.form, l)) + 1;
                     (
                         "LDG rowDelimiters[myRow+1]",
@@ -345,15 +385,68 @@ impl SpmvCursor {
                     self.active =
                         lanes(self.inside).filter(|&l| self.entry(k, l).is_some()).fold(0, |m, l| m | 1 << l);
                     self.mask = self.active;
-                    self.at = match (self.active, k.form) {
-                        (0, Form::Scalar) => At::StoreOut,
-                        (0, Form::Vector) => At::StoreSum,
-                        _ => At::LoadCol,
-                    };
+                    self.at = if self.active == 0 { At::StoreSum } else { At::LoadCol };
                     if self.active == 0 {
                         self.mask = self.inside;
                     }
                     continue;
+                }
+                At::BlockHead => {
+                    self.active = lanes(self.inside)
+                        .filter(|&l| self.block_start(k, l).is_some())
+                        .fold(0, |m, l| m | 1 << l);
+                    self.mask = self.active;
+                    self.step = 0;
+                    if self.active != 0 {
+                        self.at = At::BlockCol;
+                    } else if usize::from(self.block) + 1 < BLOCKS.len() {
+                        self.block += 1;
+                        self.trip = 0;
+                    } else {
+                        self.at = At::StoreOut;
+                        self.block = 0;
+                        self.mask = self.inside;
+                    }
+                    continue;
+                }
+                At::BlockCol | At::BlockVal | At::BlockVec | At::BlockFma => {
+                    let i = u32::from(self.step);
+                    let j = |l| self.block_start(k, l).expect("active lane") + i;
+                    let (col, val) = (8 + self.step, 8 + BLOCKS[0] as u8 + self.step);
+                    let (name, instr) = match self.at {
+                        At::BlockCol => (
+                            "LDG col = cols[j]",
+                            access(Space::Global, true, col, 1, &|l| k.addr(COLS, j(l).into())),
+                        ),
+                        At::BlockVal => {
+                            ("LDG val[j]", access(Space::Global, true, val, 1, &|l| k.addr(VAL, j(l).into())))
+                        }
+                        At::BlockVec => {
+                            let c = |l| u64::from(matrix.cols[j(l) as usize]);
+                            (
+                                "LDG vec[col] (tex1Dfetch)",
+                                access(Space::Global, true, col, col, &|l| k.addr(VEC, c(l))),
+                            )
+                        }
+                        _ => ("FFMA t += val[j]*vec[col]", alu(6, [val, col])),
+                    };
+                    self.step += 1;
+                    if u32::from(self.step) == BLOCKS[usize::from(self.block)] {
+                        self.step = 0;
+                        self.at = match self.at {
+                            At::BlockCol => At::BlockVal,
+                            At::BlockVal => At::BlockVec,
+                            At::BlockVec => At::BlockFma,
+                            _ => At::BlockBranch,
+                        };
+                    }
+                    self.name = InstrName(name);
+                    return instr;
+                }
+                At::BlockBranch => {
+                    self.trip += 1;
+                    self.at = At::BlockHead;
+                    ("BRA j < end", alu(1, [1, 2]))
                 }
                 At::LoadCol => {
                     self.at = At::LoadVal;
@@ -485,19 +578,68 @@ mod tests {
                     push(&mut s, false, &lanes, &|_, r| delims + 4 * (r + 1));
                     let start = |r: u64| u64::from(m.delims[r as usize]);
                     let end = |r: u64| u64::from(m.delims[r as usize + 1]);
-                    // The element of lane l on trip `trip`.
-                    let j = |l: u64, r: u64, trip: u64| {
-                        if vector { start(r) + l + 32 * trip } else { start(r) + trip }
+                    let load = |s: &mut Vec<Access>, on: &[(u64, u64)], j: &dyn Fn(u64, u64) -> u64| {
+                        push(s, false, on, &|l, r| cols + 4 * j(l, r));
+                        push(s, false, on, &|l, r| val + 4 * j(l, r));
+                        push(s, false, on, &|l, r| vec + 4 * u64::from(m.cols[j(l, r) as usize]));
                     };
-                    for trip in 0.. {
-                        let on: Vec<(u64, u64)> =
-                            lanes.iter().copied().filter(|&(l, r)| j(l, r, trip) < end(r)).collect();
-                        if on.is_empty() {
-                            break;
+                    if vector {
+                        // The element of lane l on trip `trip`.
+                        let j = |l: u64, r: u64, trip: u64| start(r) + l + 32 * trip;
+                        for trip in 0.. {
+                            let on: Vec<(u64, u64)> =
+                                lanes.iter().copied().filter(|&(l, r)| j(l, r, trip) < end(r)).collect();
+                            if on.is_empty() {
+                                break;
+                            }
+                            load(&mut s, &on, &|l, r| j(l, r, trip));
                         }
-                        push(&mut s, false, &on, &|l, r| cols + 4 * j(l, r, trip));
-                        push(&mut s, false, &on, &|l, r| val + 4 * j(l, r, trip));
-                        push(&mut s, false, &on, &|l, r| vec + 4 * u64::from(m.cols[j(l, r, trip) as usize]));
+                    } else {
+                        // A thread's row, as the unrolled loop walks it: (block size, trip) →
+                        // first element: one at a time while `len % 4` are over, then 16 at a
+                        // time while 16 are left, then 8, then 4.
+                        let blocks = |r: u64| {
+                            let (mut j, e) = (start(r), end(r));
+                            let mut out = Vec::new();
+                            for trip in 0..(e - j) % 4 {
+                                out.push(((0, trip), 1, j));
+                                j += 1;
+                            }
+                            let mut trip = 0;
+                            while e - j >= 16 {
+                                out.push(((1, trip), 16, j));
+                                (j, trip) = (j + 16, trip + 1);
+                            }
+                            for (size, n) in [(2, 8), (3, 4)] {
+                                if e - j >= n {
+                                    out.push(((size, 0), n, j));
+                                    j += n;
+                                }
+                            }
+                            assert_eq!(j, e);
+                            out
+                        };
+                        let mut keys: Vec<((u8, u64), u64)> =
+                            lanes.iter().flat_map(|&(_, r)| blocks(r)).map(|(key, n, _)| (key, n)).collect();
+                        keys.sort_unstable();
+                        keys.dedup();
+                        for (key, n) in keys {
+                            let first = |r: u64| blocks(r).into_iter().find(|b| b.0 == key).map(|b| b.2);
+                            let on: Vec<(u64, u64)> =
+                                lanes.iter().copied().filter(|&(_, r)| first(r).is_some()).collect();
+                            let at = |i: u64| move |_: u64, r: u64| first(r).expect("on") + i;
+                            for i in 0..n {
+                                push(&mut s, false, &on, &|l, r| cols + 4 * at(i)(l, r));
+                            }
+                            for i in 0..n {
+                                push(&mut s, false, &on, &|l, r| val + 4 * at(i)(l, r));
+                            }
+                            for i in 0..n {
+                                push(&mut s, false, &on, &|l, r| {
+                                    vec + 4 * u64::from(m.cols[at(i)(l, r) as usize])
+                                });
+                            }
+                        }
                     }
                     if vector {
                         let t = |l: u64| 4 * (w * 32 + l);
@@ -524,7 +666,8 @@ mod tests {
     #[test]
     fn both_kernels_match_shocs_loops() {
         // 203 rows: partial CTAs of both kernels and empty rows; 4000 rows (about 40 entries a
-        // row): the vector kernel's lanes take a second trip along a row.
+        // row): the vector kernel's lanes take a second trip along a row, and the scalar
+        // kernel's rows take every block size of its unrolled loop.
         for (rows, seed) in [(203, 1), (4000, 2)] {
             let ks = build(&Sizes([("rows", rows), ("seed", seed)].into_iter().collect()));
             let input = &ks[0].input;
@@ -540,6 +683,18 @@ mod tests {
             if rows == 4000 {
                 let longest = (0..rows).map(|r| input.matrix.row(r).1).max().unwrap();
                 assert!(longest > 32, "the vector kernel's lanes take a second trip: {longest}");
+                let rest = |r: u32| input.matrix.row(r).1 / 4 * 4;
+                for (what, takes) in [
+                    (
+                        "a peeled element",
+                        &(|r: u32| !input.matrix.row(r).1.is_multiple_of(4)) as &dyn Fn(u32) -> bool,
+                    ),
+                    ("a block of 16", &|r| rest(r) >= 16),
+                    ("a block of 8", &|r| rest(r) % 16 >= 8),
+                    ("a block of 4", &|r| rest(r) % 8 == 4),
+                ] {
+                    assert!((0..rows).any(takes), "some scalar row takes {what}");
+                }
             }
         }
     }
