@@ -393,27 +393,24 @@ impl SsspCursor {
                     self.at = if wt { At::EWt } else { At::EDst };
                     ("IADD3 edge = getFirstEdge(src) + nthedge", alu(NO_REG, if wt { 8 } else { 4 }))
                 }
-                At::EDst => {
-                    self.at = At::ETestDst;
-                    (
-                        "LDG dst = edgessrcdst[edge]",
-                        access(DST, Space::Global, 5, 4, &|t| u64::from(edge(t)) + 1),
-                    )
+                At::EDst | At::EWt => {
+                    let wt = self.at == At::EWt;
+                    self.at = if wt { At::ETestWt } else { At::ETestDst };
+                    let (name, array, r, src) = if wt {
+                        ("LDG wt = edgessrcwt[edge]", WT, 9, 8)
+                    } else {
+                        ("LDG dst = edgessrcdst[edge]", DST, 5, 4)
+                    };
+                    (name, access(array, Space::Global, r, src, &|t| u64::from(edge(t)) + 1))
                 }
-                At::ETestDst => {
-                    self.at = At::EWtDegree;
-                    ("ISETP dst < nnodes", alu(NO_REG, 5))
-                }
-                At::EWt => {
-                    self.at = At::ETestWt;
-                    (
-                        "LDG wt = edgessrcwt[edge]",
-                        access(WT, Space::Global, 9, 8, &|t| u64::from(edge(t)) + 1),
-                    )
-                }
-                At::ETestWt => {
-                    self.at = At::EDistSrc;
-                    ("ISETP wt < MYINFINITY", alu(NO_REG, 9))
+                At::ETestDst | At::ETestWt => {
+                    let wt = self.at == At::ETestWt;
+                    self.at = if wt { At::EDistSrc } else { At::EWtDegree };
+                    if wt {
+                        ("ISETP wt < MYINFINITY", alu(NO_REG, 9))
+                    } else {
+                        ("ISETP dst < nnodes", alu(NO_REG, 5))
+                    }
                 }
                 At::EDistSrc => {
                     self.at = At::EDistDst;
