@@ -412,7 +412,7 @@ impl SpmvCursor {
                 At::BlockCol | At::BlockVal | At::BlockVec | At::BlockFma => {
                     let i = u32::from(self.step);
                     let j = |l| self.block_start(k, l).expect("active lane") + i;
-                    let (col, val) = (8 + self.step, 8 + BLOCKS[0] as u8 + self.step);
+                    let (col, val) = (8 + self.step, 8 + BLOCKS[1] as u8 + self.step);
                     let (name, instr) = match self.at {
                         At::BlockCol => (
                             "LDG col = cols[j]",
@@ -661,6 +661,47 @@ mod tests {
             }
         }
         warps
+    }
+
+    /// The scalar kernel's unrolled blocks keep their loads in flight together, as nvcc's
+    /// registers let them: within a run of loads, none writes a register an earlier load of
+    /// the run wrote, except the `vec[col]` load into the column register it reads, so none
+    /// waits for another to free its register; the program names no register above
+    /// [`SpmvKernel::registers`].
+    #[test]
+    fn an_unrolled_blocks_loads_write_registers_of_their_own() {
+        let ks = build(&Sizes([("rows", 4000), ("seed", 2)].into_iter().collect()));
+        let k = &ks[0];
+        assert_eq!(k.form, Form::Scalar);
+        let mut addrs = [0u64; 32];
+        let (mut longest, mut highest) = (0, 0);
+        for cta in 0..k.ctas() {
+            for warp in 0..BLOCK / 32 {
+                let mut c = k.cursor(cta, warp);
+                let mut run: Vec<u8> = Vec::new();
+                loop {
+                    let i = c.fetch(k, &mut addrs);
+                    highest = highest.max(i.register_span());
+                    match i.op {
+                        Op::Load { .. } => {
+                            let reads_own = i.srcs[0] == i.dst;
+                            assert!(
+                                reads_own || !run.contains(&i.dst),
+                                "warp {cta}.{warp}: {} reuses R{}",
+                                c.name(),
+                                i.dst
+                            );
+                            run.push(i.dst);
+                            longest = longest.max(run.len());
+                        }
+                        Op::Exit => break,
+                        _ => run.clear(),
+                    }
+                }
+            }
+        }
+        assert_eq!(longest, 3 * 16, "a block of 16: its columns, values and vector elements");
+        assert!(highest <= k.registers(), "R{highest} named, {} counted", k.registers());
     }
 
     #[test]
