@@ -133,14 +133,15 @@ impl Kernel {
     /// destination counting its pair or quad ([`Instr::register_span`]), worked out once per
     /// kernel from its program, not by running it.
     pub fn registers_per_thread(&self) -> u32 {
-        match self {
-            Kernel::Synth(k) => k.registers(),
-            Kernel::Trace(k) => k.header.nregs.unwrap_or(0),
-            Kernel::Nest(k) => bench::ptxas::registers(&k.name).unwrap_or_else(|| k.registers()),
-            Kernel::Bfs(k) => bench::ptxas::registers(&k.name).unwrap_or_else(|| k.registers()),
-            Kernel::Spmv(k) => bench::ptxas::registers(&k.name).unwrap_or_else(|| k.registers()),
-            Kernel::Sssp(k) => bench::ptxas::registers(&k.name).unwrap_or_else(|| k.registers()),
-        }
+        let program = match self {
+            Kernel::Synth(k) => return k.registers(),
+            Kernel::Trace(k) => return k.header.nregs.unwrap_or(0),
+            Kernel::Nest(k) => k.registers(),
+            Kernel::Bfs(k) => k.registers(),
+            Kernel::Spmv(k) => k.registers(),
+            Kernel::Sssp(k) => k.registers(),
+        };
+        bench::ptxas::registers(self.name()).unwrap_or(program)
     }
 
     /// The programs of the warps of CTA `cta` (in launch order), warp 0 first. A trace kernel

@@ -592,18 +592,13 @@ impl NestCursor {
                     let [(xlo, xhi), (ylo, yhi)] = k.guard;
                     let inside =
                         self.lanes_where(k, |t| (xlo..xhi).contains(&t.gx) && (ylo..yhi).contains(&t.gy));
+                    // `@P0 EXIT` of the lanes outside (no lane has left before it); with none
+                    // inside, the warp's last instruction.
                     self.name = InstrName("EXIT");
-                    if inside == 0 {
-                        // Every lane leaves here: the warp's last instruction.
-                        self.pc = k.code.len() as u16;
-                        return Instr::exit(pc, self.mask);
-                    }
-                    // `@P0 EXIT` of the lanes outside, mask 0 when there are none: an issue
-                    // slot; the others end at the program's end.
-                    let leaving = self.mask & !inside;
+                    let exit = Instr::guard_exit(pc, self.mask, &mut 0, inside);
+                    self.pc = if inside == 0 { k.code.len() as u16 } else { self.pc + 1 };
                     self.mask = inside;
-                    self.pc += 1;
-                    return Instr::exit_lanes(pc, leaving);
+                    return exit;
                 }
                 Step::If(cond) | Step::And(cond) => {
                     if matches!(c.step, Step::If(_)) {
