@@ -397,7 +397,7 @@ pub struct SpmvCursor {
     active: u32,
     mask: u32,
     /// Row loop trip (of the current block size, in the scalar kernel); reduction step, or
-    /// element of the current block.
+    /// instruction of the current block ([`Block::steps`]).
     trip: u32,
     step: u8,
     /// Scalar: the unrolled loop's block size now (an index into [`BLOCKS`]).
