@@ -23,9 +23,10 @@ fn atax_by_name_runs_the_hand_counted_instructions() {
     let (code, out, err) =
         run(&["run", "-w", "atax", "--set", "workload.nx=64", "--set", "workload.ny=64", "--json", "-"]);
     assert_eq!(code, 0, "{err}");
-    // Per kernel: one CTA of 8 warps. The 2 warps holding threads 0..63 run 2 index slots, 64
-    // iterations of (3 loads, FFMA, store, branch) and EXIT; the other 6 run 2 slots and EXIT.
-    let per_kernel = 2 * (2 + 64 * 6 + 1) + 6 * (2 + 1);
+    // Per kernel: one CTA of 8 warps. The 2 warps holding threads 0..63 run 2 index slots, the
+    // bounds guard's `@P0 EXIT` (of no lane), the accumulator's load, 64 iterations of (2 loads,
+    // FFMA, store, branch) and EXIT; the other 6 run 2 slots and end at the guard's EXIT.
+    let per_kernel = 2 * (2 + 1 + 1 + 64 * 5 + 1) + 6 * (2 + 1);
     assert_eq!(warp_instructions(&out), 2 * per_kernel);
 }
 
@@ -38,12 +39,12 @@ fn a_benchmark_file_sets_sizes_and_the_command_line_overrides_them() {
     let (code, out, err) = run(&["run", "-w", f, "--json", "-"]);
     assert_eq!(code, 0, "{err}");
     // nx = 32: kernel 1 has 1 active warp of 64 iterations; ny = 64: kernel 2 has 2 of 32.
-    let k1 = (2 + 64 * 6 + 1) + 7 * 3;
-    let k2 = 2 * (2 + 32 * 6 + 1) + 6 * 3;
+    let k1 = (2 + 1 + 1 + 64 * 5 + 1) + 7 * 3;
+    let k2 = 2 * (2 + 1 + 1 + 32 * 5 + 1) + 6 * 3;
     assert_eq!(warp_instructions(&out), k1 + k2);
     let (code, out, _) = run(&["run", "-w", f, "--set", "workload.ny=32", "--json", "-"]);
     assert_eq!(code, 0);
-    assert_eq!(warp_instructions(&out), 2 * ((2 + 32 * 6 + 1) + 7 * 3));
+    assert_eq!(warp_instructions(&out), 2 * ((2 + 1 + 1 + 32 * 5 + 1) + 7 * 3));
 }
 
 /// `-w nw` where a directory `nw` lies could mean either: it is refused naming both (issue

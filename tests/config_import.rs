@@ -45,6 +45,10 @@ fn gtx480_keys_follow_the_options() {
         (Some(32768), Some(49152), false)
     );
     assert_eq!(c.core.warp_scheduler, WarpSchedulerName::Gto);
+    // No option bounds a warp's loads in flight (only its scoreboard's registers do): the most
+    // warpscope tracks, not the built-in 4.
+    assert_eq!(c.core.max_loads_per_warp, warpscope::config::MAX_LOADS_PER_WARP);
+    assert!(warpscope::config::Config::default().core.max_loads_per_warp < c.core.max_loads_per_warp);
     assert_eq!((c.clocks.core_mhz, c.clocks.icnt_mhz, c.clocks.dram_mhz), (700.0, 700.0, 924.0));
     // N:32:128:4,L:L:m:N:H,A:32:8,8
     assert_eq!((c.l1.sets, c.l1.line_bytes, c.l1.ways, c.l1.index), (32, 128, 4, IndexName::Fermi));

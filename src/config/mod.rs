@@ -23,7 +23,9 @@ pub use names::{
     IdealMemory, IncompleteGroups, IndexName, IssueOrder, L1Write, MappingScheme, PartitionIndexing,
     ReplacementName, WarpSchedulerName,
 };
-pub use validate::{LINE_STATE_BYTES, MAX_CACHE_LINES, MAX_LATENCY, MAX_MSHR_ENTRIES, MAX_QUEUE, MAX_WAYS};
+pub use validate::{
+    LINE_STATE_BYTES, MAX_CACHE_LINES, MAX_LATENCY, MAX_LOADS_PER_WARP, MAX_MSHR_ENTRIES, MAX_QUEUE, MAX_WAYS,
+};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

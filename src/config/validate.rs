@@ -7,6 +7,9 @@ use super::{Config, IndexName, MappingScheme, Partition, PartitionIndexing, Repl
 /// The most MSHR entries an L1 has (as an L2 slice): each access scans them, so the bound keeps
 /// a lookup bounded; GPGPU-Sim's tested configurations use at most 512 (SM7_QV100's `A:512:8`).
 pub const MAX_MSHR_ENTRIES: u32 = 4096;
+/// Loads a warp may have in flight: a warp-group's name for the warp-aware DRAM schedulers
+/// takes ⌈log2⌉ of it in bits from the score field (`sim::dram::coord`).
+pub const MAX_LOADS_PER_WARP: u32 = 16;
 /// Warp slots per SM are tracked in 64-bit masks.
 pub const MAX_WARPS_PER_SM: u32 = 64;
 /// LRU chains are stored as byte-sized way numbers (0–255).
@@ -150,7 +153,7 @@ pub fn issues(c: &Config) -> Vec<Issue> {
         );
     }
     k.range("core.mem_pipeline_width", core.mem_pipeline_width, 1, MAX_QUEUE);
-    k.range("core.max_loads_per_warp", core.max_loads_per_warp, 1, 16);
+    k.range("core.max_loads_per_warp", core.max_loads_per_warp, 1, MAX_LOADS_PER_WARP);
     k.range("core.reply_queue", core.reply_queue, 1, MAX_QUEUE);
     k.range("core.shared_latency", core.shared_latency, 1, MAX_LATENCY);
     k.range("core.two_level.group_size", core.two_level.group_size, 1, MAX_WARPS_PER_SM);

@@ -73,6 +73,28 @@ impl Instr {
         Instr { pc, op: Op::Exit, dst: NO_REG, dst_regs: 1, srcs: [NO_REG; 4], mask }
     }
 
+    /// An `EXIT` before the warp's last instruction (a guard's `@P0 EXIT`): the lanes in `mask`
+    /// (none, often) leave and the warp goes on, so it is an issue slot, as the importer reads
+    /// one; a thread leaves through exactly one `EXIT` line, so the warp's final [`Instr::exit`]
+    /// leaves these lanes out.
+    pub fn exit_lanes(pc: u32, mask: u32) -> Instr {
+        Instr { op: Op::Alu, ..Instr::exit(pc, mask) }
+    }
+
+    /// A guard's `@P EXIT` in a warp of `threads`, of which `left` have left already and `stay`
+    /// go on: the others leave. With none staying it is the warp's last instruction, an
+    /// [`Instr::exit`] of every thread still there; else [`Instr::exit_lanes`], and `left`
+    /// takes in the lanes leaving.
+    pub fn guard_exit(pc: u32, threads: u32, left: &mut u32, stay: u32) -> Instr {
+        let here = threads & !*left;
+        if stay == 0 {
+            return Instr::exit(pc, here);
+        }
+        let leaving = here & !stay;
+        *left |= leaving;
+        Instr::exit_lanes(pc, leaving)
+    }
+
     /// The registers this instruction writes.
     #[inline]
     pub fn dsts(&self) -> impl Iterator<Item = u8> + use<> {

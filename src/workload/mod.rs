@@ -126,22 +126,22 @@ impl Kernel {
     }
 
     /// Registers per thread, as the `-nregs` of a trace: a trace's own (0 when its header
-    /// has none), and for warpscope's own kernels the registers their warp program names —
+    /// has none); for a benchmark kernel, those nvcc gives its CUDA source
+    /// ([`bench::ptxas::registers`]), which its occupancy depends on as on the GPU; for a
+    /// synthetic kernel, which has no source to compile, the registers its warp program names —
     /// the highest register number plus one over the kernel's instructions, a 64- or 128-bit
     /// destination counting its pair or quad ([`Instr::register_span`]), worked out once per
-    /// kernel from its program, not by running it. warpscope cannot compile the CUDA source,
-    /// and nvcc's allocation would differ from the program warpscope runs anyway; this is the
-    /// count the exported program itself needs, so the peer's occupancy (`-nregs`) is that of
-    /// the instructions it runs.
+    /// kernel from its program, not by running it.
     pub fn registers_per_thread(&self) -> u32 {
-        match self {
-            Kernel::Synth(k) => k.registers(),
-            Kernel::Trace(k) => k.header.nregs.unwrap_or(0),
+        let program = match self {
+            Kernel::Synth(k) => return k.registers(),
+            Kernel::Trace(k) => return k.header.nregs.unwrap_or(0),
             Kernel::Nest(k) => k.registers(),
             Kernel::Bfs(k) => k.registers(),
             Kernel::Spmv(k) => k.registers(),
             Kernel::Sssp(k) => k.registers(),
-        }
+        };
+        bench::ptxas::registers(self.name()).unwrap_or(program)
     }
 
     /// The programs of the warps of CTA `cta` (in launch order), warp 0 first. A trace kernel

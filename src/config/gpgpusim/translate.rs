@@ -9,7 +9,7 @@
 use super::booksim;
 use super::cache::{self, CacheSpec};
 use super::options::{Opt, error};
-use crate::config::{ConfigError, IPOLY_SIZES, MAX_MSHR_ENTRIES, MAX_WAYS};
+use crate::config::{ConfigError, IPOLY_SIZES, MAX_LOADS_PER_WARP, MAX_MSHR_ENTRIES, MAX_WAYS};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One warpscope key and where it came from.
@@ -206,6 +206,13 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_shader_cta")? {
         c.set("core.max_ctas", v, src(o));
     }
+    // No option counts a warp's loads in flight: a load waits only for the registers it names
+    // to have no pending write (`Scoreboard::checkCollision`), so independent loads all go.
+    c.set(
+        "core.max_loads_per_warp",
+        MAX_LOADS_PER_WARP,
+        "GPGPU-Sim bounds a warp's loads in flight only by its scoreboard's registers: warpscope's most",
+    );
     occupancy(c)?;
     if let Some((v, o)) = c.number("gpgpu_num_sched_per_core")? {
         c.set("core.warp_schedulers", v, src(o));

@@ -31,7 +31,8 @@
 //! the shared memory a CTA declares and `-nregs` the registers per thread, which Accel-Sim
 //! sizes a kernel's occupancy with (`shader_core_config::max_cta`) — a trace's own, or for
 //! warpscope's kernels [`Kernel::shared_bytes_per_cta`] (the CUDA source's `__shared__`
-//! arrays) and [`Kernel::registers_per_thread`] (the registers the written program names).
+//! arrays) and [`Kernel::registers_per_thread`] (nvcc's for a benchmark kernel, the registers
+//! the written program names for a synthetic one).
 //! The `-shmem base_addr` and `-local mem base_addr` lines are a trace's own, or
 //! [`WINDOWS`].
 //! A destination is one

@@ -46,8 +46,8 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
             Step::Alu("IMAD i = blockIdx.x*blockDim.x + threadIdx.x"),
             Step::Alu("ISETP i < NX"),
             Step::Guard,
-            Step::Loop { trips: ny },
             Step::Load { array: tmp, at: here, name: "LDG tmp[i]" },
+            Step::Loop { trips: ny },
             Step::Load { array: a, at: Affine::ZERO.x(ny_).l0(1), name: "LDG A[i*NY+j]" },
             Step::Load { array: x, at: Affine::ZERO.l0(1), name: "LDG x[j]" },
             Step::Alu("FFMA tmp += A*x"),
@@ -65,8 +65,8 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
             Step::Alu("IMAD j = blockIdx.x*blockDim.x + threadIdx.x"),
             Step::Alu("ISETP j < NY"),
             Step::Guard,
-            Step::Loop { trips: nx },
             Step::Load { array: y, at: here, name: "LDG y[j]" },
+            Step::Loop { trips: nx },
             Step::Load { array: a, at: Affine::ZERO.l0(ny_).x(1), name: "LDG A[i*NY+j]" },
             Step::Load { array: tmp, at: Affine::ZERO.l0(1), name: "LDG tmp[i]" },
             Step::Alu("FFMA y += A*tmp"),
@@ -99,17 +99,18 @@ mod tests {
                 if threads.is_empty() {
                     return s;
                 }
+                let f = |g: &dyn Fn(u64) -> u64| threads.iter().map(|&t| g(t)).collect::<Vec<u64>>();
+                // The accumulator is loaded once and kept in a register, stored on every trip.
+                let acc = if second { y } else { tmp };
+                s.push((false, 4, mask, f(&|t| acc + 4 * t)));
                 for it in 0..inner {
-                    let f = |g: &dyn Fn(u64) -> u64| threads.iter().map(|&t| g(t)).collect::<Vec<u64>>();
                     if second {
                         // y[j] += A[i*NY + j] * tmp[i], j = thread, i = it
-                        s.push((false, 4, mask, f(&|j| y + 4 * j)));
                         s.push((false, 4, mask, f(&|j| a + 4 * (it * ny + j))));
                         s.push((false, 4, mask, f(&|_| tmp + 4 * it)));
                         s.push((true, 4, mask, f(&|j| y + 4 * j)));
                     } else {
                         // tmp[i] += A[i*NY + j] * x[j], i = thread, j = it
-                        s.push((false, 4, mask, f(&|i| tmp + 4 * i)));
                         s.push((false, 4, mask, f(&|i| a + 4 * (i * ny + it))));
                         s.push((false, 4, mask, f(&|_| x + 4 * it)));
                         s.push((true, 4, mask, f(&|i| tmp + 4 * i)));
@@ -142,11 +143,24 @@ mod tests {
         let ks = build(&sizes(8192, 8192));
         let mut c = ks[0].cursor(3, 2);
         let mut addrs = [0u64; 32];
-        let names: Vec<&str> = (0..4).map(|_| (c.fetch(&ks[0], &mut addrs), c.name()).1).collect();
+        let (names, masks): (Vec<&str>, Vec<u32>) = (0..5)
+            .map(|_| {
+                let i = c.fetch(&ks[0], &mut addrs);
+                (c.name(), i.mask)
+            })
+            .unzip();
         assert_eq!(
             names,
-            ["IMAD i = blockIdx.x*blockDim.x + threadIdx.x", "ISETP i < NX", "LDG tmp[i]", "LDG A[i*NY+j]"]
+            [
+                "IMAD i = blockIdx.x*blockDim.x + threadIdx.x",
+                "ISETP i < NX",
+                "EXIT",
+                "LDG tmp[i]",
+                "LDG A[i*NY+j]"
+            ]
         );
+        // `if (i < NX)` is `@P0 EXIT`: no lane of this warp leaves.
+        assert_eq!(masks, [u32::MAX, u32::MAX, 0, u32::MAX, u32::MAX]);
         assert_eq!(addrs[1] - addrs[0], 8192 * 4, "lanes are a row apart");
         assert_eq!(addrs[0], base(&ks[0], "A") + (3 * 256 + 64) * 8192 * 4);
     }

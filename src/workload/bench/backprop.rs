@@ -19,6 +19,11 @@
 //! `float weight_matrix[HEIGHT][WIDTH]`, (16 + 16 × 16) × 4 = 1,088 bytes per CTA;
 //! `bpnn_adjust_weights_cuda` none.
 //!
+//! nvcc predicates the halving steps' `if` (CUDA 11.8, sm_70 and sm_61: `@!P3 LDS`, `@!P3 LDS`,
+//! `@!P3 FADD`, `@!P3 STS` for step 1, `@!P2` ... for step 2): a warp holds rows `2w` and
+//! `2w + 1`, so every warp issues every step, and from step 2 on most with no lane (warps 1,
+//! 3, 5, 7 in step 2; all but 0 and 4 in step 3; all but 0 in step 4).
+//!
 //! Size: Rodinia's run script, 65,536 input units (seed 004 Table 5.2: "default"). Arrays in
 //! `cudaMalloc` order. Approximations: those of [`super::nest`]; the reduction's loop runs
 //! `log2f(HEIGHT)` = 4 times with `power_two = powf(2, i)`, written out here as four steps
@@ -101,7 +106,7 @@ fn forward(input: usize, input_hidden: usize, partial: usize) -> Vec<Step> {
         p.extend([
             Step::Alu("MUFU power_two = powf(2, i)"),
             Step::Alu("ISETP ty % power_two == 0"),
-            Step::If(Cond::multiple_of(Affine::ZERO.ty(1), power_two)),
+            Step::Predicated(Cond::multiple_of(Affine::ZERO.ty(1), power_two)),
             Step::SharedLoad { at: MINE, name: "LDS weight_matrix[ty][tx]" },
             Step::SharedLoad {
                 at: Affine { c: MINE.c + H * power_two / 2, ..MINE },
@@ -196,7 +201,10 @@ mod tests {
         let g = |a: u64, e: i64| a + 4 * e as u64;
         let s = |e: i64| 4 * e as u64;
         let index = |by: i64, tx: i64, ty: i64| (HID + 1) * H * by + (HID + 1) * ty + tx + 1 + (HID + 1);
-        let forward = per_thread(&ks[0], |_, by, tx, ty| {
+        // The reduction steps are predicated: every warp issues them, maybe with no lane.
+        let steps: Vec<(u64, bool)> =
+            (1..=4u64).flat_map(|i| [(10 * i, false), (10 * i + 1, false), (10 * i + 2, true)]).collect();
+        let forward = per_thread(&ks[0], &steps, |_, by, tx, ty| {
             let (by, tx, ty) = (i64::from(by), i64::from(tx), i64::from(ty));
             let wm = |y: i64, x: i64| s(WEIGHTS + y * 16 + x);
             let mut a = Vec::new();
@@ -228,7 +236,7 @@ mod tests {
         });
         assert_streams(&ks[0], &forward);
         assert!(barriers(&ks[0]).iter().all(|&b| b == 8));
-        let adjust = per_thread(&ks[1], |_, by, tx, ty| {
+        let adjust = per_thread(&ks[1], &[], |_, by, tx, ty| {
             let (by, tx, ty) = (i64::from(by), i64::from(tx), i64::from(ty));
             let mut a = Vec::new();
             let mut update = |key: u64, i: i64, y: Option<i64>| {

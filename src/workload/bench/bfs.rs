@@ -19,11 +19,13 @@
 //!
 //! As the compiled kernel does (the SASS of Rodinia BFS's `Kernel` in `shared/traces/
 //! rodinia-bfs`, PCs `0x0f0`-`0x300`): the node struct is two 4-byte loads, `.no_of_edges`
-//! then `.starting`, lanes without edges leaving between them; the loop condition loads both
-//! again at the end of every trip (the stores in the loop may alias them, so they are not
-//! kept in registers); the `if (!g_graph_visited[id])` body is predicated, not branched
-//! around: its load of `g_cost[tid]`, add and two stores issue on every trip with the
-//! unvisited lanes active, none when every neighbour was visited (a trace line of mask 0).
+//! then `.starting`, lanes without edges leaving between them; the `if (!g_graph_visited[id])`
+//! body is predicated, not branched around: its load of `g_cost[tid]`, add and two stores
+//! issue on every trip with the unvisited lanes active, none when every neighbour was visited
+//! (a trace line of mask 0); and under the same predicate the loop condition loads both fields
+//! again (the stores may alias them; a lane that stored nothing keeps them in registers), so
+//! those two loads too have the unvisited lanes (the trace's PCs `0x290`, `0x2a0` carry the
+//! masks of its stores at `0x270`, `0x280` in all 1,480 trips of kernels 3, 5 and 7).
 //!
 //! Neither `Kernel` nor `Kernel2` declares a `__shared__` array: no shared memory per CTA.
 
@@ -133,8 +135,10 @@ pub fn build(s: &Sizes) -> Vec<BfsKernel> {
 enum At {
     Index,
     Bound,
+    BoundExit,
     LoadFlag,
     TestFlag,
+    FlagExit,
     // Kernel: after the frontier test.
     ClearMask,
     LoadDegree,
@@ -149,6 +153,7 @@ enum At {
     StoreCost,
     StoreUpdating,
     ReloadDegree,
+    DegreeExit,
     ReloadStart,
     Branch,
     // Kernel2: after the updating test.
@@ -171,6 +176,8 @@ pub struct BfsCursor {
     mask: u32,
     /// Edge loop counter.
     j: u32,
+    /// Lanes that left through a guard's `EXIT`.
+    left: u32,
     name: InstrName,
 }
 
@@ -191,12 +198,13 @@ impl BfsKernel {
             active: 0,
             mask: u32::MAX,
             j: 0,
+            left: 0,
             name: InstrName(""),
         }
     }
 
     /// Registers per thread [`BfsCursor::fetch`] names: R0..R8 in `Kernel`, R0..R2 in
-    /// `Kernel2`. Checked against the instructions by the benchmarks' register test.
+    /// `Kernel2` (nvcc gives more: [`super::ptxas`]).
     pub fn registers(&self) -> u32 {
         match self.phase {
             Phase::Expand => 9,
@@ -278,8 +286,19 @@ impl BfsCursor {
                     let live =
                         lanes(u32::MAX).filter(|&l| self.first + l < g.nodes()).fold(0, |m, l| m | 1 << l);
                     self.mask = live;
-                    self.at = if live == 0 { At::Exit } else { At::LoadFlag };
+                    self.at = At::BoundExit;
                     alu("ISETP tid < no_of_nodes", 0, 0)
+                }
+                // nvcc's `@P0 EXIT`s for `tid < no_of_nodes`, the flag and (Kernel)
+                // `no_of_edges >= 1`: the lanes that fail leave.
+                At::BoundExit | At::FlagExit | At::DegreeExit => {
+                    let next = match (self.at, k.phase) {
+                        (At::BoundExit, _) => At::LoadFlag,
+                        (At::FlagExit, Phase::Expand) => At::ClearMask,
+                        (At::FlagExit, Phase::Update) => At::SetMask,
+                        _ => At::LoadStart,
+                    };
+                    return self.leave(pc, next);
                 }
                 At::LoadFlag => {
                     self.at = At::TestFlag;
@@ -297,11 +316,7 @@ impl BfsCursor {
                     };
                     self.taken =
                         lanes(mask).filter(|&l| k.cost(self.first + l) == want).fold(0, |m, l| m | 1 << l);
-                    self.at = match (self.taken, k.phase) {
-                        (0, _) => At::Exit,
-                        (_, Phase::Expand) => At::ClearMask,
-                        (_, Phase::Update) => At::SetMask,
-                    };
+                    self.at = At::FlagExit;
                     let r = alu("ISETP flag[tid]", 0, 2);
                     self.mask = self.taken;
                     r
@@ -312,16 +327,13 @@ impl BfsCursor {
                 }
                 At::LoadDegree | At::ReloadDegree => {
                     // The loop condition's `g_graph_nodes[tid].no_of_edges`; before the loop,
-                    // lanes without edges leave (nvcc's predicated EXIT), the rest load `starting`.
+                    // lanes without edges leave, the rest load `starting`.
                     let reload = self.at == At::ReloadDegree;
-                    self.at = if reload { At::ReloadStart } else { At::LoadStart };
+                    self.at = if reload { At::ReloadStart } else { At::DegreeExit };
                     let i = node_field(k, pc, self.first, mask, 4, 4, addrs);
                     if !reload {
                         self.mask =
                             lanes(mask).filter(|&l| g.node(self.first + l).1 > 0).fold(0, |m, l| m | 1 << l);
-                        if self.mask == 0 {
-                            self.at = At::Exit;
-                        }
                     }
                     ("LDG g_graph_nodes[tid].no_of_edges", i)
                 }
@@ -382,7 +394,6 @@ impl BfsCursor {
                     ("STG g_cost[id]", mem(COST, true, 0, 8, &|t| neighbour(t, j).into()))
                 }
                 At::StoreUpdating => {
-                    self.mask = self.active;
                     self.at = At::ReloadDegree;
                     let j = self.j;
                     (
@@ -413,12 +424,21 @@ impl BfsCursor {
                     self.at = At::Exit;
                     ("STG.U8 g_updating_graph_mask[tid] = false", mem(UPDATING, true, 0, 0, &|t| t.into()))
                 }
-                // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
-                At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
+                // BLOCK is a multiple of 32: every warp has 32 threads; those no guard let
+                // leave end here.
+                At::Exit => ("EXIT", Instr::exit(pc, !self.left)),
             };
             self.name = InstrName(name);
             return instr;
         }
+    }
+
+    /// A guard's `EXIT`: the lanes still here but not in the mask leave; with none left in the
+    /// mask it is the warp's last instruction, else the warp goes on at `next`.
+    fn leave(&mut self, pc: u32, next: At) -> Instr {
+        self.name = InstrName("EXIT");
+        self.at = if self.mask == 0 { At::Exit } else { next };
+        Instr::guard_exit(pc, u32::MAX, &mut self.left, self.mask)
     }
 
     /// The name of the instruction fetched last.
@@ -506,8 +526,9 @@ mod tests {
                                 cost[id(t) as usize] = cost[t] + 1;
                                 updating[id(t) as usize] = true;
                             }
-                            s.push(access(false, 4, &on, &degree));
-                            s.push(access(false, 4, &on, &start));
+                            // The node is loaded again only where a store may have changed it.
+                            s.push(access(false, 4, &new, &degree));
+                            s.push(access(false, 4, &new, &start));
                         }
                     }
                 }

@@ -56,7 +56,6 @@ pub fn product(
     steps.extend([
         Step::Store { array: out, at, name: st_out },
         Step::Loop { trips: inner },
-        Step::Load { array: out, at, name: ld_out },
         Step::Load { array: lhs, at: Affine::ZERO.y(i64::from(inner)).l0(1), name: ld_lhs },
         Step::Load { array: rhs, at: Affine::ZERO.l0(i64::from(cols)).x(1), name: ld_rhs },
     ]);
@@ -109,7 +108,7 @@ mod tests {
                 let cij = c + 4 * (i * n + j);
                 let mut v = vec![(false, cij), (true, cij)];
                 for kk in 0..n {
-                    v.extend([(false, cij), (false, a + 4 * (i * n + kk)), (false, b + 4 * (kk * n + j))]);
+                    v.extend([(false, a + 4 * (i * n + kk)), (false, b + 4 * (kk * n + j))]);
                     v.push((true, cij));
                 }
                 v

@@ -23,6 +23,11 @@
 //! ([`super::nest::Clamp`]). For such a lane only the grid bound can bind (it has `1 ≤ tx, ty ≤ 14`), so the
 //! clamp keeps the neighbour's grid coordinate in `0..n`.
 //!
+//! nvcc predicates the tile load and the copy-back (CUDA 11.8, sm_70 and sm_61: `@P0 LDG`,
+//! `@P0 STS` under `IN_RANGE(yidx) && IN_RANGE(xidx)`; `@P2 LDS`, `@P2 STS` under `computed`),
+//! so a warp with no lane inside the grid issues them with none; the stencil is branched
+//! around, and the final store is reached by the computing lanes only (`@!P0 EXIT`), as here.
+//!
 //! Shared memory: the three `__shared__ float [BLOCK_SIZE][BLOCK_SIZE]` tiles of
 //! `calculate_temp` (`temp_on_cuda`, `power_on_cuda`, `temp_t`), 3 × 16 × 16 × 4 = 3,072 bytes
 //! per CTA.
@@ -111,14 +116,14 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
         Step::ClampedSharedLoad { at: tile(TEMP, dy, dx), clamp: Clamp { on, lo: 0, hi: n - 1, scale }, name }
     };
     // `IN_RANGE(tx, i+1, BLOCK_SIZE-i-2) && IN_RANGE(ty, ...) && (inside the grid)` at step
-    // `i`: the loop counter, or the last step's constant after the loop.
-    let computes = |i: Affine| {
+    // `i`: the loop counter, or the last step's constant after the loop; `open` is the `if`.
+    let computes = |i: Affine, open: fn(Cond) -> Step| {
         let lo = |v: Affine| Cond::range(Affine { l0: -i.l0, c: v.c - i.c, ..v }, 1, i64::MAX);
         let hi = |v: Affine| Cond::at_most(Affine { l0: i.l0, c: v.c + i.c, ..v }, BS - 2);
         let tx = Affine::ZERO.tx(1);
         let ty = Affine::ZERO.ty(1);
         [
-            Step::If(lo(tx)),
+            open(lo(tx)),
             Step::And(hi(tx)),
             Step::And(lo(ty)),
             Step::And(hi(ty)),
@@ -132,7 +137,7 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
         Step::Alu("IMAD xidx = small_block*bx - border_cols + tx"),
         Step::Alu("IMAD index = grid_cols*yidx + xidx"),
         Step::Alu("ISETP IN_RANGE(yidx) && IN_RANGE(xidx)"),
-        Step::If(Cond::range(yidx, 0, n - 1)),
+        Step::Predicated(Cond::range(yidx, 0, n - 1)),
         Step::And(Cond::range(xidx, 0, n - 1)),
         Step::Load { array: src, at: index, name: "LDG temp_src[index]" },
         Step::SharedStore { at: tile(TEMP, 0, 0), name: "STS temp_on_cuda[ty][tx]" },
@@ -147,7 +152,7 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
         Step::Loop { trips: iteration as u32 },
         Step::Alu("ISETP IN_RANGE(tx, i+1, BLOCK_SIZE-i-2) && ..."),
     ];
-    p.extend(computes(Affine::ZERO.l0(1)));
+    p.extend(computes(Affine::ZERO.l0(1), Step::If));
     p.extend([
         Step::SharedLoad { at: tile(TEMP, 0, 0), name: "LDS temp_on_cuda[ty][tx]" },
         Step::SharedLoad { at: tile(POWER, 0, 0), name: "LDS power_on_cuda[ty][tx]" },
@@ -168,7 +173,7 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
         Step::If(Cond::at_most(Affine::ZERO.l0(1), iteration - 2)),
         Step::Alu("ISETP computed"),
     ]);
-    p.extend(computes(Affine::ZERO.l0(1)));
+    p.extend(computes(Affine::ZERO.l0(1), Step::Predicated));
     p.extend([
         Step::SharedLoad { at: tile(TEMP_T, 0, 0), name: "LDS temp_t[ty][tx]" },
         Step::SharedStore { at: tile(TEMP, 0, 0), name: "STS temp_on_cuda[ty][tx]" },
@@ -178,7 +183,7 @@ fn program(n: i64, border: i64, iteration: i64, src: usize, dst: usize, power: u
         Step::EndLoop("BRA i < iteration"),
         Step::Alu("ISETP computed"),
     ]);
-    p.extend(computes(Affine::ZERO.c(iteration - 1)));
+    p.extend(computes(Affine::ZERO.c(iteration - 1), Step::If));
     p.extend([
         Step::SharedLoad { at: tile(TEMP_T, 0, 0), name: "LDS temp_t[ty][tx]" },
         Step::Store { array: dst, at: index, name: "STG temp_dst[index]" },
@@ -204,7 +209,12 @@ mod tests {
         power: u64,
     ) -> Vec<Vec<Access>> {
         let small = BS - 2 * iteration;
-        per_thread(k, |bx, by, tx, ty| {
+        // The tile load and the copy-backs are predicated: every warp issues them.
+        let mut predicated = vec![(0, false), (1, true), (2, false), (3, true)];
+        predicated.extend(
+            (0..iteration - 1).flat_map(|i| [(17 + 20 * i as u64, false), (18 + 20 * i as u64, true)]),
+        );
+        per_thread(k, &predicated, |bx, by, tx, ty| {
             let (bx, by, tx, ty) = (bx as i64, by as i64, tx as i64, ty as i64);
             let mut a = Vec::new();
             let shared = |base: i64, y: i64, x: i64| 4 * (base + y * BS + x) as u64;

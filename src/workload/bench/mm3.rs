@@ -75,11 +75,7 @@ mod tests {
                     let oij = o + 4 * (i * n + j);
                     let mut v = vec![(true, oij)];
                     for kk in 0..n {
-                        v.extend([
-                            (false, oij),
-                            (false, l + 4 * (i * n + kk)),
-                            (false, r + 4 * (kk * n + j)),
-                        ]);
+                        v.extend([(false, l + 4 * (i * n + kk)), (false, r + 4 * (kk * n + j))]);
                         v.push((true, oij));
                     }
                     v

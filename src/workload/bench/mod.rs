@@ -22,6 +22,7 @@ pub mod mvt;
 pub mod nest;
 pub mod nw;
 pub mod progress;
+pub mod ptxas;
 pub mod spmv;
 pub mod sssp;
 pub mod streamcluster;

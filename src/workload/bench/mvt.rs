@@ -50,8 +50,8 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
                 Step::Alu("IMAD i = blockIdx.x*blockDim.x + threadIdx.x"),
                 Step::Alu("ISETP i < N"),
                 Step::Guard,
-                Step::Loop { trips: n },
                 Step::Load { array: x, at: here, name: names[0] },
+                Step::Loop { trips: n },
                 Step::Load { array: a, at: at_a, name: names[1] },
                 Step::Load { array: y, at: Affine::ZERO.l0(1), name: names[2] },
                 Step::Alu(names[3]),
@@ -95,15 +95,11 @@ mod tests {
                 k,
                 |i, _| i < n,
                 |i, _| {
-                    let mut v = Vec::new();
+                    // x[i] is loaded once and kept in a register, stored on every trip.
+                    let mut v = vec![(false, x + 4 * i)];
                     for j in 0..n {
                         let e = if second { j * n + i } else { i * n + j };
-                        v.extend([
-                            (false, x + 4 * i),
-                            (false, a + 4 * e),
-                            (false, y + 4 * j),
-                            (true, x + 4 * i),
-                        ]);
+                        v.extend([(false, a + 4 * e), (false, y + 4 * j), (true, x + 4 * i)]);
                     }
                     v
                 },

@@ -16,9 +16,10 @@
 //! `if (ty % 2 == 0)`), each narrowing the active mask until its end as the SIMT stack does.
 //!
 //! Approximations, the same for every kernel: each global access written in the CUDA source is
-//! one warp load or store of its element width (no register promotion of `tmp[i] += ...`,
-//! although nvcc keeps such an accumulator in a register and only stores it on every trip:
-//! `docs/trace-export.md`); each arithmetic statement
+//! one warp load or store of its element width, except that an accumulator a loop updates
+//! (`tmp[i] += ...`) is loaded once before the loop and stored on every trip, as nvcc compiles
+//! it (CUDA 11.8: it keeps the value in a register; the stores stay, as the arrays may alias);
+//! each arithmetic statement
 //! of the loop body is one ALU issue slot; each loop iteration ends with one ALU slot for the
 //! counter update, compare and branch; the index arithmetic before the guard is one slot per
 //! index. Register dependencies follow the data flow: an arithmetic slot waits for the loads
@@ -206,6 +207,12 @@ pub enum Step {
     /// `if (cond) {`: the lanes where `cond` fails wait at the matching [`Step::EndIf`]; a warp
     /// with none left skips to it.
     If(Cond),
+    /// `if (cond) {` that nvcc predicates instead of branching around (the body's SASS carries
+    /// the condition as its guard predicate): the body issues with the lanes where `cond`
+    /// holds, with none (trace lines of mask 0) when no lane does, up to the matching
+    /// [`Step::EndIf`]; its [`Step::And`]s narrow those lanes, none skips. It takes no
+    /// [`Step::Else`].
+    Predicated(Cond),
     /// `&& cond` of the innermost open `if`: narrows its lanes further.
     And(Cond),
     /// `if (flag)` on data: the lanes whose global thread (`gx`) has bit set in flag table
@@ -220,8 +227,9 @@ pub enum Step {
     /// kernel's [`NestData`]: an index read from memory (`a[b[tid]]`), worked out when the
     /// input is built.
     Gather { array: usize, at: Affine, table: u8, store: bool, name: &'static str },
-    /// `if (gx, gy inside the kernel's guard)`: lanes outside it wait at the exit; a warp with
-    /// none inside skips to the exit.
+    /// `if (gx, gy inside the kernel's guard)`, which nvcc compiles to `@P0 EXIT`: the lanes
+    /// outside leave (a line with them, of mask 0 when there are none); a warp with none
+    /// inside ends here. At the top level of the program, before any `if`.
     Guard,
     /// `for (l = 0; l < trips; l++) {` — the counter is `l0` at the outer level, `l1` inside.
     Loop { trips: u32 },
@@ -243,9 +251,11 @@ struct Code {
 /// The accumulator register arithmetic slots update; the loop counter register.
 const ACC: u8 = 1;
 const COUNTER: u8 = 0;
-/// Loads write registers `FIRST_LOAD_REG..FIRST_LOAD_REG + LOAD_REGS`, round robin.
+/// Loads write registers `FIRST_LOAD_REG..FIRST_LOAD_REG + LOAD_REGS`, round robin: enough
+/// for 3DCONV's eleven loads in flight at once, each in a register of its own as nvcc gives
+/// them (26 registers in all), so that none waits for an earlier one to free its register.
 const FIRST_LOAD_REG: u8 = 2;
-const LOAD_REGS: u8 = 8;
+const LOAD_REGS: u8 = 16;
 
 /// A launched kernel: its grid, guard, arrays and the per-thread program (immutable, shared).
 #[derive(Clone, Debug, PartialEq)]
@@ -372,7 +382,7 @@ impl NestKernel {
                     c.srcs[0] = COUNTER;
                     c.dst = COUNTER;
                 }
-                Step::If(_) | Step::IfFlag(_) => {
+                Step::If(_) | Step::IfFlag(_) | Step::Predicated(_) => {
                     assert!(
                         open.iter().filter(|o| !o.1).count() < MAX_IFS,
                         "{name}: ifs nest deeper than {MAX_IFS}"
@@ -385,6 +395,10 @@ impl NestKernel {
                     let &(begin, false) = open.last().expect("Else without If") else {
                         panic!("{name}: step {i}: else inside an open loop")
                     };
+                    assert!(
+                        !matches!(code[begin].step, Step::Predicated(_)),
+                        "{name}: step {i}: else of a predicated if"
+                    );
                     code[begin].target = i as u16;
                     while ands.last().is_some_and(|&a| a > begin) {
                         code[ands.pop().expect("checked")].target = i as u16;
@@ -392,8 +406,15 @@ impl NestKernel {
                     *open.last_mut().expect("checked") = (i, false);
                 }
                 Step::And(_) => {
-                    assert!(matches!(open.last(), Some((_, false))), "{name}: step {i}: And outside an if");
-                    ands.push(i);
+                    let &(begin, false) = open.last().expect("And outside an if") else {
+                        panic!("{name}: step {i}: And outside an if")
+                    };
+                    if matches!(code[begin].step, Step::Predicated(_)) {
+                        // Narrows the lanes and goes on to the next step, with or without any.
+                        c.target = i as u16 + 1;
+                    } else {
+                        ands.push(i);
+                    }
                 }
                 Step::EndIf => {
                     let (begin, false) = open.pop().expect("EndIf without If or Else") else {
@@ -517,8 +538,8 @@ impl NestCursor {
             let pc = idx as u32 * 16;
             let Some(c) = k.code.get(idx) else {
                 self.name = InstrName("EXIT");
-                // Every thread of the warp ends here, those the guard left out too.
-                return Instr::exit(pc, warp_threads(k.threads_per_cta(), self.t0 / 32));
+                // The lanes the guard kept end here (every `if` and loop is closed).
+                return Instr::exit(pc, self.mask);
             };
             let instr =
                 |op| Instr { pc, op, dst: c.dst, dst_regs: c.dst_regs, srcs: c.srcs, mask: self.mask };
@@ -569,9 +590,15 @@ impl NestCursor {
                 }
                 Step::Guard => {
                     let [(xlo, xhi), (ylo, yhi)] = k.guard;
-                    self.mask =
+                    let inside =
                         self.lanes_where(k, |t| (xlo..xhi).contains(&t.gx) && (ylo..yhi).contains(&t.gy));
-                    self.pc = if self.mask == 0 { k.code.len() as u16 } else { self.pc + 1 };
+                    // `@P0 EXIT` of the lanes outside (no lane has left before it); with none
+                    // inside, the warp's last instruction.
+                    self.name = InstrName("EXIT");
+                    let exit = Instr::guard_exit(pc, self.mask, &mut 0, inside);
+                    self.pc = if inside == 0 { k.code.len() as u16 } else { self.pc + 1 };
+                    self.mask = inside;
+                    return exit;
                 }
                 Step::If(cond) | Step::And(cond) => {
                     if matches!(c.step, Step::If(_)) {
@@ -580,6 +607,12 @@ impl NestCursor {
                     }
                     self.mask = self.lanes_where(k, |t| cond.holds(t, self.iter));
                     self.pc = if self.mask == 0 { c.target } else { self.pc + 1 };
+                }
+                Step::Predicated(cond) => {
+                    self.saved[self.ifs as usize] = self.mask;
+                    self.ifs += 1;
+                    self.mask = self.lanes_where(k, |t| cond.holds(t, self.iter));
+                    self.pc += 1;
                 }
                 Step::IfFlag(f) => {
                     self.saved[self.ifs as usize] = self.mask;
@@ -728,9 +761,12 @@ pub mod testing {
     /// `thread(bx, by, tx, ty)` lists the accesses (key, store?, address) of that thread, where
     /// the key names the access's place in the program (the same for every thread, increasing in
     /// program order). Warps are cut from each CTA's threads, x fastest; a warp's instruction for
-    /// a key has the lanes whose threads made that access (4-byte elements).
+    /// a key has the lanes whose threads made that access (4-byte elements). The accesses
+    /// `predicated` lists (key, store?) are predicated code every warp issues, with no lane when
+    /// none of its threads makes it.
     pub fn per_thread(
         k: &NestKernel,
+        predicated: &[(u64, bool)],
         thread: impl Fn(u32, u32, u32, u32) -> Vec<(u64, bool, u64)>,
     ) -> Vec<Vec<Access>> {
         let [b0, b1] = k.block;
@@ -740,13 +776,15 @@ pub mod testing {
             for w in 0..(b0 * b1).div_ceil(32) {
                 let threads: Vec<Vec<(u64, bool, u64)>> =
                     (w * 32..(w * 32 + 32).min(b0 * b1)).map(|t| thread(bx, by, t % b0, t / b0)).collect();
-                let mut keys: Vec<u64> = threads.iter().flatten().map(|a| a.0).collect();
+                let mut keys: Vec<u64> =
+                    threads.iter().flatten().map(|a| a.0).chain(predicated.iter().map(|p| p.0)).collect();
                 keys.sort_unstable();
                 keys.dedup();
                 let warp = keys
                     .iter()
                     .map(|&key| {
-                        let (mut mask, mut addrs, mut store) = (0u32, Vec::new(), false);
+                        let store = predicated.iter().find(|p| p.0 == key).is_some_and(|p| p.1);
+                        let (mut mask, mut addrs, mut store) = (0u32, Vec::new(), store);
                         for (l, t) in threads.iter().enumerate() {
                             if let Some(&(_, s, a)) = t.iter().find(|a| a.0 == key) {
                                 mask |= 1 << l;

@@ -214,7 +214,7 @@ mod tests {
         let [r, mtx] = ["referrence_cuda", "matrix_cuda"].map(|a| base(&ks[0], a));
         let launches = (1..=bw).map(|i| (i, true)).chain((1..bw).rev().map(|i| (i, false)));
         for (k, (i, first)) in ks.iter().zip(launches) {
-            let want = per_thread(k, |bx, _, tx, _| {
+            let want = per_thread(k, &[], |bx, _, tx, _| {
                 let (bx, tx) = (i64::from(bx), i64::from(tx));
                 let (bix, biy) = if first { (bx, i - 1 - bx) } else { (bx + bw - i, bw - bx - 1) };
                 let base = cols * BS * biy + BS * bix;

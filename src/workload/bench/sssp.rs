@@ -1,30 +1,47 @@
 //! LonestarGPU SSSP, topology-driven: every launch relaxes every edge of every node, until a
 //! launch changes no distance.
 //!
-//! Follows LonestarGPU's topology-driven `sssp` (`drelax`, `processnode`, `processedge`, and
-//! the `Graph` accessors they call), one thread per node, `BLOCK_DIM` = 128: thread
-//! `idx < nnodes` reads its out-degree `noutgoing[idx]`, and for each edge `ii` (lanes leave
-//! as their degree runs out) finds the edge through `psrc[srcsrc[idx]] + ii` (edges numbered
-//! from 1), reads `edgessrcdst[edge]` and `edgessrcwt[edge]`, then `dist[idx]` and
-//! `dist[dst]`; `if (dist[idx] + wt < dist[dst])` it does `atomicMin(&dist[dst], altdist)` and
-//! sets `*changed`. Distances start at `MYINFINITY` (10⁹), the source's at 0. Input: the BFS
-//! graph ([`Graph`], Rodinia `graphgen` kind, weights 1–10), source node 0.
+//! Follows LonestarGPU 2.0's topology-driven `sssp` (`drelax`, `processnode`, `processedge`,
+//! and the `Graph` accessors they call, `include/graph.h`): thread `nn < nnodes` reads its
+//! out-degree `noutgoing[nn]`, and for each edge `ii` finds it through `psrc[srcsrc[nn]] + ii`
+//! (edges numbered from 1), reads `edgessrcdst[edge]` and `edgessrcwt[edge]`, then `dist[nn]`
+//! and `dist[dst]`; `if (dist[nn] + wt < dist[dst])` it does `atomicMin(&dist[dst], altdist)`;
+//! a thread that lowered a distance sets `*changed`. Distances start at `MYINFINITY` (10⁹), the
+//! source's at 0. Input: the BFS graph ([`Graph`], Rodinia `graphgen` kind, weights 1–10),
+//! source node 0.
 //!
 //! The control flow follows the data: the workload first runs the relaxation functionally.
+//! `drelax` (`apps/sssp/sssp_ls.h` of LonestarGPU 2.0) runs nodes `id · (MAXBLOCKSIZE /
+//! blockDim.x)` on, and the app launches it with `KernelConfig`'s default block of
+//! `maxThreadsDim[0]` = 1,024 threads (`include/kernelconfig.h`), so one node per thread in
+//! CTAs of 1,024. The instructions follow nvcc 11.8's sm_70 SASS of it:
+//!
+//! - `@P0 EXIT` for `start >= end`, which no lane takes: a line of mask 0 (an ALU slot);
+//! - `getOutDegree(nn)`'s load, branched around by lanes `nn >= nnodes` and then by lanes of
+//!   degree 0;
+//! - the edge loop unrolled by two: trip `t` relaxes edges `2t` and `2t + 1` in the lanes with
+//!   more than `2t + 1` edges, then the lanes of odd degree relax their last edge together;
+//! - per edge, `getDestination` and `getWeight` each load `noutgoing[src]`, `srcsrc[src]` and
+//!   `psrc[srcsrc[src]]` again (nvcc does not merge them across the `printf` error paths),
+//!   then `edgessrcdst[edge]` / `edgessrcwt[edge]`; then `dist[src]` and `dist[dst]`: ten
+//!   loads, each of the accessors' dependent on the one before through its branch or address;
+//! - `atomicMin(&dist[dst], altdist)` in the lanes where `altdist < dist[dst]`, branched around
+//!   by the others; its old value feeds `altdist < olddist`, so nvcc compiles it to
+//!   `ATOMG.E.MIN` with a destination register (not `RED`), performed at the L2, bypassing the
+//!   L1 ([`Space::Atomic`]), in warpscope as in Accel-Sim;
+//! - after the loop, every lane (those that branched around it too) reaches `@P0 STG.E.U8
+//!   [changed]`: one store per warp, in the lanes whose `processnode` returned true, of mask 0
+//!   when none did; then `@P1 EXIT`, the warp's last instruction.
+//!
 //! Approximations: within a launch every thread reads the distances the launch started with
 //! (one legal interleaving: all reads before all atomics; on the GPU a thread may see a lower
 //! distance another thread of the same launch just wrote), so launch L leaves the shortest
-//! distances over at most L edges; `*changed` is stored by every lane whose `if` was taken
-//! (on the GPU, by those whose `atomicMin` still lowered the distance, `if (altdist <
-//! olddist)`); `atomicMin` is a 4-byte atomic whose old value `olddist` feeds that test, so
-//! nvcc compiles it to `ATOMG.E.MIN.S32` with a destination register (not `RED`, which it
-//! emits for an unused result), and the warp waits for it before the test; it is performed
-//! at the L2, bypassing the L1 ([`Space::Atomic`]), in warpscope as in Accel-Sim; the
-//! first-edge lookup (`srcsrc`, `psrc`) is loaded once per edge and shared by
-//! `getDestination` and `getWeight`; one ALU slot per compare, add and loop branch.
+//! distances over at most L edges; `processnode` returns true in the lanes where some edge's
+//! `if (altdist < dist[dst])` was taken (on the GPU, where some `atomicMin` still lowered the
+//! distance); one ALU slot per compare and address add the SASS makes between the loads (it
+//! makes about twice as many, and stack stores on its error paths, never taken).
 //!
-//! `drelax` (`apps/sssp/sssp_ls.h` of LonestarGPU 2.0) declares no `__shared__` array: no
-//! shared memory per CTA.
+//! `drelax` declares no `__shared__` array: no shared memory per CTA.
 
 use super::super::instr::{Instr, InstrName, LaneAddrs, NO_REG, Op, Space};
 use super::super::synth::{ArrayInfo, lanes};
@@ -60,7 +77,8 @@ pub const BENCH: Bench = Bench {
 
 /// LonestarGPU's `MYINFINITY`.
 pub const INFINITY: u32 = 1_000_000_000;
-const BLOCK: u32 = 128;
+/// Threads per CTA: `KernelConfig`'s default, `maxThreadsDim[0]`.
+const BLOCK: u32 = 1024;
 
 /// The input every launch shares: the graph, and each node's distance at the start of every
 /// launch, kept as the launches at which it drops.
@@ -166,24 +184,40 @@ pub fn build(s: &Sizes) -> Vec<SsspKernel> {
         .collect()
 }
 
-/// Where a warp is in `drelax`.
+/// Where a warp is in `drelax`; `E*` are the steps of one edge, in SASS order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum At {
     Index,
+    StartExit,
     Bound,
     LoadDegree,
-    LoopHead,
-    LoadSrcsrc,
-    LoadPsrc,
-    LoadDst,
-    LoadWt,
-    LoadDistSrc,
-    LoadDistDst,
-    Compare,
-    AtomicMin,
-    CompareOld,
-    SetChanged,
-    Branch,
+    TestDegree,
+    PairHead,
+    TailHead,
+    EDstDegree,
+    EDstTestDegree,
+    EDstSrcsrc,
+    EDstTestSrcsrc,
+    EDstPsrc,
+    EDstEdge,
+    EDst,
+    ETestDst,
+    EWtDegree,
+    EWtTestDegree,
+    EWtSrcsrc,
+    EWtTestSrcsrc,
+    EWtPsrc,
+    EWtEdge,
+    EWt,
+    ETestWt,
+    EDistSrc,
+    EDistDst,
+    ECompare,
+    EAtomicMin,
+    ECompareOld,
+    PairBranch,
+    Changed,
+    StoreChanged,
     Exit,
 }
 
@@ -193,11 +227,16 @@ pub struct SsspCursor {
     at: At,
     /// Node of lane 0.
     first: u32,
-    inside: u32,
+    /// Lanes `nn < nnodes` with at least one edge.
+    working: u32,
+    /// Lanes relaxing the current edge.
     active: u32,
     mask: u32,
-    /// Edge counter `ii`.
+    /// Edge `ii` of the unrolled loop's lanes; the tail's lanes take their last.
     ii: u32,
+    tail: bool,
+    /// Lanes whose `processnode` returns true.
+    changed: u32,
     name: InstrName,
 }
 
@@ -214,18 +253,20 @@ impl SsspKernel {
         SsspCursor {
             at: At::Index,
             first: cta * BLOCK + warp * 32,
-            inside: 0,
+            working: 0,
             active: 0,
             mask: u32::MAX,
             ii: 0,
+            tail: false,
+            changed: 0,
             name: InstrName(""),
         }
     }
 
-    /// Registers per thread [`SsspCursor::fetch`] names: R0..R9. Checked against the
-    /// instructions by the benchmarks' register test.
+    /// Registers per thread [`SsspCursor::fetch`] names: R0..R13 (nvcc gives more:
+    /// [`super::ptxas`]).
     pub fn registers(&self) -> u32 {
-        10
+        14
     }
 
     fn addr(&self, array: usize, elem: u64) -> u64 {
@@ -258,59 +299,128 @@ impl SsspCursor {
                 let op = if dst == NO_REG { Op::Store { space, width } } else { Op::Load { space, width } };
                 Instr { pc, op, dst, dst_regs: 1, srcs: [src, NO_REG, NO_REG, NO_REG], mask }
             };
-            let ii = self.ii;
-            let edge = |t: u32| g.node(t).0 + ii;
+            // Node `t`'s edge now: the unrolled loop's `ii`, or the tail's last edge.
+            let (ii, tail) = (self.ii, self.tail);
+            let edge = |t: u32| {
+                let (first, degree) = g.node(t);
+                first + if tail { degree - 1 } else { ii }
+            };
             let dst = |t: u32| g.edges[edge(t) as usize];
             let (name, instr) = match self.at {
                 At::Index => {
+                    self.at = At::StartExit;
+                    ("IMAD nn = start = blockIdx.x*blockDim.x + threadIdx.x", alu(0, NO_REG))
+                }
+                At::StartExit => {
+                    // `start < end` in every lane: an exit line no lane takes.
                     self.at = At::Bound;
-                    ("IMAD idx = blockIdx.x*blockDim.x + threadIdx.x", alu(0, NO_REG))
+                    ("EXIT", Instr::exit_lanes(pc, 0))
                 }
                 At::Bound => {
-                    self.inside =
+                    self.mask =
                         lanes(u32::MAX).filter(|&l| self.first + l < g.nodes()).fold(0, |m, l| m | 1 << l);
-                    self.mask = self.inside;
-                    self.at = if self.inside == 0 { At::Exit } else { At::LoadDegree };
-                    ("ISETP idx < nnodes", alu(0, 0))
+                    self.at = if self.mask == 0 { At::Changed } else { At::LoadDegree };
+                    ("ISETP nn < nnodes", alu(NO_REG, 0))
                 }
                 At::LoadDegree => {
-                    self.at = At::LoopHead;
-                    self.ii = 0;
-                    ("LDG noutgoing[idx]", access(NOUTGOING, Space::Global, 1, 0, &|t| t.into()))
+                    self.at = At::TestDegree;
+                    (
+                        "LDG neighborsize = noutgoing[nn]",
+                        access(NOUTGOING, Space::Global, 1, 0, &|t| t.into()),
+                    )
                 }
-                At::LoopHead => {
-                    self.active = lanes(self.inside)
-                        .filter(|&l| g.node(self.first + l).1 > ii)
+                At::TestDegree => {
+                    self.working =
+                        lanes(mask).filter(|&l| g.node(self.first + l).1 > 0).fold(0, |m, l| m | 1 << l);
+                    self.ii = 0;
+                    self.at = if self.working == 0 { At::Changed } else { At::PairHead };
+                    ("ISETP neighborsize != 0", alu(NO_REG, 1))
+                }
+                At::PairHead => {
+                    // Trip ii / 2 of the loop unrolled by two: lanes with edges ii and ii + 1.
+                    self.active = lanes(self.working)
+                        .filter(|&l| g.node(self.first + l).1 > ii + 1)
                         .fold(0, |m, l| m | 1 << l);
                     self.mask = self.active;
-                    self.at = if self.active == 0 { At::Exit } else { At::LoadSrcsrc };
+                    self.at = if self.active == 0 { At::TailHead } else { At::EDstDegree };
                     continue;
                 }
-                At::LoadSrcsrc => {
-                    self.at = At::LoadPsrc;
-                    ("LDG srcsrc[idx]", access(SRCSRC, Space::Global, 2, 0, &|t| t.into()))
+                At::TailHead => {
+                    self.active = lanes(self.working)
+                        .filter(|&l| g.node(self.first + l).1 % 2 == 1)
+                        .fold(0, |m, l| m | 1 << l);
+                    self.mask = self.active;
+                    self.tail = true;
+                    self.at = if self.active == 0 { At::Changed } else { At::EDstDegree };
+                    continue;
                 }
-                At::LoadPsrc => {
-                    self.at = At::LoadDst;
-                    ("LDG psrc[srcsrc[idx]]", access(PSRC, Space::Global, 3, 2, &|t| t.into()))
+                At::EDstDegree | At::EWtDegree => {
+                    let wt = self.at == At::EWtDegree;
+                    self.at = if wt { At::EWtTestDegree } else { At::EDstTestDegree };
+                    let r = if wt { 6 } else { 2 };
+                    (
+                        "LDG getOutDegree(src): noutgoing[src]",
+                        access(NOUTGOING, Space::Global, r, 0, &|t| t.into()),
+                    )
                 }
-                At::LoadDst => {
-                    self.at = At::LoadWt;
-                    ("LDG edgessrcdst[edge]", access(DST, Space::Global, 4, 3, &|t| u64::from(edge(t)) + 1))
+                At::EDstTestDegree | At::EWtTestDegree => {
+                    let wt = self.at == At::EWtTestDegree;
+                    self.at = if wt { At::EWtSrcsrc } else { At::EDstSrcsrc };
+                    ("ISETP nthedge < getOutDegree(src)", alu(NO_REG, if wt { 6 } else { 2 }))
                 }
-                At::LoadWt => {
-                    self.at = At::LoadDistSrc;
-                    ("LDG edgessrcwt[edge]", access(WT, Space::Global, 5, 3, &|t| u64::from(edge(t)) + 1))
+                At::EDstSrcsrc | At::EWtSrcsrc => {
+                    let wt = self.at == At::EWtSrcsrc;
+                    self.at = if wt { At::EWtTestSrcsrc } else { At::EDstTestSrcsrc };
+                    let r = if wt { 7 } else { 3 };
+                    ("LDG getFirstEdge(src): srcsrc[src]", access(SRCSRC, Space::Global, r, 0, &|t| t.into()))
                 }
-                At::LoadDistSrc => {
-                    self.at = At::LoadDistDst;
-                    ("LDG dist[idx]", access(DIST, Space::Global, 6, 0, &|t| t.into()))
+                At::EDstTestSrcsrc | At::EWtTestSrcsrc => {
+                    let wt = self.at == At::EWtTestSrcsrc;
+                    self.at = if wt { At::EWtPsrc } else { At::EDstPsrc };
+                    ("ISETP srcsrc[src] < nnodes", alu(NO_REG, if wt { 7 } else { 3 }))
                 }
-                At::LoadDistDst => {
-                    self.at = At::Compare;
-                    ("LDG dist[dst]", access(DIST, Space::Global, 7, 4, &|t| dst(t).into()))
+                At::EDstPsrc | At::EWtPsrc => {
+                    let wt = self.at == At::EWtPsrc;
+                    self.at = if wt { At::EWtEdge } else { At::EDstEdge };
+                    let (r, src) = if wt { (8, 7) } else { (4, 3) };
+                    (
+                        "LDG getFirstEdge(src): psrc[srcsrc[src]]",
+                        access(PSRC, Space::Global, r, src, &|t| t.into()),
+                    )
                 }
-                At::Compare => {
+                At::EDstEdge | At::EWtEdge => {
+                    let wt = self.at == At::EWtEdge;
+                    self.at = if wt { At::EWt } else { At::EDst };
+                    ("IADD3 edge = getFirstEdge(src) + nthedge", alu(NO_REG, if wt { 8 } else { 4 }))
+                }
+                At::EDst | At::EWt => {
+                    let wt = self.at == At::EWt;
+                    self.at = if wt { At::ETestWt } else { At::ETestDst };
+                    let (name, array, r, src) = if wt {
+                        ("LDG wt = edgessrcwt[edge]", WT, 9, 8)
+                    } else {
+                        ("LDG dst = edgessrcdst[edge]", DST, 5, 4)
+                    };
+                    (name, access(array, Space::Global, r, src, &|t| u64::from(edge(t)) + 1))
+                }
+                At::ETestDst | At::ETestWt => {
+                    let wt = self.at == At::ETestWt;
+                    self.at = if wt { At::EDistSrc } else { At::EWtDegree };
+                    if wt {
+                        ("ISETP wt < MYINFINITY", alu(NO_REG, 9))
+                    } else {
+                        ("ISETP dst < nnodes", alu(NO_REG, 5))
+                    }
+                }
+                At::EDistSrc => {
+                    self.at = At::EDistDst;
+                    ("LDG dist[src]", access(DIST, Space::Global, 10, 0, &|t| t.into()))
+                }
+                At::EDistDst => {
+                    self.at = At::ECompare;
+                    ("LDG dist[dst]", access(DIST, Space::Global, 11, 5, &|t| dst(t).into()))
+                }
+                At::ECompare => {
                     let l = k.launch;
                     let lower = lanes(mask)
                         .filter(|&lane| {
@@ -319,38 +429,60 @@ impl SsspCursor {
                             alt < k.input.dist(dst(t), l)
                         })
                         .fold(0, |m, l| m | 1 << l);
-                    self.at = if lower == 0 { At::Branch } else { At::AtomicMin };
+                    self.changed |= lower;
+                    self.at = if lower == 0 { self.after_edge() } else { At::EAtomicMin };
                     if lower != 0 {
                         self.mask = lower;
                     }
-                    ("ISETP altdist < dist[dst]", alu(8, 7))
+                    ("ISETP altdist = dist[src] + wt < dist[dst]", alu(12, 11))
                 }
-                At::AtomicMin => {
-                    self.at = At::CompareOld;
+                At::EAtomicMin => {
+                    self.at = At::ECompareOld;
                     (
                         "ATOMG.E.MIN.S32 olddist = atomicMin(&dist[dst], altdist)",
-                        access(DIST, Space::Atomic, 9, 8, &|t| dst(t).into()),
+                        access(DIST, Space::Atomic, 13, 12, &|t| dst(t).into()),
                     )
                 }
-                At::CompareOld => {
-                    self.at = At::SetChanged;
-                    ("ISETP altdist < olddist", alu(8, 9))
-                }
-                At::SetChanged => {
-                    self.at = At::Branch;
-                    ("STG.U8 *changed = true", access(CHANGED, Space::Global, NO_REG, NO_REG, &|_| 0))
-                }
-                At::Branch => {
+                At::ECompareOld => {
+                    self.at = self.after_edge();
+                    let i = alu(NO_REG, 13);
                     self.mask = self.active;
+                    ("ISETP altdist < olddist", i)
+                }
+                At::PairBranch => {
                     self.ii += 1;
-                    self.at = At::LoopHead;
-                    ("BRA ii < neighborsize", Instr { mask: self.active, ..alu(1, 1) })
+                    self.at = At::PairHead;
+                    ("BRA ii < neighborsize - 1", alu(NO_REG, NO_REG))
+                }
+                At::Changed => {
+                    // The loop's lanes and those that branched around it meet again; the store
+                    // is guarded by processnode's result.
+                    self.mask = self.changed;
+                    self.at = At::StoreChanged;
+                    ("LOP3 P0 = processnode(...)", Instr { mask: u32::MAX, ..alu(NO_REG, NO_REG) })
+                }
+                At::StoreChanged => {
+                    self.at = At::Exit;
+                    ("STG.E.U8 *changed = true", access(CHANGED, Space::Global, NO_REG, NO_REG, &|_| 0))
                 }
                 // BLOCK is a multiple of 32: every warp has 32 threads, all of which end here.
                 At::Exit => ("EXIT", Instr::exit(pc, u32::MAX)),
             };
             self.name = InstrName(name);
             return instr;
+        }
+    }
+
+    /// Where a warp goes after relaxing an edge: the pair's second edge, the loop's branch, or
+    /// (after the tail's edge) the `*changed` test.
+    fn after_edge(&mut self) -> At {
+        if self.tail {
+            At::Changed
+        } else if self.ii.is_multiple_of(2) {
+            self.ii += 1;
+            At::EDstDegree
+        } else {
+            At::PairBranch
         }
     }
 
@@ -381,46 +513,70 @@ mod tests {
             let start = dist.clone();
             let mut changed = false;
             let mut launch = Vec::new();
-            for w in 0..n.div_ceil(128) * 4 {
+            for w in 0..n.div_ceil(1024) * 32 {
                 let mut s: Vec<Access> = Vec::new();
+                let push = |s: &mut Vec<Access>,
+                            store: bool,
+                            width: u8,
+                            ts: &[(usize, u32)],
+                            at: &dyn Fn(usize, u32) -> u64| {
+                    let mask = ts.iter().fold(0u32, |m, (t, _)| m | 1 << (t % 32));
+                    s.push((store, width, mask, ts.iter().map(|&(t, ii)| at(t, ii)).collect()));
+                };
+                let degree = |t: usize| g.node(t as u32).1;
                 let live: Vec<usize> = (w * 32..w * 32 + 32).filter(|&t| t < n).collect();
-                let push =
-                    |s: &mut Vec<Access>, store: bool, width: u8, ts: &[usize], at: &dyn Fn(usize) -> u64| {
-                        let mask = ts.iter().fold(0u32, |m, t| m | 1 << (t % 32));
-                        s.push((store, width, mask, ts.iter().map(|&t| at(t)).collect()));
-                    };
+                // (thread, edge number) of the lanes relaxing an edge, in the order the warp
+                // relaxes them: pairs of the loop unrolled by two, then odd degrees' last.
+                let mut steps: Vec<Vec<(usize, u32)>> = Vec::new();
+                for t in 0.. {
+                    let pair: Vec<usize> = live.iter().copied().filter(|&v| degree(v) > 2 * t + 1).collect();
+                    if pair.is_empty() {
+                        break;
+                    }
+                    steps.push(pair.iter().map(|&v| (v, 2 * t)).collect());
+                    steps.push(pair.iter().map(|&v| (v, 2 * t + 1)).collect());
+                }
+                let odd: Vec<(usize, u32)> =
+                    live.iter().filter(|&&v| degree(v) % 2 == 1).map(|&v| (v, degree(v) - 1)).collect();
+                if !odd.is_empty() {
+                    steps.push(odd);
+                }
+                let mut lowered = Vec::new();
                 if !live.is_empty() {
-                    push(&mut s, false, 4, &live, &|t| nout + 4 * t as u64);
-                    for ii in 0.. {
-                        let on: Vec<usize> =
-                            live.iter().copied().filter(|&t| g.node(t as u32).1 > ii).collect();
-                        if on.is_empty() {
-                            break;
+                    let all: Vec<(usize, u32)> = live.iter().map(|&v| (v, 0)).collect();
+                    push(&mut s, false, 4, &all, &|t, _| nout + 4 * t as u64);
+                }
+                for on in steps {
+                    let e = |t: usize, ii: u32| (g.node(t as u32).0 + ii) as usize;
+                    let d = |t: usize, ii: u32| g.edges[e(t, ii)] as usize;
+                    for wt in [false, true] {
+                        push(&mut s, false, 4, &on, &|t, _| nout + 4 * t as u64);
+                        push(&mut s, false, 4, &on, &|t, _| srcsrc + 4 * t as u64);
+                        push(&mut s, false, 4, &on, &|t, _| psrc + 4 * t as u64);
+                        let array = if wt { ewt } else { edst };
+                        push(&mut s, false, 4, &on, &|t, ii| array + 4 * (e(t, ii) as u64 + 1));
+                    }
+                    push(&mut s, false, 4, &on, &|t, _| dist_a + 4 * t as u64);
+                    push(&mut s, false, 4, &on, &|t, ii| dist_a + 4 * d(t, ii) as u64);
+                    let lower: Vec<(usize, u32)> = on
+                        .iter()
+                        .copied()
+                        .filter(|&(t, ii)| start[t] + u32::from(g.weights[e(t, ii)]) < start[d(t, ii)])
+                        .collect();
+                    if !lower.is_empty() {
+                        // olddist = atomicMin(...): an atomic returns a value, a load.
+                        push(&mut s, false, 4, &lower, &|t, ii| dist_a + 4 * d(t, ii) as u64);
+                        for &(t, ii) in &lower {
+                            dist[d(t, ii)] = dist[d(t, ii)].min(start[t] + u32::from(g.weights[e(t, ii)]));
+                            lowered.push((t, 0));
                         }
-                        let e = |t: usize| (g.node(t as u32).0 + ii) as usize;
-                        let d = |t: usize| g.edges[e(t)] as usize;
-                        push(&mut s, false, 4, &on, &|t| srcsrc + 4 * t as u64);
-                        push(&mut s, false, 4, &on, &|t| psrc + 4 * t as u64);
-                        push(&mut s, false, 4, &on, &|t| edst + 4 * (e(t) as u64 + 1));
-                        push(&mut s, false, 4, &on, &|t| ewt + 4 * (e(t) as u64 + 1));
-                        push(&mut s, false, 4, &on, &|t| dist_a + 4 * t as u64);
-                        push(&mut s, false, 4, &on, &|t| dist_a + 4 * d(t) as u64);
-                        let lower: Vec<usize> = on
-                            .iter()
-                            .copied()
-                            .filter(|&t| start[t] + u32::from(g.weights[e(t)]) < start[d(t)])
-                            .collect();
-                        if !lower.is_empty() {
-                            // olddist = atomicMin(...): an atomic returns a value, a load.
-                            push(&mut s, false, 4, &lower, &|t| dist_a + 4 * d(t) as u64);
-                            push(&mut s, true, 1, &lower, &|_| changed_a);
-                            for &t in &lower {
-                                dist[d(t)] = dist[d(t)].min(start[t] + u32::from(g.weights[e(t)]));
-                            }
-                            changed = true;
-                        }
+                        changed = true;
                     }
                 }
+                // One store per warp after the loop, in the lanes that lowered a distance.
+                lowered.sort_unstable();
+                lowered.dedup();
+                push(&mut s, true, 1, &lowered, &|_, _| changed_a);
                 launch.push(s);
             }
             launches.push(launch);

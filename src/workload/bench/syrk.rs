@@ -56,7 +56,6 @@ fn build(s: &Sizes) -> Vec<NestKernel> {
             Step::Alu("FMUL c *= beta"),
             Step::Store { array: c, at: cij, name: "STG c[i*N+j]" },
             Step::Loop { trips: mm },
-            Step::Load { array: c, at: cij, name: "LDG c[i*N+j]" },
             Step::Load { array: a, at: Affine::ZERO.y(m_).l0(1), name: "LDG a[i*M+k]" },
             Step::Load { array: a, at: Affine::ZERO.x(m_).l0(1), name: "LDG a[j*M+k]" },
             Step::Alu("FMUL alpha*a"),
@@ -86,7 +85,7 @@ mod tests {
                 let cij = c + 4 * (i * n + j);
                 let mut v = vec![(false, cij), (true, cij)];
                 for kk in 0..mm {
-                    v.extend([(false, cij), (false, a + 4 * (i * mm + kk)), (false, a + 4 * (j * mm + kk))]);
+                    v.extend([(false, a + 4 * (i * mm + kk)), (false, a + 4 * (j * mm + kk))]);
                     v.push((true, cij));
                 }
                 v
