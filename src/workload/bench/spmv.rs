@@ -655,12 +655,12 @@ impl SpmvCursor {
                 At::LoadCol => {
                     self.at = At::LoadVal;
                     let j = |l| u64::from(self.entry(k, l).expect("active lane"));
-                    ("LDG col = cols[j]", access(Space::Global, true, 3, 1, &|l| k.addr(COLS, j(l))))
+                    ("LDG col = cols[j]", access(Space::Global, true, 3, start, &|l| k.addr(COLS, j(l))))
                 }
                 At::LoadVal => {
                     self.at = At::LoadVec;
                     let j = |l| u64::from(self.entry(k, l).expect("active lane"));
-                    ("LDG val[j]", access(Space::Global, true, 4, 1, &|l| k.addr(VAL, j(l))))
+                    ("LDG val[j]", access(Space::Global, true, 4, start, &|l| k.addr(VAL, j(l))))
                 }
                 At::LoadVec => {
                     self.at = At::Fma;
@@ -674,7 +674,7 @@ impl SpmvCursor {
                 At::Branch => {
                     self.trip += 1;
                     self.at = At::LoopHead;
-                    ("BRA j < end", alu(1, [1, 2]))
+                    ("BRA j < end", alu(start, [start, end]))
                 }
                 At::StoreOut => {
                     self.at = At::Exit;
