@@ -199,6 +199,12 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     // RANDOM over 12 × 2 sub-partitions, with the 12 channels taken by modulo of dramid@8.
     assert_eq!(tx.config.dram.mapping.partition_indexing, PartitionIndexing::Random);
     assert_eq!(tx.config.dram.mapping.channel_bit, Some(8));
+    // The cluster's response FIFO holds 32 replies on both machines; the GTX480 file does not
+    // set it, so GPGPU-Sim's default of 8 stands, which is warpscope's.
+    assert_eq!((tx.config.core.reply_queue, qv.config.core.reply_queue), (32, 32));
+    assert!(!noted(&tx, "gpgpu_n_cluster_ejection_buffer_size", ""));
+    assert!(tx.ron.contains("reply_queue: 32, // -gpgpu_n_cluster_ejection_buffer_size 32"), "{}", tx.ron);
+    assert_eq!(import_files(&[GTX480]).config.core.reply_queue, 8);
     assert!(tx.config.l1.skip_global, "-gpgpu_gmem_skip_L1D 1: loads skip the L1");
     assert!(!qv.config.l1.skip_global, "-gpgpu_gmem_skip_L1D 0");
     // -gpgpu_ignore_resources_limitation 1: a kernel too large for an SM runs one CTA at a time.
@@ -322,6 +328,10 @@ fn bad_files_are_errors_at_their_line() {
             "bad.config:1:19: -gpgpu_n_clusters: `fifteen` is not a whole number",
         ),
         ("-gpgpu_shader_core_pipeline 1536:64\n", "warp size 64: warpscope's warps are 32 threads"),
+        (
+            "-gpgpu_n_cluster_ejection_buffer_size 0\n",
+            "bad.config:1:39: -gpgpu_n_cluster_ejection_buffer_size: 0 packets: the cluster would never take a reply",
+        ),
         ("-gpgpu_dram_timing_opt \"nbk=16:CCD\"\n", "`CCD`: expected <name>=<cycles> fields"),
         ("-gpgpu_mem_addr_mapping dramid@8;RRRR.XBBB\n", "letter `X` in the mask; valid: R (row)"),
         (

@@ -111,7 +111,9 @@ pub struct CoreConfig {
     pub sub_core: bool,
     /// Loads a warp may have outstanding before it stalls.
     pub max_loads_per_warp: u32,
-    /// Reply packets from the interconnect buffered at the SM before the L1 fills them.
+    /// Reply packets from the interconnect buffered at the SM before the L1 fills them, one a
+    /// cycle; its room is the reply network's credit toward the SM. GPGPU-Sim's cluster
+    /// response FIFO (`-gpgpu_n_cluster_ejection_buffer_size`, 8 by default).
     pub reply_queue: u32,
     /// Latency of a shared-memory access (cycles).
     pub shared_latency: u32,

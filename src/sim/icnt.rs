@@ -502,6 +502,32 @@ mod tests {
         }
     }
 
+    /// The credit loop toward a destination drained one packet a cycle (an SM's reply queue,
+    /// filled before the SM steps): a packet granted at t arrives at t + 1 flit + 8 and is taken
+    /// the same cycle, so its credit serves a grant at t + 10. A queue of 8 packets therefore
+    /// lets 8 grants through in every 10 cycles; one of 32 (GPGPU-Sim's
+    /// `-gpgpu_n_cluster_ejection_buffer_size` in Accel-Sim's configs) covers the loop, one a
+    /// cycle.
+    #[test]
+    fn a_destination_queue_shorter_than_the_credit_loop_throttles_its_port() {
+        let grants = |queue: usize| {
+            let mut net = Network::new(1, 1, 32, 8, 0, 0, false);
+            let mut srcs = vec![Src((0..20).map(|i| (0, 8, req(i))).collect())];
+            net.offer(0, srcs[0].head());
+            let mut dst = vec![BoundedQueue::new(queue)];
+            let mut at = Vec::new();
+            for now in 0..40 {
+                net.step(now, &mut srcs, &mut dst, |_| at.push(now), |_| {});
+                net.offer(0, srcs[0].head());
+                dst[0].pop();
+            }
+            at
+        };
+        let throttled: Vec<u64> = (0..8).chain(10..18).chain(20..24).collect();
+        assert_eq!(grants(8), throttled);
+        assert_eq!(grants(32), (0..20).collect::<Vec<u64>>());
+    }
+
     /// Six sources feeding four outputs of two-packet queues drained at different rates, with
     /// packets of 1 to 5 flits to random outputs and new packets queued as the run goes: the
     /// filed inputs give the same arrivals, cycle for cycle, and the same counters as looking

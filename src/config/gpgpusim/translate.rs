@@ -630,6 +630,22 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         c.set("icnt.request_flit_bytes", v, src(o));
         c.set("icnt.reply_flit_bytes", v, src(o));
     }
+    // The cluster's response FIFO (`simt_core_cluster::icnt_cycle`): it pops a reply from the
+    // interconnect only while it holds fewer than this many packets, and hands its head to
+    // the LD/ST unit, one a cycle: warpscope's SM reply queue, whose room is the reply
+    // network's credit toward the SM.
+    if let Some((v, o)) = c.number("gpgpu_n_cluster_ejection_buffer_size")? {
+        if v == 0 {
+            return Err(c.fail(o, "0 packets: the cluster would never take a reply; give at least 1"));
+        }
+        let why = match c.number("gpgpu_n_cores_per_cluster")? {
+            Some((per, _)) if per > 1 => {
+                format!("the cluster's response FIFO, shared by its {per} cores in GPGPU-Sim: each SM has its own here")
+            }
+            _ => "the cluster's response FIFO, packets".to_string(),
+        };
+        c.set("core.reply_queue", v, format!("{} ({why})", src(o)));
+    }
     match c.opts.get("network_mode").map(|m| m.value.trim()) {
         // The local crossbar (`LocalInterconnect`): every node's in_buffers hold up to
         // -icnt_in_buffer_limit packets (`HasBuffer`), its out_buffers up to
@@ -1064,7 +1080,7 @@ fn unrepresented(name: &str) -> &'static str {
             "shared-memory bank conflicts are not modelled (a fixed core.shared_latency)",
         ),
         (
-            &["network_mode", "inter_config_file", "icnt_", "gpgpu_n_cluster_ejection_buffer_size"],
+            &["network_mode", "inter_config_file", "icnt_"],
             "the interconnect's topology and arbitration are not modelled: warpscope's crossbar has a fixed latency plus flit serialization, with input and output buffers (icnt.in_buffer, icnt.out_buffer) from the local crossbar's -icnt_in_buffer_limit and -icnt_out_buffer_limit, or BookSim's input_buffer_size",
         ),
         (
