@@ -131,6 +131,9 @@ fn accel_sim_machines_import_with_their_approximations_named() {
     assert!(!noted(&qv, "gpgpu_operand_collector_num_units_gen", ""));
     // The local crossbar (-network_mode 2) keeps 512 packets in each node's output buffer.
     assert_eq!(qv.config.icnt.out_buffer, 512, "-icnt_out_buffer_limit 512");
+    // It moves a packet in one Advance, whatever its size; its topology stays a note.
+    assert_eq!(qv.config.icnt.latency, 1, "-network_mode 2");
+    assert!(noted(&qv, "network_mode", "topology and arbitration"));
     assert!(!noted(&qv, "icnt_out_buffer_limit", ""));
     // ... and 512 packets in each node's input buffer: every QV100 packet is one 40-byte flit
     // (an 8-byte header, with a 32-byte sector at most), so 512 flits.
@@ -177,11 +180,16 @@ fn accel_sim_machines_import_with_their_approximations_named() {
         "BookSim (-network_mode 1): the local crossbar's options do not apply"
     );
     assert_eq!(tx.config.icnt.in_buffer, 0, "without the BookSim file its input buffers are unknown");
+    assert_eq!(tx.config.icnt.latency, warpscope::config::Config::default().icnt.latency, "without the BookSim file");
     assert!(noted(&tx, "inter_config_file", "give it after the option files"));
     // With it, each node's injection queue holds input_buffer_size = 256 flits, and each of its
     // other statements is noted with its file and line.
     let with_icnt = import_files(&[TITANX, TITANX_ICNT]);
     assert_eq!(with_icnt.config.icnt.in_buffer, 256);
+    // Its single router takes a one-flit packet from injection to ejection in 5 cycles: the
+    // flit's one and 4 more.
+    assert_eq!(with_icnt.config.icnt.latency, 4);
+    assert!(noted(&with_icnt, "network_mode", "topology and arbitration"));
     assert!(!noted(&with_icnt, "inter_config_file", "give it after"));
     assert!(
         with_icnt.ron.contains("input_buffer_size = 256 (config_pascal_islip.icnt:12)"),

@@ -83,6 +83,32 @@ fn add(
     Ok(())
 }
 
+/// The cycles a one-flit packet takes from its injection to the ejection buffer at zero load,
+/// for the network Accel-Sim's files build: one router (`topology = fly; n = 1`) with
+/// lookahead routing (`routing_delay = 0`, the route worked out at injection), one-cycle VC
+/// and switch allocation and `internal_speedup` of at least 2 (the router steps twice a cycle,
+/// so both allocations finish in the cycle the flit arrives), and BookSim's one-cycle crossbar
+/// (`st_prepare_delay` 0, `st_final_delay` 1) and channels. Injected at cycle t onto the
+/// injection channel, the flit reaches the router at t + 2, crosses the switch onto the
+/// ejection channel at t + 3 and enters the ejection buffer at t + 5 (`GPUTrafficManager::_Step`,
+/// `IQRouter::_InternalStep`): 5 cycles, the minimum network latency the peer's own
+/// statistics report on SM6_TITANX. `None` for any other pipeline, which is not derived.
+pub fn zero_load_latency(opts: &BTreeMap<String, Opt>) -> Option<u64> {
+    let value = |name: &str| opts.get(&format!("{PREFIX}{name}")).map(|o| o.value.trim());
+    let is = |name: &str, want: &str| value(name) == Some(want);
+    let default_or = |name: &str, want: &str| value(name).is_none_or(|v| v == want);
+    let speedup = value("internal_speedup").and_then(|v| v.parse::<f64>().ok());
+    let derived = is("topology", "fly")
+        && is("n", "1")
+        && is("routing_delay", "0")
+        && is("vc_alloc_delay", "1")
+        && is("sw_alloc_delay", "1")
+        && speedup.is_some_and(|s| s >= 2.0)
+        && default_or("st_prepare_delay", "0")
+        && default_or("st_final_delay", "1");
+    derived.then_some(5)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +127,23 @@ mod tests {
         assert_eq!((b.value.as_str(), b.line, b.col), ("256", 7, 1));
         assert_eq!(o["booksim:packet_size"].value, "{{1,2,3,4},\n  {10,20}}");
         assert_eq!(o["booksim:flit_size"].value, "40");
+    }
+
+    /// Accel-Sim's pipeline is derived; a change to any stage of it is not.
+    #[test]
+    fn the_single_router_pipeline_takes_five_cycles() {
+        let pascal = "topology = fly;\nk = 52;\nn = 1;\nrouting_delay = 0;\nvc_alloc_delay = 1;\n\
+                      sw_alloc_delay = 1;\ninternal_speedup = 2.0;\n";
+        let mut o = BTreeMap::new();
+        read(pascal, "a.icnt", &mut o).unwrap();
+        assert_eq!(zero_load_latency(&o), Some(5));
+        for other in
+            ["n = 2;", "routing_delay = 1;", "sw_alloc_delay = 2;", "internal_speedup = 1.0;", "st_final_delay = 2;"]
+        {
+            let mut changed = o.clone();
+            read(other, "b.icnt", &mut changed).unwrap();
+            assert_eq!(zero_load_latency(&changed), None, "{other}");
+        }
     }
 
     #[test]

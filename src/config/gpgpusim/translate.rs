@@ -651,6 +651,13 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         // -icnt_in_buffer_limit packets (`HasBuffer`), its out_buffers up to
         // -icnt_out_buffer_limit (the router's `Has_Buffer_Out`).
         Some("2") => {
+            // A packet crosses in one `xbar_router::Advance` (`RR_Advance`, `iSLIP_Advance`:
+            // from its input buffer to its output's buffer, whatever its size), and the
+            // destination pops it in its next cycle: warpscope's shortest traversal.
+            if let Some(o) = c.opts.get("network_mode") {
+                let why = "the local crossbar moves a packet in one cycle";
+                c.set("icnt.latency", 1, format!("{} ({why})", src(o)));
+            }
             if let Some((v, o)) = c.number("icnt_in_buffer_limit")? {
                 let why = "the local crossbar's input buffer per node, in packets: warpscope counts a packet's flits, the same where every packet is one flit";
                 c.set("icnt.in_buffer", v, format!("{} ({why})", src(o)));
@@ -667,6 +674,11 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         // (`InterconnectInterface::HasBuffer`), 9 when the file gives 0 or none.
         Some("1") => {
             let given = c.opts.keys().any(|k| k.starts_with(booksim::PREFIX));
+            // warpscope's crossing is the flit's cycle and then `icnt.latency`.
+            if let (Some(cycles), Some(o)) = (booksim::zero_load_latency(c.opts), c.opts.get("inter_config_file")) {
+                let why = format!("BookSim's single router: {cycles} cycles from injection to ejection, the flit's one and {}", cycles - 1);
+                c.set("icnt.latency", cycles - 1, format!("{} ({why})", src(o)));
+            }
             match c.number(&format!("{}input_buffer_size", booksim::PREFIX))? {
                 Some((v, o)) => {
                     let v = if v == 0 { 9 } else { v };
