@@ -180,7 +180,11 @@ fn accel_sim_machines_import_with_their_approximations_named() {
         "BookSim (-network_mode 1): the local crossbar's options do not apply"
     );
     assert_eq!(tx.config.icnt.in_buffer, 0, "without the BookSim file its input buffers are unknown");
-    assert_eq!(tx.config.icnt.latency, warpscope::config::Config::default().icnt.latency, "without the BookSim file");
+    assert_eq!(
+        tx.config.icnt.latency,
+        warpscope::config::Config::default().icnt.latency,
+        "without the BookSim file"
+    );
     assert!(noted(&tx, "inter_config_file", "give it after the option files"));
     // With it, each node's injection queue holds input_buffer_size = 256 flits, and each of its
     // other statements is noted with its file and line.

@@ -137,9 +137,13 @@ mod tests {
         let mut o = BTreeMap::new();
         read(pascal, "a.icnt", &mut o).unwrap();
         assert_eq!(zero_load_latency(&o), Some(5));
-        for other in
-            ["n = 2;", "routing_delay = 1;", "sw_alloc_delay = 2;", "internal_speedup = 1.0;", "st_final_delay = 2;"]
-        {
+        for other in [
+            "n = 2;",
+            "routing_delay = 1;",
+            "sw_alloc_delay = 2;",
+            "internal_speedup = 1.0;",
+            "st_final_delay = 2;",
+        ] {
             let mut changed = o.clone();
             read(other, "b.icnt", &mut changed).unwrap();
             assert_eq!(zero_load_latency(&changed), None, "{other}");

@@ -640,7 +640,9 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         }
         let why = match c.number("gpgpu_n_cores_per_cluster")? {
             Some((per, _)) if per > 1 => {
-                format!("the cluster's response FIFO, shared by its {per} cores in GPGPU-Sim: each SM has its own here")
+                format!(
+                    "the cluster's response FIFO, shared by its {per} cores in GPGPU-Sim: each SM has its own here"
+                )
             }
             _ => "the cluster's response FIFO, packets".to_string(),
         };
@@ -675,8 +677,13 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         Some("1") => {
             let given = c.opts.keys().any(|k| k.starts_with(booksim::PREFIX));
             // warpscope's crossing is the flit's cycle and then `icnt.latency`.
-            if let (Some(cycles), Some(o)) = (booksim::zero_load_latency(c.opts), c.opts.get("inter_config_file")) {
-                let why = format!("BookSim's single router: {cycles} cycles from injection to ejection, the flit's one and {}", cycles - 1);
+            if let (Some(cycles), Some(o)) =
+                (booksim::zero_load_latency(c.opts), c.opts.get("inter_config_file"))
+            {
+                let why = format!(
+                    "BookSim's single router: {cycles} cycles from injection to ejection, the flit's one and {}",
+                    cycles - 1
+                );
                 c.set("icnt.latency", cycles - 1, format!("{} ({why})", src(o)));
             }
             match c.number(&format!("{}input_buffer_size", booksim::PREFIX))? {
