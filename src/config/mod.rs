@@ -419,6 +419,11 @@ pub struct L2Config {
     /// As `l1.touch_on_merge`, for the slice's MSHRs (GPGPU-Sim's L2 is the same
     /// `baseline_cache`).
     pub touch_on_merge: bool,
+    /// The slice answers every store it writes with a header-only reply to its SM, and a warp
+    /// is done only when its stores are answered: GPGPU-Sim's `WRITE_ACK` (the L2 sends it
+    /// back like a read's data; `shader_core_ctx::store_ack` counts it off, and
+    /// `shd_warp_t::hardware_done` waits for `stores_done`). False: a store retires at the L2.
+    pub write_acks: bool,
     /// Replacement policy (LRU, DIP or RRIP; DaCache needs warps and is L1-only).
     pub replacement: ReplacementName,
 }
@@ -874,6 +879,7 @@ impl Default for L2Config {
             index: IndexName::Conv,
             sectored: false,
             touch_on_merge: true,
+            write_acks: false,
             replacement: ReplacementName::Lru,
         }
     }

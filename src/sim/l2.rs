@@ -104,6 +104,8 @@ pub struct L2Slice {
     sectored: bool,
     /// A merge into a pending miss touches its line (`l2.touch_on_merge`).
     touch_on_merge: bool,
+    /// Every store written is answered to its SM (`l2.write_acks`).
+    write_acks: bool,
     header_bytes: u32,
     slices_per_channel: u16,
     /// Response slots promised to requests in the pipe.
@@ -169,6 +171,7 @@ impl L2Slice {
             line_bytes: l.line_bytes,
             sectored: l.sectored,
             touch_on_merge: l.touch_on_merge,
+            write_acks: l.write_acks,
             header_bytes: c.icnt.header_bytes,
             slices_per_channel: l.slices_per_channel as u16,
             reserved: 0,
@@ -387,6 +390,18 @@ impl L2Slice {
         }
     }
 
+    /// A store is written: it retires here, or with `l2.write_acks` goes back to its SM as a
+    /// header-only reply (GPGPU-Sim's `WRITE_ACK`, whose packet is the request's control bytes),
+    /// for which the slice checked the response queue's room before the store's lookup.
+    fn written(&mut self, mut store: MemRequest, ledger: &mut Ledger) {
+        if self.write_acks {
+            store.bytes = 0;
+            self.respond(store);
+        } else {
+            ledger.retire();
+        }
+    }
+
     fn respond(&mut self, req: MemRequest) {
         if self.response_queue.push(req).is_err() {
             unreachable!("response slot reserved");
@@ -486,13 +501,17 @@ impl L2Slice {
         } else {
             probe
         };
+        if req.kind == AccessKind::Store && self.write_acks && self.response_room() == 0 {
+            self.stats.stall(StallCause::Response);
+            return;
+        }
         if self.perfect && req.kind == AccessKind::Store {
             self.stats.writes += 1;
             self.stats.write_hits += 1;
-            self.pop_head(now);
+            let store = self.pop_head(now);
             self.looked_up(&req, CacheOutcome::Write, sink);
             self.port_free = now + self.port_cycles;
-            ledger.retire();
+            self.written(store, ledger);
             return;
         }
         if req.kind == AccessKind::Store {
@@ -529,7 +548,7 @@ impl L2Slice {
                 }
             }
             self.stats.writes += 1;
-            self.pop_head(now);
+            let store = self.pop_head(now);
             self.looked_up(&req, CacheOutcome::Write, sink);
             self.port_free = now
                 + if self.sectored {
@@ -540,7 +559,7 @@ impl L2Slice {
                 } else {
                     self.port_cycles
                 };
-            ledger.retire();
+            self.written(store, ledger);
             return;
         }
         let key = self.mshr_key(&req);
@@ -1020,6 +1039,39 @@ mod tests {
         step(&mut s, 4);
         assert_eq!(s.response_queue.pop().map(|q| q.id), Some(3), "filled");
         assert_eq!(s.stats.writes, 3, "and looked up the store in the same cycle");
+    }
+
+    /// GPGPU-Sim's `WRITE_ACK` (`l2.write_acks`): a written store goes back to its SM as a
+    /// header-only reply in the response queue, in order with the reads' data, and stays in
+    /// flight until the SM takes it; a store finds no room for its acknowledgement, it waits
+    /// at the head. Without, it retires where it is written.
+    #[test]
+    fn a_written_store_is_acknowledged_to_its_sm() {
+        let (mut s, map, mut st) = slice(&["l2.write_acks=true", "l2.response_queue=1"]);
+        let store = |id: u64, addr: u64| MemRequest { kind: AccessKind::Store, ..read(id, addr, 32, &map) };
+        let mut ack = store(1, 0x1000);
+        ack.origin.core = 5;
+        s.access_queue.accept(ack);
+        st.step(&mut s, 0);
+        let r = s.response_queue.front().expect("the acknowledgement");
+        assert_eq!((r.id, r.kind, r.bytes, r.origin.core), (1, AccessKind::Store, 0, 5));
+        assert_eq!(r.reply_packet_bytes(8), 8, "the header alone");
+        assert_eq!(st.ledger.retired(), 0, "still in flight");
+        // The response queue (one place) is full: the next store waits for its room.
+        s.access_queue.accept(store(2, 0x2000));
+        for now in 1..10 {
+            st.step(&mut s, now);
+        }
+        assert_eq!((s.stats.writes, s.access_queue.len()), (1, 1));
+        assert!(s.stats.stalls[StallCause::Response as usize] > 0, "refused for want of room");
+        s.response_queue.pop();
+        st.step(&mut s, 10);
+        assert_eq!((s.stats.writes, s.response_queue.front().map(|r| r.id)), (2, Some(2)));
+        // Without acknowledgements a store retires at once and nothing goes back.
+        let (mut s, map, mut st) = slice(&["l2.response_queue=1"]);
+        s.access_queue.accept(MemRequest { kind: AccessKind::Store, ..read(3, 0x1000, 32, &map) });
+        st.step(&mut s, 0);
+        assert_eq!((s.stats.writes, s.response_queue.len(), st.ledger.retired()), (1, 0, 1));
     }
 
     /// How many L2 cycles after arriving an unloaded miss reaches the miss queue, a hit (of

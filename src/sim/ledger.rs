@@ -3,9 +3,10 @@
 //! drained machine has `created == retired`).
 //!
 //! Every unit that creates or retires a request takes `&mut Ledger` — the LD/ST unit (loads
-//! and stores), the L2 (write-backs), the memory controllers (prefetches, which carry ids of
-//! their own, and DRAM writes, which end there), the L1 (hits a perfect L1 absorbs), the SM
-//! (data back at its warp) and the idealized memories.
+//! and stores), the L2 (write-backs, and stores it writes unless `l2.write_acks` sends them
+//! back), the memory controllers (prefetches, which carry ids of their own, and DRAM writes,
+//! which end there), the L1 (hits a perfect L1 absorbs), the SM (data back at its warp, a
+//! store's acknowledgement) and the idealized memories.
 
 /// Request ids and conservation counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -206,6 +206,13 @@ fn cores(c: &mut Ctx) -> Result<(), ConfigError> {
     if let Some((v, o)) = c.number("gpgpu_shader_cta")? {
         c.set("core.max_ctas", v, src(o));
     }
+    // No option turns them off: the L2 answers every store (`WRITE_ACK`), and a warp is done
+    // only when its stores are answered (`shd_warp_t::hardware_done`).
+    c.set(
+        "l2.write_acks",
+        true,
+        "GPGPU-Sim acknowledges every store to its SM, and a warp waits for its acknowledgements before it is done",
+    );
     // No option counts a warp's loads in flight: a load waits only for the registers it names
     // to have no pending write (`Scoreboard::checkCollision`), so independent loads all go.
     c.set(

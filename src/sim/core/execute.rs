@@ -52,6 +52,8 @@ struct Params {
     min_group_warps: u32,
     /// Seed 000 Fig. 4's perfect-coalescing oracle.
     perfect_coalescing: bool,
+    /// A warp is done only when its stores are acknowledged (`l2.write_acks`).
+    write_acks: bool,
 }
 
 /// What executing one instruction produced for the rest of the SM.
@@ -141,6 +143,7 @@ impl ExecUnit {
                 line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
                 min_group_warps: c.core.owl.min_group_size,
                 perfect_coalescing: c.core.perfect_coalescing,
+                write_acks: c.l2.write_acks,
             },
         }
     }
@@ -194,6 +197,7 @@ impl ExecUnit {
             warp.at_barrier = false;
             warp.exited = false;
             warp.loads_out = 0;
+            warp.stores_out = 0;
             warp.load_seq = 0;
             warp.instructions = 0;
             warp.launched = now;
@@ -292,6 +296,10 @@ impl ExecUnit {
                 let empty = space != Space::Shared && coalesced.n == 0 || instr.mask == 0;
                 if !load {
                     stats.stores += 1;
+                    if self.params.write_acks && space != Space::Shared {
+                        // Each access is acknowledged (GPGPU-Sim's `inc_store_req` per access).
+                        warp.stores_out += coalesced.n as u32;
+                    }
                 }
                 if empty {
                     out.dropped = true;
@@ -343,7 +351,7 @@ impl ExecUnit {
                 warp.exited = true;
                 self.exited |= 1 << w;
                 let cta = warp.cta_slot as usize;
-                let done = warp.loads_out == 0;
+                let done = warp.drained();
                 self.ctas[cta].running -= 1;
                 if done {
                     self.retire_warp(w, sink);
@@ -389,7 +397,19 @@ impl ExecUnit {
         if !warp.waits_on_memory() {
             self.wait_mem &= !(1 << w);
         }
-        let retire = warp.exited && warp.loads_out == 0;
+        let retire = warp.exited && warp.drained();
+        if retire {
+            self.retire_warp(w, sink);
+        }
+        retire
+    }
+
+    /// One of warp `w`'s store accesses is acknowledged (`l2.write_acks`). Returns whether that
+    /// retired the warp (it had exited and waited for this acknowledgement).
+    pub fn store_acked(&mut self, w: usize, sink: &mut EventSink) -> bool {
+        let warp = &mut self.warps[w];
+        warp.stores_out -= 1;
+        let retire = warp.exited && warp.drained();
         if retire {
             self.retire_warp(w, sink);
         }

@@ -70,6 +70,8 @@ pub struct Sm {
     pub reply_queue: BoundedQueue<MemRequest>,
     /// Packet header size and L2 slices per channel (to address the request network).
     pub header_bytes: u32,
+    /// Stores are acknowledged by the L2 (`l2.write_acks`).
+    write_acks: bool,
     slices_per_channel: u32,
     /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
     /// (`cache::sectors::coalesce_bytes`).
@@ -109,6 +111,7 @@ impl Sm {
             l1,
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             header_bytes: c.icnt.header_bytes,
+            write_acks: c.l2.write_acks,
             slices_per_channel: c.l2.slices_per_channel,
             line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
@@ -330,21 +333,11 @@ impl Sm {
         let mut returned = false;
         if let Some(reply) = self.reply_queue.pop() {
             returned = true;
-            let mut done = std::mem::take(&mut self.scratch);
-            // Only allocate-on-fill places a line now, for the reply's load.
-            let ctx = if self.l1.alloc == AllocPolicy::OnFill {
-                let (w, slot) = (reply.origin.warp as usize, reply.origin.load_slot);
-                let requests = self.exec.warps[w].loads.get(slot as usize).map_or(1, |t| t.requests);
-                self.access_ctx(w, reply.origin.pc, requests, reply.origin.index, 0)
+            if reply.kind == AccessKind::Store {
+                self.store_done(&reply, env);
             } else {
-                AccessCtx::default()
-            };
-            self.l1.fill(reply, &ctx, &mut done, env.sink);
-            self.feed_victims();
-            for r in done.drain(..) {
-                self.complete(r, now, env);
+                self.fill(reply, now, env);
             }
-            self.scratch = done;
         }
         returned |= self.pop_hits(now, env);
         while let Some(&(at, w, slot)) = self.ldst.shared.front() {
@@ -368,14 +361,41 @@ impl Sm {
         returned
     }
 
+    /// A load's reply fills the L1 and reaches its warps.
+    fn fill(&mut self, reply: MemRequest, now: u64, env: &mut SmEnv<'_>) {
+        let mut done = std::mem::take(&mut self.scratch);
+        // Only allocate-on-fill places a line now, for the reply's load.
+        let ctx = if self.l1.alloc == AllocPolicy::OnFill {
+            let (w, slot) = (reply.origin.warp as usize, reply.origin.load_slot);
+            let requests = self.exec.warps[w].loads.get(slot as usize).map_or(1, |t| t.requests);
+            self.access_ctx(w, reply.origin.pc, requests, reply.origin.index, 0)
+        } else {
+            AccessCtx::default()
+        };
+        self.l1.fill(reply, &ctx, &mut done, env.sink);
+        self.feed_victims();
+        for r in done.drain(..) {
+            self.complete(r, now, env);
+        }
+        self.scratch = done;
+    }
+
+    /// A store is done: absorbed by a perfect L1, or acknowledged by its L2 slice
+    /// (`l2.write_acks`), which counts it off its warp.
+    fn store_done(&mut self, store: &MemRequest, env: &mut SmEnv<'_>) {
+        env.ledger.retire();
+        if self.write_acks {
+            self.exec.store_acked(store.origin.warp as usize, env.sink);
+        }
+    }
+
     /// Hits whose latency has passed reach their warps. Returns whether any did.
     fn pop_hits(&mut self, now: u64, env: &mut SmEnv<'_>) -> bool {
         let mut any = false;
         while let Some(r) = self.l1.pop_hit(now) {
             any = true;
             if r.kind == AccessKind::Store {
-                // A perfect L1 absorbed the store.
-                env.ledger.retire();
+                self.store_done(&r, env);
             } else {
                 self.complete(r, now, env);
             }

@@ -121,10 +121,13 @@ pub struct Warp {
     /// Registers written by ALU instructions still in the pipeline, with their ready cycles.
     pub alu_regs: [(u8, u64); 4],
     pub at_barrier: bool,
-    /// Issued EXIT; the slot frees when its loads drain.
+    /// Issued EXIT; the slot frees when its loads drain and its stores are acknowledged.
     pub exited: bool,
     pub loads: Vec<LoadTrack>,
     pub loads_out: u8,
+    /// Store accesses not acknowledged yet (`l2.write_acks`; GPGPU-Sim's
+    /// `m_stores_outstanding`).
+    pub stores_out: u32,
     pub load_seq: u32,
     /// The last completed load (for the inspector).
     pub last_load: LoadTrack,
@@ -152,6 +155,7 @@ impl Warp {
                 .map(|_| LoadTrack { reqs: Vec::with_capacity(32), ..Default::default() })
                 .collect(),
             loads_out: 0,
+            stores_out: 0,
             load_seq: 0,
             last_load: LoadTrack { reqs: Vec::with_capacity(32), ..Default::default() },
             instructions: 0,
@@ -178,6 +182,12 @@ impl Warp {
             self.alu_regs.iter().enumerate().min_by_key(|(_, (_, t))| *t).map(|(i, _)| i).unwrap_or(0)
         });
         self.alu_regs[slot] = (dst, at);
+    }
+
+    /// No load outstanding and every store acknowledged: an exited warp may free its slot
+    /// (GPGPU-Sim's `hardware_done`).
+    pub fn drained(&self) -> bool {
+        self.loads_out == 0 && self.stores_out == 0
     }
 
     /// Whether the next instruction depends on an outstanding load.

@@ -1,0 +1,47 @@
+//! GPGPU-Sim's store acknowledgements (`l2.write_acks`): the L2 answers every store it writes
+//! with a header-only reply (`WRITE_ACK`), and a warp is done only when its stores are
+//! answered (`shd_warp_t::hardware_done` waits for `stores_done`).
+
+mod common;
+
+use common::{gpu, small_config, workload};
+use warpscope::sim::event::{Event, EventKind};
+
+/// One warp stores 32 coalesced words (one access) and exits, alone on one SM.
+const STORE_THEN_EXIT: &str = r#"(name: "store", kernels: [(name: "k", ctas: 1, threads_per_cta: 32,
+    arrays: [(name: "d", elems: 64)],
+    program: [Store(array: "d", pattern: Coalesced)])])"#;
+
+/// The cycle the CTA finished, the cycle the store left the memory system (the ledger's last
+/// retirement), and the reply packets the crossbar carried.
+fn run(acks: bool) -> (u64, u64, u64) {
+    let acks = format!("l2.write_acks={acks}");
+    let mut g = gpu(small_config(&["core.count=1", &acks]), workload(STORE_THEN_EXIT, 1));
+    g.events.set(EventKind::CtaDone, true);
+    let (mut done, mut retired_at) = (None, None);
+    while g.is_running() {
+        let before = g.ledger.retired();
+        g.step();
+        if g.ledger.retired() > before {
+            retired_at = Some(g.cycle);
+        }
+        for (at, e) in g.events.drain() {
+            if matches!(e, Event::CtaDone { .. }) {
+                done = Some(at);
+            }
+        }
+        assert!(g.cycle < 100_000, "runaway");
+    }
+    assert_eq!(g.ledger.created(), g.ledger.retired(), "every request left");
+    (done.expect("the CTA finished"), retired_at.expect("the store retired"), g.icnt.reply.stats.packets)
+}
+
+#[test]
+fn a_warp_exits_only_when_its_store_is_acknowledged() {
+    let (done, acked, replies) = run(true);
+    assert_eq!(replies, 1, "the acknowledgement crossed the reply network");
+    assert_eq!(done, acked, "the warp, and its CTA, finished in the cycle its store was answered");
+    let (done, retired, replies) = run(false);
+    assert_eq!(replies, 0, "nothing goes back");
+    assert!(done < retired, "the warp finished before its store was written ({done} against {retired})");
+}
