@@ -655,7 +655,8 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
         };
         c.set("core.reply_queue", v, format!("{} ({why})", src(o)));
     }
-    match c.opts.get("network_mode").map(|m| m.value.trim()) {
+    let network_mode = c.opts.get("network_mode");
+    match network_mode.map(|m| m.value.trim()) {
         // The local crossbar (`LocalInterconnect`): every node's in_buffers hold up to
         // -icnt_in_buffer_limit packets (`HasBuffer`), its out_buffers up to
         // -icnt_out_buffer_limit (the router's `Has_Buffer_Out`).
@@ -663,7 +664,7 @@ fn interconnect(c: &mut Ctx) -> Result<(), ConfigError> {
             // A packet crosses in one `xbar_router::Advance` (`RR_Advance`, `iSLIP_Advance`:
             // from its input buffer to its output's buffer, whatever its size), and the
             // destination pops it in its next cycle: warpscope's shortest traversal.
-            if let Some(o) = c.opts.get("network_mode") {
+            if let Some(o) = network_mode {
                 let why = "the local crossbar moves a packet in one cycle";
                 c.set("icnt.latency", 1, format!("{} ({why})", src(o)));
             }

@@ -397,18 +397,23 @@ impl ExecUnit {
         if !warp.waits_on_memory() {
             self.wait_mem &= !(1 << w);
         }
-        let retire = warp.exited && warp.drained();
-        if retire {
-            self.retire_warp(w, sink);
-        }
-        retire
+        self.retire_if_drained(w, sink)
     }
 
-    /// One of warp `w`'s store accesses is acknowledged (`l2.write_acks`). Returns whether that
-    /// retired the warp (it had exited and waited for this acknowledgement).
-    pub fn store_acked(&mut self, w: usize, sink: &mut EventSink) -> bool {
-        let warp = &mut self.warps[w];
-        warp.stores_out -= 1;
+    /// One of warp `w`'s stores is done: with `l2.write_acks`, an acknowledged access is
+    /// counted off the warp. Returns whether that retired the warp (it had exited and waited
+    /// for this acknowledgement); without acknowledgements nothing was counted, so nothing.
+    pub fn store_done(&mut self, w: usize, sink: &mut EventSink) -> bool {
+        if !self.params.write_acks {
+            return false;
+        }
+        self.warps[w].stores_out -= 1;
+        self.retire_if_drained(w, sink)
+    }
+
+    /// Retires warp `w` if it has exited and nothing of it is left in the memory system.
+    fn retire_if_drained(&mut self, w: usize, sink: &mut EventSink) -> bool {
+        let warp = &self.warps[w];
         let retire = warp.exited && warp.drained();
         if retire {
             self.retire_warp(w, sink);

@@ -70,8 +70,6 @@ pub struct Sm {
     pub reply_queue: BoundedQueue<MemRequest>,
     /// Packet header size and L2 slices per channel (to address the request network).
     pub header_bytes: u32,
-    /// Stores are acknowledged by the L2 (`l2.write_acks`).
-    write_acks: bool,
     slices_per_channel: u32,
     /// Bytes per coalesced request: the L1 line, or a sector of a sectored L1
     /// (`cache::sectors::coalesce_bytes`).
@@ -111,7 +109,6 @@ impl Sm {
             l1,
             reply_queue: BoundedQueue::new(c.core.reply_queue as usize),
             header_bytes: c.icnt.header_bytes,
-            write_acks: c.l2.write_acks,
             slices_per_channel: c.l2.slices_per_channel,
             line_bytes: crate::sim::cache::sectors::coalesce_bytes(c).into(),
             shared_latency: c.core.shared_latency.into(),
@@ -381,12 +378,10 @@ impl Sm {
     }
 
     /// A store is done: absorbed by a perfect L1, or acknowledged by its L2 slice
-    /// (`l2.write_acks`), which counts it off its warp.
+    /// (`l2.write_acks`, which counts it off its warp).
     fn store_done(&mut self, store: &MemRequest, env: &mut SmEnv<'_>) {
         env.ledger.retire();
-        if self.write_acks {
-            self.exec.store_acked(store.origin.warp as usize, env.sink);
-        }
+        self.exec.store_done(store.origin.warp as usize, env.sink);
     }
 
     /// Hits whose latency has passed reach their warps. Returns whether any did.
