@@ -5,6 +5,7 @@
 mod common;
 
 use common::{gpu, small_config, workload};
+use warpscope::debug::{Outcome, Session};
 use warpscope::sim::event::{Event, EventKind};
 
 /// One warp stores 32 coalesced words (one access) and exits, alone on one SM.
@@ -44,4 +45,23 @@ fn a_warp_exits_only_when_its_store_is_acknowledged() {
     let (done, retired, replies) = run(false);
     assert_eq!(replies, 0, "nothing goes back");
     assert!(done < retired, "the warp finished before its store was written ({done} against {retired})");
+}
+
+/// The debugger shows what an exited warp waits for: `print` reads its unacknowledged stores,
+/// and the warp inspector names them, in the cycle before the acknowledgement arrives.
+#[test]
+fn the_debugger_shows_a_warps_unacknowledged_stores() {
+    let (acked, _, _) = run(true);
+    let config = small_config(&["core.count=1", "l2.write_acks=true"]);
+    let mut s = Session::new(config, workload(STORE_THEN_EXIT, 1)).unwrap();
+    let text = |s: &mut Session, cmd: &str| match s.execute_blocking(cmd) {
+        Ok(Outcome::Text(t)) => t,
+        other => panic!("{cmd}: {other:?}"),
+    };
+    text(&mut s, &format!("until {}", acked - 1));
+    assert!(text(&mut s, "print sm[0].warp[0].stores_out").contains("= 1"));
+    let warp = text(&mut s, "show warp 0.0");
+    assert!(warp.contains("stores unacknowledged 1"), "{warp}");
+    text(&mut s, "step");
+    assert!(text(&mut s, "show warp 0.0").contains("no warp in this slot now"));
 }

@@ -13,6 +13,7 @@ pub const PATHS: &[(&str, &str)] = &[
     ("sm[C].occlusions", "loads of SM C that found too few free MSHRs"),
     ("sm[C].ldst.queue", "memory instructions waiting in SM C's LD/ST unit"),
     ("sm[C].warp[W].loads_out", "outstanding loads of warp W"),
+    ("sm[C].warp[W].stores_out", "store accesses of warp W not acknowledged yet (l2.write_acks)"),
     ("sm[C].warp[W].instructions", "instructions warp W issued"),
     ("sm[C].warp[W].pc", "PC of warp W's next instruction"),
     ("sm[C].warp[W].stall", "warp W's stall reason (a name)"),
@@ -77,6 +78,7 @@ pub fn lookup(g: &Gpu, path: &[Seg]) -> Result<Val, String> {
                     let w = &sm.exec.warps[slot];
                     match *field {
                         "loads_out" => int(u64::from(w.loads_out)),
+                        "stores_out" => int(u64::from(w.stores_out)),
                         "instructions" => int(w.instructions),
                         "pc" => int(u64::from(w.next.pc)),
                         "stall" => Ok(Val::Str(sm.issue.reported[slot].name().into())),

@@ -25,8 +25,14 @@ pub fn inspector(g: &Gpu, core: u16, warp: u16) -> Result<View, String> {
     if sm.exec.valid & (1 << warp) == 0 {
         v = v.line(vec![span("no warp in this slot now", Tone::Dim)]);
     } else {
+        // Stores waiting for their acknowledgements (`l2.write_acks`) hold an exited warp's slot.
+        let stores = if w.stores_out > 0 {
+            format!("  stores unacknowledged {}", w.stores_out)
+        } else {
+            String::new()
+        };
         v = v.line(vec![plain(format!(
-            "CTA {}  GTO priority {}  state {}  next {:#06x} {}  loads out {}  launched at {}",
+            "CTA {}  GTO priority {}  state {}  next {:#06x} {}  loads out {}{stores}  launched at {}",
             w.cta,
             sm.issue.priority[warp as usize],
             sm.stall_reason(warp as usize, g.cycle).name(),
