@@ -16,8 +16,14 @@ const STORE_THEN_EXIT: &str = r#"(name: "store", kernels: [(name: "k", ctas: 1, 
 /// The cycle the CTA finished, the cycle the store left the memory system (the ledger's last
 /// retirement), and the reply packets the crossbar carried.
 fn run(acks: bool) -> (u64, u64, u64) {
+    run_on(acks, &[])
+}
+
+/// As [`run`], on the small machine with `sets` too.
+fn run_on(acks: bool, sets: &[&str]) -> (u64, u64, u64) {
     let acks = format!("l2.write_acks={acks}");
-    let mut g = gpu(small_config(&["core.count=1", &acks]), workload(STORE_THEN_EXIT, 1));
+    let sets: Vec<&str> = ["core.count=1", acks.as_str()].into_iter().chain(sets.iter().copied()).collect();
+    let mut g = gpu(small_config(&sets), workload(STORE_THEN_EXIT, 1));
     g.events.set(EventKind::CtaDone, true);
     let (mut done, mut retired_at) = (None, None);
     while g.is_running() {
@@ -45,6 +51,24 @@ fn a_warp_exits_only_when_its_store_is_acknowledged() {
     let (done, retired, replies) = run(false);
     assert_eq!(replies, 0, "nothing goes back");
     assert!(done < retired, "the warp finished before its store was written ({done} against {retired})");
+}
+
+/// An ideal memory below the L1 answers a store after its latency, as GPGPU-Sim's perfect
+/// memory answers every request through the cluster's response FIFO: the warp's CTA finishes
+/// exactly 100 cycles later when the fixed miss latency is 100 cycles longer, and without the
+/// acknowledgements the latency does not hold it at all. No packet crosses the crossbar.
+#[test]
+fn an_ideal_memory_answers_a_store_after_its_latency() {
+    let at = |acks: bool, latency: u32| {
+        let latency = format!("ideal.miss_latency={latency}");
+        run_on(acks, &["ideal.memory=fixed-latency", &latency])
+    };
+    let ((short, short_acked, replies), (long, long_acked, _)) = (at(true, 50), at(true, 150));
+    assert_eq!(replies, 0, "the ideal memory has no crossbar");
+    assert_eq!((short, long), (short_acked, long_acked), "each CTA finished as its store was answered");
+    assert_eq!(long - short, 100, "the acknowledgement waits out the miss latency");
+    let ((short, _, _), (long, _, _)) = (at(false, 50), at(false, 150));
+    assert_eq!(short, long, "without acknowledgements the store does not hold its warp");
 }
 
 /// The debugger shows what an exited warp waits for: `print` reads its unacknowledged stores,

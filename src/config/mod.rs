@@ -423,6 +423,8 @@ pub struct L2Config {
     /// is done only when its stores are answered: GPGPU-Sim's `WRITE_ACK` (the L2 sends it
     /// back like a read's data; `shader_core_ctx::store_ack` counts it off, and
     /// `shd_warp_t::hardware_done` waits for `stores_done`). False: a store retires at the L2.
+    /// The ideal memories below the L1 answer a store after their short latency instead
+    /// ([`crate::sim::ideal`]).
     pub write_acks: bool,
     /// Replacement policy (LRU, DIP or RRIP; DaCache needs warps and is L1-only).
     pub replacement: ReplacementName,

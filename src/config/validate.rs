@@ -2,9 +2,7 @@
 //! Each rule names the key and says what would be valid.
 
 use super::error::Issue;
-use super::{
-    Config, IdealMemory, IndexName, MappingScheme, Partition, PartitionIndexing, ReplacementName, Time,
-};
+use super::{Config, IndexName, MappingScheme, Partition, PartitionIndexing, ReplacementName, Time};
 
 /// The most MSHR entries an L1 has (as an L2 slice): each access scans them, so the bound keeps
 /// a lookup bounded; GPGPU-Sim's tested configurations use at most 512 (SM7_QV100's `A:512:8`).
@@ -290,14 +288,6 @@ pub fn issues(c: &Config) -> Vec<Issue> {
     }
 
     let id = &c.ideal;
-    if l2.write_acks && matches!(id.memory, IdealMemory::InfiniteBandwidth | IdealMemory::FixedLatency) {
-        k.fail(
-            "l2.write_acks",
-            "= true: the ideal memories without L2 slices (ideal.memory = \"infinite-bandwidth\" or \
-             \"fixed-latency\") retire stores where they enter and send no acknowledgement; use \
-             ideal.memory = \"real\" or \"infinite-dram\", or l2.write_acks = false",
-        );
-    }
     k.range("ideal.l2_latency", id.l2_latency, 1, MAX_LATENCY);
     k.range("ideal.dram_latency", id.dram_latency, 1, MAX_LATENCY);
     // Seed 002 Fig. 3 starts its axis at 0 ("varying the miss latencies from 0 to 250 cycles").

@@ -9,9 +9,13 @@
 //!   leaves the slice's miss queue the cycle it enters it, and the data is back in the slice
 //!   `dram_latency` cycles later, with no DRAM queueing or timing.
 //!
-//! Stores and write-backs retire when they enter the ideal memory. Requests in flight wait in
-//! one FIFO per destination and latency — each FIFO has a constant latency, so it stays in
-//! return order — and their count is bounded by the MSHRs that issued them.
+//! Stores and write-backs retire when they enter the ideal memory, but with `l2.write_acks` a
+//! store below the L1 is answered to its SM after the memory's short latency (`l2_latency`,
+//! or `miss_latency`) as a header-only reply, as GPGPU-Sim's perfect memory answers every
+//! request, stores included, through the cluster's response FIFO
+//! (`perfect_memory_interface::push`, then `store_ack`). Requests in flight wait in one FIFO
+//! per destination and latency — each FIFO has a constant latency, so it stays in return
+//! order — and their count is bounded by the MSHRs that issued them.
 
 use crate::config::{Config, IdealMemory};
 use crate::sim::cache::AccessCtx;
@@ -66,8 +70,16 @@ impl IdealPipe {
         self.fast.iter().chain(&self.slow).map(|f| f.len()).sum()
     }
 
-    /// P∞ / fixed latency, one core cycle: take every SM's L1 misses, return what is due.
-    pub fn serve_l1_misses(&mut self, now: u64, sms: &mut [Sm], l2: &mut [L2Slice], ledger: &mut Ledger) {
+    /// P∞ / fixed latency, one core cycle: take every SM's L1 misses, return what is due;
+    /// with `write_acks` a store is answered through the short-latency FIFO.
+    pub fn serve_l1_misses(
+        &mut self,
+        now: u64,
+        write_acks: bool,
+        sms: &mut [Sm],
+        l2: &mut [L2Slice],
+        ledger: &mut Ledger,
+    ) {
         for (i, sm) in sms.iter_mut().enumerate() {
             if !sm.l1.miss_queue.is_empty() {
                 sm.poke();
@@ -79,7 +91,17 @@ impl IdealPipe {
                 let slice = sm.slice_of(&r);
                 let hit = self.mode == IdealMemory::FixedLatency || l2_lookup(&mut l2[slice], &r);
                 if r.kind == AccessKind::Store {
-                    ledger.retire();
+                    if write_acks {
+                        r.bytes = 0;
+                        let latency = if self.mode == IdealMemory::FixedLatency {
+                            self.miss_latency
+                        } else {
+                            self.l2_latency
+                        };
+                        self.fast[i].push_back((now + latency, r));
+                    } else {
+                        ledger.retire();
+                    }
                     continue;
                 }
                 if self.mode == IdealMemory::FixedLatency {

@@ -221,7 +221,8 @@ impl Gpu {
             }
             IdealMemory::InfiniteDram => self.ideal.serve_l2_misses(stamp, &mut self.l2, &mut self.ledger),
             IdealMemory::InfiniteBandwidth | IdealMemory::FixedLatency => {
-                self.ideal.serve_l1_misses(stamp, &mut self.sms, &mut self.l2, &mut self.ledger)
+                let acks = self.config.l2.write_acks;
+                self.ideal.serve_l1_misses(stamp, acks, &mut self.sms, &mut self.l2, &mut self.ledger)
             }
         }
         if matches!(self.ideal.mode, IdealMemory::Real | IdealMemory::InfiniteDram) {

@@ -783,6 +783,7 @@ mod tests {
             if self.now.is_multiple_of(self.serve_every) {
                 self.memory.serve_l1_misses(
                     self.now,
+                    false,
                     std::slice::from_mut(&mut self.sm),
                     &mut [],
                     &mut self.ledger,
