@@ -65,6 +65,12 @@ impl IdealPipe {
         }
     }
 
+    /// The short-latency FIFOs' one latency below the L1 (P∞, fixed latency): every
+    /// fixed-latency miss, every P∞ L2 hit, every store's acknowledgement.
+    fn fast_latency(&self) -> u64 {
+        if self.mode == IdealMemory::FixedLatency { self.miss_latency } else { self.l2_latency }
+    }
+
     /// Requests inside the ideal memory.
     pub fn in_flight(&self) -> usize {
         self.fast.iter().chain(&self.slow).map(|f| f.len()).sum()
@@ -90,26 +96,21 @@ impl IdealPipe {
                 r.trace.l2_in = now;
                 let slice = sm.slice_of(&r);
                 let hit = self.mode == IdealMemory::FixedLatency || l2_lookup(&mut l2[slice], &r);
+                let fast_due = now + self.fast_latency();
                 if r.kind == AccessKind::Store {
                     if write_acks {
-                        r.bytes = 0;
-                        let latency = if self.mode == IdealMemory::FixedLatency {
-                            self.miss_latency
-                        } else {
-                            self.l2_latency
-                        };
-                        self.fast[i].push_back((now + latency, r));
+                        self.fast[i].push_back((fast_due, r.into_ack()));
                     } else {
                         ledger.retire();
                     }
                     continue;
                 }
                 if self.mode == IdealMemory::FixedLatency {
-                    self.fast[i].push_back((now + self.miss_latency, r));
+                    self.fast[i].push_back((fast_due, r));
                 } else if hit {
                     self.l2_hits += 1;
                     r.trace.l2 = CacheOutcome::Hit;
-                    self.fast[i].push_back((now + self.l2_latency, r));
+                    self.fast[i].push_back((fast_due, r));
                 } else {
                     r.trace.l2 = CacheOutcome::Miss;
                     r.trace.dram_in = now;

@@ -390,13 +390,12 @@ impl L2Slice {
         }
     }
 
-    /// A store is written: it retires here, or with `l2.write_acks` goes back to its SM as a
-    /// header-only reply (GPGPU-Sim's `WRITE_ACK`, whose packet is the request's control bytes),
-    /// for which the slice checked the response queue's room before the store's lookup.
-    fn written(&mut self, mut store: MemRequest, ledger: &mut Ledger) {
+    /// A store is written: it retires here, or with `l2.write_acks` goes back to its SM as
+    /// its acknowledgement ([`MemRequest::into_ack`]), for which the slice checked the
+    /// response queue's room before the store's lookup.
+    fn written(&mut self, store: MemRequest, ledger: &mut Ledger) {
         if self.write_acks {
-            store.bytes = 0;
-            self.respond(store);
+            self.respond(store.into_ack());
         } else {
             ledger.retire();
         }

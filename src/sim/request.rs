@@ -151,8 +151,16 @@ impl MemRequest {
         if self.kind.is_write() || self.kind == AccessKind::Atomic { header + self.bytes } else { header }
     }
 
-    /// Bytes of the reply packet (loads only): the header and the requested data.
+    /// Bytes of the reply packet: the header and the requested data (none for a store's
+    /// acknowledgement).
     pub fn reply_packet_bytes(&self, header: u32) -> u32 {
         header + self.bytes
+    }
+
+    /// A written store as its acknowledgement to its SM (`l2.write_acks`): GPGPU-Sim's
+    /// `WRITE_ACK`, whose reply packet is the request's control bytes alone.
+    pub fn into_ack(mut self) -> MemRequest {
+        self.bytes = 0;
+        self
     }
 }
