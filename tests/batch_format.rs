@@ -20,7 +20,7 @@ fn json_gives_a_line_per_command_and_the_views_tables_as_the_text_shows_them() {
     assert_eq!(lines.len(), 5, "a line per command: {out}");
     assert_eq!(lines[1]["command"], "continue");
     let stop = lines[1]["text"].as_str().unwrap();
-    // "Breakpoint 1, cycle 1,547: ..." — the stats view's cycles row holds the same cycle.
+    // "Breakpoint 1, cycle 1,667: ..." — the stats view's cycles row holds the same cycle.
     let cycle = stop.split("cycle ").nth(1).unwrap().split(':').next().unwrap();
     let blocks = lines[2]["view"]["blocks"].as_array().unwrap();
     let table = blocks.iter().find_map(|b| b.get("table")).expect("the stats view has a table");

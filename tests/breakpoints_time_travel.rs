@@ -52,7 +52,7 @@ fn continue_after_going_back_stops_at_the_breakpoint_again() {
         .map(|l| l.split(':').next().unwrap())
         .collect();
     // c, c after rs, c after goto, c after step+rs, c (next), rc, c after rs 2.
-    assert_eq!(stops, ["1,547", "1,547", "1,547", "1,547", "1,739", "1,547", "1,547"], "{text}");
+    assert_eq!(stops, ["1,667", "1,667", "1,667", "1,667", "1,713", "1,667", "1,667"], "{text}");
 }
 
 /// A tiny deterministic generator (xorshift64*), so the property test needs no crate.
@@ -223,43 +223,43 @@ fn batch(commands: &str) -> Vec<(String, String)> {
 }
 
 /// The issue's reproduction (issue 38 items 1 and 2): a `delayed` breakpoint and a watchpoint
-/// set after it both hit in cycle 2,680. Reached by reverse-continue or by stepping from
-/// 2,679, the stop names both, one line each, and `info breakpoints` reads the same: the
-/// breakpoint's hit at 2,680 counted, the watchpoint's not, since it counts the hits after
+/// set after it both hit in cycle 2,524. Reached by reverse-continue or by stepping from
+/// 2,523, the stop names both, one line each, and `info breakpoints` reads the same: the
+/// breakpoint's hit at 2,524 counted, the watchpoint's not, since it counts the hits after
 /// the cycle it was set at.
 #[test]
 fn a_stop_names_every_breakpoint_of_its_cycle_however_the_machine_got_there() {
     let a = batch(
-        "break delayed stage=dram cycles>200; c; watch l1[27].mshr.used; c; c; rc; rc; info breakpoints; goto 2679; s; info breakpoints",
+        "break delayed stage=dram cycles>200; c; watch l1[21].mshr.used; c; c; rc; rc; info breakpoints; goto 2523; s; info breakpoints",
     );
     let answer = |i: usize| a[i].1.trim_end();
     let delayed =
-        "Breakpoint 1, cycle 2,680: load 1 of warp 27.7 waited 218 cycles in dram, mostly other-warps";
+        "Breakpoint 1, cycle 2,524: load 2 of warp 21.3 waited 218 cycles in dram, mostly other-warps";
     assert_eq!(answer(1), delayed);
-    assert_eq!(answer(3), "Watchpoint 2, cycle 2,690: l1[27].mshr.used: 19 → 18");
-    assert_eq!(answer(4), "Watchpoint 2, cycle 2,710: l1[27].mshr.used: 18 → 17");
-    assert_eq!(answer(5), answer(3), "reverse-continue to 2,690");
-    let both = format!("{delayed}\nWatchpoint 2, cycle 2,680: l1[27].mshr.used: 20 → 19");
+    assert_eq!(answer(3), "Watchpoint 2, cycle 2,538: l1[21].mshr.used: 10 → 9");
+    assert_eq!(answer(4), "Watchpoint 2, cycle 2,584: l1[21].mshr.used: 9 → 8");
+    assert_eq!(answer(5), answer(3), "reverse-continue to 2,538");
+    let both = format!("{delayed}\nWatchpoint 2, cycle 2,524: l1[21].mshr.used: 11 → 10");
     assert_eq!((a[6].0.as_str(), answer(6)), ("rc", both.as_str()));
     assert_eq!((a[9].0.as_str(), answer(9)), ("s", both.as_str()));
     let info = "── Breakpoints ──
 Num  Type        Enb    Hits  What
   1  breakpoint  y         1  delayed stage=dram cycles>200
-  2  watchpoint  y         0  watch l1[27].mshr.used (counts hits after cycle 2,680)
-  1  hit              @2,680  ↳ hit";
-    assert_eq!(answer(7), info, "at 2,680 after reverse-continue");
-    assert_eq!(answer(10), info, "at 2,680 after goto 2679; step");
+  2  watchpoint  y         0  watch l1[21].mshr.used (counts hits after cycle 2,524)
+  1  hit              @2,524  ↳ hit";
+    assert_eq!(answer(7), info, "at 2,524 after reverse-continue");
+    assert_eq!(answer(10), info, "at 2,524 after goto 2523; step");
 }
 
 /// The Events pane at a cycle lists the same events however the machine got there (issue 38
-/// item 1): the issue's 152 events at cycle 2,680, reached forward and by reverse-continue,
+/// item 1): the 138 events at cycle 2,524, reached forward and by reverse-continue,
 /// and with the log cut to its newest 40 (`debug.event_log`), the same 40 and the same note
 /// of what was dropped.
 #[test]
 fn the_event_log_at_a_cycle_is_the_same_reached_forward_or_back() {
     let a = batch("break delayed stage=dram cycles>200; c; show events; c; rc; show events");
-    assert!(a[2].1.starts_with("── Events (newest first, 152 logged) ──\n"), "{}", a[2].1);
-    assert!(a[2].1.contains("\n2,680  load 1 of warp 27.7 waited 218 cycles in dram"), "{}", a[2].1);
+    assert!(a[2].1.starts_with("── Events (newest first, 138 logged) ──\n"), "{}", a[2].1);
+    assert!(a[2].1.contains("\n2,524  load 2 of warp 21.3 waited 218 cycles in dram"), "{}", a[2].1);
     assert_eq!(a[5], ("show events".to_string(), a[2].1.clone()));
     let mut s = Session::new(small_config(&["debug.event_log=40"]), workload(TINY, 1)).unwrap();
     run(&mut s, "until 9000");

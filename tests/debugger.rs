@@ -615,7 +615,7 @@ fn assert_loads_have_their_rows(s: &Session, core: u16, warp: u16) {
 }
 
 /// A warp slot refilled by a new CTA shows its new warp only (issue 38 item 4): the issue's
-/// reproduction, where CTA 120 takes slots 0–7 of SM 23 at cycle 187,472 from the warps of a
+/// reproduction, where CTA 120 takes slots 0–7 of SM 0 at cycle 190,209 from the warps of a
 /// finished CTA, which had issued loads. The warps view lists no last load for them, the inspector no
 /// load and no empty request table, and `show blame` looks among the new warp's loads only.
 #[test]
@@ -623,35 +623,35 @@ fn a_warp_slot_refilled_by_a_new_cta_shows_the_new_warp_only() {
     let mut s = builtin_session();
     run(&mut s, "until 10");
     run(&mut s, "break cta-launch");
-    assert_eq!(run(&mut s, "continue"), "Breakpoint 1, cycle 187,472: CTA 120 launched on core 23");
-    let warps = run(&mut s, "show warps 23");
+    assert_eq!(run(&mut s, "continue"), "Breakpoint 1, cycle 190,209: CTA 120 launched on core 0");
+    let warps = run(&mut s, "show warps 0");
     let new: Vec<&str> = warps.lines().filter(|l| l.split_whitespace().nth(1) == Some("120")).collect();
     assert_eq!(new.len(), 8, "{warps}");
     for row in &new {
         let cells: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(cells[cells.len() - 2..], ["0", "-"], "no instructions, no last load: {row}");
     }
-    let inspector = run(&mut s, "show warp 23.4");
-    assert!(inspector.contains("CTA 120 ") && inspector.contains("launched at 187,471"), "{inspector}");
+    let inspector = run(&mut s, "show warp 0.4");
+    assert!(inspector.contains("CTA 120 ") && inspector.contains("launched at 190,208"), "{inspector}");
     assert!(inspector.contains("no global loads yet") && !inspector.contains("load #"), "{inspector}");
     assert!(!inspector.contains("ch/bank/row"), "no request table: {inspector}");
     let err = |s: &mut Session, cmd: &str| s.execute_blocking(cmd).unwrap_err();
     assert_eq!(
-        err(&mut s, "show blame 23.4"),
-        "warp 23.4 (CTA 120, launched at cycle 187,471) has finished no global load yet"
+        err(&mut s, "show blame 0.4"),
+        "warp 0.4 (CTA 120, launched at cycle 190,208) has finished no global load yet"
     );
     assert_eq!(
-        err(&mut s, "show blame 23.4 0"),
-        "warp 23.4 (CTA 120, launched at cycle 187,471) issued no load 0 (none yet)"
+        err(&mut s, "show blame 0.4 0"),
+        "warp 0.4 (CTA 120, launched at cycle 190,208) issued no load 0 (none yet)"
     );
     // Once the new warp's first load is back, it is the one shown and blamed.
     run(&mut s, "delete");
-    run(&mut s, "break load-done warp=23.4");
+    run(&mut s, "break load-done warp=0.4");
     run(&mut s, "continue");
-    let inspector = run(&mut s, "show warp 23.4");
-    assert!(inspector.contains("last load #0 pc 0x0000 issued 328,909: 1 request,"), "{inspector}");
-    assert_loads_have_their_rows(&s, 23, 4);
-    assert!(run(&mut s, "show blame 23.4").contains("Blame — load 0 of warp 23.4"));
+    let inspector = run(&mut s, "show warp 0.4");
+    assert!(inspector.contains("last load #0 pc 0x0000 issued 384,779: 1 request,"), "{inspector}");
+    assert_loads_have_their_rows(&s, 0, 4);
+    assert!(run(&mut s, "show blame 0.4").contains("Blame — load 0 of warp 0.4"));
 }
 
 /// The inspector never shows a request count without its rows (issue 38 item 4): every load

@@ -695,7 +695,7 @@ fn any_layout_draws_at_any_size_with_what_does_not_fit_hidden() {
 }
 
 /// The issue's reproduction in the terminal (issue 38 items 1 and 2): after two `P`
-/// (reverse-continue) the machine is back at cycle 2,680, where the `delayed` breakpoint and
+/// (reverse-continue) the machine is back at cycle 2,524, where the `delayed` breakpoint and
 /// the watchpoint set after it both hit: the message line names both, and the Events pane is
 /// the one it showed when the machine first got there going forward.
 #[test]
@@ -709,18 +709,18 @@ fn p_back_to_a_stop_of_two_breakpoints_names_both_and_shows_the_same_events() {
     app.run_line("break delayed stage=dram cycles>200");
     run_to_stop(&mut app, "continue");
     let forward = app.view(events).to_text();
-    assert!(forward.contains("Events (newest first, 152 logged)"), "{forward}");
-    app.run_line("watch l1[27].mshr.used");
+    assert!(forward.contains("Events (newest first, 138 logged)"), "{forward}");
+    app.run_line("watch l1[21].mshr.used");
     run_to_stop(&mut app, "continue");
     run_to_stop(&mut app, "continue");
     let p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT);
     app.key(p);
-    assert_eq!(app.message, "Watchpoint 2, cycle 2,690: l1[27].mshr.used: 19 → 18");
+    assert_eq!(app.message, "Watchpoint 2, cycle 2,538: l1[21].mshr.used: 10 → 9");
     app.key(p);
     assert_eq!(
         app.message,
-        "Breakpoint 1, cycle 2,680: load 1 of warp 27.7 waited 218 cycles in dram, mostly other-warps \
-         · Watchpoint 2, cycle 2,680: l1[27].mshr.used: 20 → 19"
+        "Breakpoint 1, cycle 2,524: load 2 of warp 21.3 waited 218 cycles in dram, mostly other-warps \
+         · Watchpoint 2, cycle 2,524: l1[21].mshr.used: 11 → 10"
     );
     assert!(app.popup.is_none(), "a stop is said on the message line");
     assert_eq!(app.view(events).to_text(), forward);

@@ -881,7 +881,7 @@ impl Default for L2Config {
             index: IndexName::Conv,
             sectored: false,
             touch_on_merge: true,
-            write_acks: false,
+            write_acks: true,
             replacement: ReplacementName::Lru,
         }
     }

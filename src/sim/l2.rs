@@ -1032,6 +1032,10 @@ mod tests {
             [(AccessKind::Writeback, 64), (AccessKind::Load, 32)]
         );
         assert_eq!(s.port_free, 4, "the write-back's two sectors read out at cycles 2 and 3");
+        // Both stores were answered (`l2.write_acks`), ahead of the read.
+        let acks: Vec<(u64, u32)> =
+            std::iter::from_fn(|| s.response_queue.pop()).map(|q| (q.id, q.bytes)).collect();
+        assert_eq!(acks, [(1, 0), (2, 0)]);
         // The read's fill arrives at 4 with a hit queued behind: both in cycle 4.
         s.fills.push_back(below[1]);
         s.access_queue.accept(store(4, lines[1] + 32, 32));
@@ -1046,7 +1050,7 @@ mod tests {
     /// at the head. Without, it retires where it is written.
     #[test]
     fn a_written_store_is_acknowledged_to_its_sm() {
-        let (mut s, map, mut st) = slice(&["l2.write_acks=true", "l2.response_queue=1"]);
+        let (mut s, map, mut st) = slice(&["l2.response_queue=1"]);
         let store = |id: u64, addr: u64| MemRequest { kind: AccessKind::Store, ..read(id, addr, 32, &map) };
         let mut ack = store(1, 0x1000);
         ack.origin.core = 5;
@@ -1067,7 +1071,7 @@ mod tests {
         st.step(&mut s, 10);
         assert_eq!((s.stats.writes, s.response_queue.front().map(|r| r.id)), (2, Some(2)));
         // Without acknowledgements a store retires at once and nothing goes back.
-        let (mut s, map, mut st) = slice(&["l2.response_queue=1"]);
+        let (mut s, map, mut st) = slice(&["l2.write_acks=false", "l2.response_queue=1"]);
         s.access_queue.accept(MemRequest { kind: AccessKind::Store, ..read(3, 0x1000, 32, &map) });
         st.step(&mut s, 0);
         assert_eq!((s.stats.writes, s.response_queue.len(), st.ledger.retired()), (1, 0, 1));
