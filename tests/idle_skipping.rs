@@ -50,9 +50,10 @@ fn variants() -> Vec<Vec<String>> {
         v.push(vec![s.to_string()]);
     }
     v.push(vec!["l1.sectored=true".into(), "l2.sectored=true".into()]);
-    // Store acknowledgements from the L2 slices and from the ideal memories below the L1.
+    // Stores retiring where they are written, at the L2 slices and at the ideal memories below
+    // the L1 (the machines above answer them: `l2.write_acks` is the default).
     for m in ["real", "infinite-bandwidth", "fixed-latency"] {
-        v.push(vec!["l2.write_acks=true".into(), format!("ideal.memory={m}")]);
+        v.push(vec!["l2.write_acks=false".into(), format!("ideal.memory={m}")]);
     }
     v.push(vec!["core.warp_scheduler=ccws".into(), "core.ccws.priority=lost-locality".into()]);
     v.push(vec!["core.warp_scheduler=ccws".into(), "core.ccws.access=exclusive".into()]);
